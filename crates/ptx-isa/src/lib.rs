@@ -1,0 +1,254 @@
+//! `ptx-isa`: the PTX instruction set as data.
+//!
+//! One table ([`FAMILIES`]) describes every instruction family of PTX ISA 9.0 as
+//! ptxas 13.0.88 accepts it: the operand forms, the allowed type and non-type
+//! modifiers, the minimum PTX version and target, and a one-line summary. The parser's
+//! validation reads it today; hover docs and the emulator read it later. Nothing
+//! here knows about syntax trees, salsa or LSP: it is plain static data plus small
+//! lookup helpers.
+//!
+//! Operand forms are written in a tiny DSL (see [`OperandSpec::parse`]) so that the
+//! table stays readable; every form string is parsed once, lazily, and a unit test
+//! checks that all of them parse.
+
+mod directives;
+mod families;
+mod forms;
+mod special_regs;
+
+pub use directives::{Directive, DirectivePlace, DIRECTIVES};
+pub use families::FAMILIES;
+pub use forms::{OperandKind, OperandSpec, OperandType, Form, FormError};
+pub use special_regs::{SpecialReg, SPECIAL_REGS};
+
+use std::sync::OnceLock;
+
+/// A PTX ISA version, e.g. `.version 7.8` is `PtxVersion { major: 7, minor: 8 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct PtxVersion {
+    pub major: u8,
+    pub minor: u8,
+}
+
+/// Shorthand for [`PtxVersion`] in the tables.
+pub const fn v(major: u8, minor: u8) -> PtxVersion {
+    PtxVersion { major, minor }
+}
+
+impl std::fmt::Display for PtxVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// The broad group an instruction family belongs to (the chapters of the PTX ISA
+/// "Instruction Set" section).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Category {
+    IntegerArithmetic,
+    ExtendedPrecisionArithmetic,
+    FloatArithmetic,
+    HalfArithmetic,
+    MixedPrecisionArithmetic,
+    Comparison,
+    Logic,
+    DataMovement,
+    Conversion,
+    Texture,
+    Surface,
+    Control,
+    Synchronization,
+    WarpLevel,
+    MatrixMultiply,
+    TensorCoreGen5,
+    Video,
+    Miscellaneous,
+}
+
+/// How strictly the registers used as operands must match the instruction type.
+/// These are the PTX ISA "Operand Size Exceeding Instruction-Type Size" and "Type
+/// Checking" rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypeCheck {
+    /// Arithmetic and logic: a register must have the same size as the type it is
+    /// checked against; bit-size types (`.bN`) match any type of their size, integer
+    /// types match each other, float types match only themselves (and `.bN`).
+    Strict,
+    /// ld/st/mov/cvt and friends: a register may be wider than the type it is
+    /// checked against (relaxed rules).
+    Relaxed,
+    /// Operands are not checked against the instruction type.
+    None,
+}
+
+/// A modifier that needs a newer PTX version or target than the family itself,
+/// e.g. `.bf16` on `fma` needs PTX 7.0 and sm_80.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Requirement {
+    /// The modifier, written as in source: `".bf16"`, `".L2::cache_hint"`.
+    pub modifier: &'static str,
+    pub min_ptx: PtxVersion,
+    /// Minimum target as the number after `sm_` (e.g. 80 for sm_80). 0: any.
+    pub min_sm: u32,
+}
+
+/// One instruction family: `add`, `ld`, `cp.async.bulk.tensor`, ...
+#[derive(Clone, Copy, Debug)]
+pub struct Family {
+    /// Opcode with any fixed dotted parts, e.g. `"add"`, `"mbarrier.arrive"`,
+    /// `"cp.async.bulk.tensor"`. Looked up by longest match, see [`lookup`].
+    pub name: &'static str,
+    pub category: Category,
+    /// One line: what the instruction does.
+    pub summary: &'static str,
+    /// The syntax line(s) as the PTX ISA writes them, e.g.
+    /// `"add{.sat}.type d, a, b;"`.
+    pub syntax: &'static str,
+    /// Allowed operand lists, in the form DSL (see [`OperandSpec::parse`]). The
+    /// instruction must match at least one of them.
+    pub forms: &'static [&'static str],
+    /// Allowed type modifiers (`".s32"`, `".f16x2"`). The last of them written on
+    /// an instruction is its "instruction type" `T`; cvt-like families use two.
+    pub types: &'static [&'static str],
+    /// Allowed non-type modifiers (`".sat"`, `".rn"`, `".global"`, `".v4"`). An entry
+    /// ending in `*` matches every modifier starting with what precedes the `*`
+    /// (for open-ended sets such as mma shapes `".m*"`); use sparingly.
+    pub modifiers: &'static [&'static str],
+    pub min_ptx: PtxVersion,
+    /// Minimum target as the number after `sm_`; 0 for any target.
+    pub min_sm: u32,
+    /// Modifiers that need more than `min_ptx`/`min_sm`.
+    pub requirements: &'static [Requirement],
+    pub type_check: TypeCheck,
+}
+
+impl Family {
+    /// The parsed operand forms of this family.
+    pub fn parsed_forms(&self) -> &'static [Form] {
+        let index = FAMILIES
+            .iter()
+            .position(|f| std::ptr::eq(f, self) || f.name == self.name)
+            .expect("family is in FAMILIES");
+        &parsed_forms_table()[index]
+    }
+
+    /// Whether `modifier` (e.g. `".rn"`) is allowed on this family, as a type or
+    /// as another modifier.
+    pub fn allows_modifier(&self, modifier: &str) -> bool {
+        self.types.contains(&modifier)
+            || self.modifiers.iter().any(|m| match m.strip_suffix('*') {
+                Some(prefix) => modifier.starts_with(prefix),
+                None => *m == modifier,
+            })
+    }
+
+    /// Whether `modifier` is one of this family's type modifiers.
+    pub fn is_type(&self, modifier: &str) -> bool {
+        self.types.contains(&modifier)
+    }
+}
+
+fn parsed_forms_table() -> &'static [Vec<Form>] {
+    static TABLE: OnceLock<Vec<Vec<Form>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        FAMILIES
+            .iter()
+            .map(|f| {
+                f.forms
+                    .iter()
+                    .map(|s| Form::parse(s).unwrap_or_else(|e| panic!("{}: {e}", f.name)))
+                    .collect()
+            })
+            .collect()
+    })
+}
+
+/// Finds the family of an instruction from its opcode and modifiers as written
+/// (`opcode = "cp"`, `modifiers = [".async", ".bulk", ".tensor", ".2d", ...]`).
+/// Returns the family and how many leading modifiers its name consumed.
+pub fn lookup(opcode: &str, modifiers: &[&str]) -> Option<(&'static Family, usize)> {
+    let index = family_index();
+    let mut best = None;
+    let mut key = String::with_capacity(48);
+    key.push_str(opcode);
+    if let Some(&i) = index.get(key.as_str()) {
+        best = Some((&FAMILIES[i], 0));
+    }
+    for (n, m) in modifiers.iter().enumerate() {
+        key.push_str(m);
+        if let Some(&i) = index.get(key.as_str()) {
+            best = Some((&FAMILIES[i], n + 1));
+        }
+    }
+    best
+}
+
+/// Whether some family's name starts with `opcode` (so it is a known opcode).
+pub fn is_known_opcode(opcode: &str) -> bool {
+    opcode_index().contains(opcode)
+}
+
+fn family_index() -> &'static std::collections::HashMap<&'static str, usize> {
+    static INDEX: OnceLock<std::collections::HashMap<&'static str, usize>> = OnceLock::new();
+    INDEX.get_or_init(|| FAMILIES.iter().enumerate().map(|(i, f)| (f.name, i)).collect())
+}
+
+fn opcode_index() -> &'static std::collections::HashSet<&'static str> {
+    static INDEX: OnceLock<std::collections::HashSet<&'static str>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        FAMILIES
+            .iter()
+            .map(|f| f.name.split('.').next().unwrap_or(f.name))
+            .collect()
+    })
+}
+
+/// Minimum PTX version and target for a type name used anywhere (declarations and
+/// instruction types), e.g. `.f16` needs sm_53, `.bf16` needs sm_80.
+pub fn type_requirement(ty: &str) -> Option<(PtxVersion, u32)> {
+    match ty {
+        ".bf16" | ".bf16x2" => Some((v(7, 0), 80)),
+        ".tf32" => Some((v(7, 0), 80)),
+        ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => Some((v(7, 8), 89)),
+        ".e2m1x2" | ".e2m3x2" | ".e3m2x2" | ".ue8m0x2" => Some((v(8, 6), 100)),
+        _ => None,
+    }
+}
+
+/// Size in bits of a PTX fundamental type name (`".f32"` is 32), or None.
+pub fn type_bits(ty: &str) -> Option<u32> {
+    Some(match ty {
+        ".pred" => 1,
+        ".b8" | ".s8" | ".u8" | ".e4m3" | ".e5m2" => 8,
+        ".b16" | ".s16" | ".u16" | ".f16" | ".bf16" | ".e4m3x2" | ".e5m2x2" | ".e2m1x2"
+        | ".e2m3x2" | ".e3m2x2" | ".ue8m0x2" => 16,
+        ".b32" | ".s32" | ".u32" | ".f32" | ".f16x2" | ".bf16x2" | ".tf32" | ".s16x2"
+        | ".u16x2" => 32,
+        ".b64" | ".s64" | ".u64" | ".f64" => 64,
+        ".b128" => 128,
+        _ => return None,
+    })
+}
+
+/// The kind of a fundamental type, for the type-compatibility rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypeKind {
+    Bits,
+    Signed,
+    Unsigned,
+    Float,
+    Pred,
+}
+
+/// Kind of a fundamental type name, or None if `ty` is not one.
+pub fn type_kind(ty: &str) -> Option<TypeKind> {
+    let body = ty.strip_prefix('.')?;
+    type_bits(ty)?;
+    Some(match body.as_bytes()[0] {
+        b'b' if !body.starts_with("bf") => TypeKind::Bits,
+        b's' => TypeKind::Signed,
+        b'u' if !body.starts_with("ue") => TypeKind::Unsigned,
+        b'p' => TypeKind::Pred,
+        _ => TypeKind::Float,
+    })
+}
