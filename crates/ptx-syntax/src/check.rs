@@ -1,1 +1,879 @@
-//! Checks beyond syntax.
+//! Checks beyond syntax, each reported where ptxas reports it: undeclared
+//! registers, labels and symbols; duplicate declarations and labels; unknown
+//! instructions and modifiers; wrong operand count or kind; instruction type vs
+//! register declaration mismatch; features that need a newer `.target` or
+//! `.version`.
+//!
+//! Everything is driven by the instruction table of [`ptx_isa`]. The rule for
+//! every check is ptxas 13.0.88's behaviour: a check that could fire on PTX that
+//! ptxas accepts is a bug, so where the table or the rules are unsure the check
+//! stays silent.
+
+use ptx_isa::{Family, OperandKind, OperandSpec, OperandType, PtxVersion, TypeCheck, TypeKind};
+use rowan::TextRange;
+use rustc_hash::FxHashMap;
+
+use crate::ast::{self, AstNode, Item, Operand, Statement};
+use crate::{SyntaxKind, SyntaxNode};
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A problem found by a check.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    pub range: TextRange,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// Runs every check over a parsed module. Syntax errors are not included (see
+/// [`crate::Parse::errors`]); see [`diagnostics`] for both together.
+pub fn check(file: &ast::SourceFile) -> Vec<Diagnostic> {
+    let mut checker = Checker::new(file);
+    checker.run(file);
+    checker.diags.sort_by_key(|d| d.range.start());
+    checker.diags
+}
+
+/// Syntax errors and check results of a module, sorted by position.
+pub fn diagnostics(parse: &crate::Parse) -> Vec<Diagnostic> {
+    let mut diags: Vec<Diagnostic> = parse
+        .errors()
+        .iter()
+        .map(|e| Diagnostic {
+            range: e.range,
+            severity: Severity::Error,
+            message: e.message.clone(),
+        })
+        .collect();
+    diags.extend(check(&parse.tree()));
+    diags.sort_by_key(|d| d.range.start());
+    diags
+}
+
+/// System calls ptxas provides without a definition in the module.
+const SYSCALLS: &[&str] = &[
+    "vprintf",
+    "malloc",
+    "free",
+    "__assertfail",
+    "__assert_fail",
+    "cudaGetParameterBufferV2",
+    "cudaGetParameterBuffer",
+    "cudaLaunchDeviceV2",
+    "cudaLaunchDevice",
+    "cudaDeviceSynchronize",
+    "cudaGetDeviceCount",
+    "cudaGetDevice",
+    "cudaDeviceGetAttribute",
+    "cudaStreamCreateWithFlags",
+    "cudaStreamDestroy",
+    "cudaEventCreateWithFlags",
+    "cudaEventRecord",
+    "cudaEventDestroy",
+    "cudaFuncGetAttributes",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+    "cudaCGGetIntrinsicHandle",
+    "cudaCGSynchronize",
+    "cudaCGSynchronizeGrid",
+    "cudaCGGetSize",
+    "cudaCGGetRank",
+    "__nvvm_reflect",
+];
+
+/// Names every module can use without declaring them.
+const PREDEFINED_CONSTANTS: &[&str] = &["WARP_SZ"];
+
+/// A declared register, variable or parameter.
+#[derive(Clone, Debug)]
+struct Decl {
+    /// `.reg`, `.param`, `.global`, ...
+    space: String,
+    /// Fundamental type (`.b32`), if any.
+    ty: Option<String>,
+    range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GlobalKind {
+    Function { defined: bool },
+    Variable,
+}
+
+struct Checker {
+    diags: Vec<Diagnostic>,
+    version: Option<PtxVersion>,
+    /// SM number of `.target` (`sm_90a` is 90).
+    sm: Option<u32>,
+    target_text: String,
+    globals: FxHashMap<String, GlobalKind>,
+    /// Function-level: scopes of declarations, innermost last.
+    scopes: Vec<FxHashMap<String, Decl>>,
+    /// Parameterized declarations `%r<N>` per scope: prefix -> (count, decl).
+    ranges: Vec<FxHashMap<String, (u32, Decl)>>,
+    labels: FxHashMap<String, TextRange>,
+}
+
+impl Checker {
+    fn new(file: &ast::SourceFile) -> Checker {
+        let version = file
+            .version()
+            .and_then(|v| v.version())
+            .map(|(major, minor)| PtxVersion { major, minor });
+        let target = file.target();
+        let sm = target.as_ref().and_then(|t| t.sm()).map(|(n, _)| n);
+        let target_text = target
+            .and_then(|t| t.sm_name())
+            .map(|t| t.text().to_string())
+            .unwrap_or_default();
+        Checker {
+            diags: Vec::new(),
+            version,
+            sm,
+            target_text,
+            globals: FxHashMap::default(),
+            scopes: Vec::new(),
+            ranges: Vec::new(),
+            labels: FxHashMap::default(),
+        }
+    }
+
+    fn error(&mut self, range: TextRange, message: impl Into<String>) {
+        self.diags.push(Diagnostic { range, severity: Severity::Error, message: message.into() });
+    }
+
+    fn run(&mut self, file: &ast::SourceFile) {
+        self.check_header(file);
+        self.collect_globals(file);
+        for item in file.items() {
+            match item {
+                Item::Function(f) => self.check_function(&f),
+                Item::VarDecl(decl) => self.check_decl_words(&decl),
+                Item::Alias(alias) => {
+                    if let Some(target) = alias.aliasee() {
+                        let name = target.text();
+                        if !self.globals.contains_key(&name) {
+                            self.error(target.syntax().text_range(), format!("undeclared function `{name}`"));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn check_header(&mut self, file: &ast::SourceFile) {
+        let start = TextRange::empty(0.into());
+        match file.version() {
+            None => self.error(start, "missing `.version` directive (it must come first)"),
+            Some(v) => {
+                let first = file.items().next();
+                if !matches!(first, Some(Item::Version(_))) {
+                    self.error(v.syntax().text_range(), "`.version` must be the first directive");
+                }
+                if v.version().is_none() {
+                    self.error(v.syntax().text_range(), "malformed version number");
+                }
+            }
+        }
+        match file.target() {
+            None => self.error(start, "missing `.target` directive"),
+            Some(t) => {
+                if let Some(word) = t.words().next() {
+                    if t.sm().is_none() {
+                        self.error(word.text_range(), format!("unknown target `{}`", word.text()));
+                    }
+                }
+            }
+        }
+        if let Some(a) = file.address_size() {
+            if !matches!(a.bits(), Some(32 | 64)) {
+                self.error(a.syntax().text_range(), "`.address_size` must be 32 or 64");
+            }
+        }
+    }
+
+    fn collect_globals(&mut self, file: &ast::SourceFile) {
+        let mut bodies: FxHashMap<String, TextRange> = FxHashMap::default();
+        for item in file.items() {
+            match item {
+                Item::Function(f) => {
+                    let Some(name) = f.name() else { continue };
+                    let text = name.text();
+                    let defined = f.body().is_some();
+                    if defined {
+                        if let Some(_previous) = bodies.insert(text.clone(), name.syntax().text_range()) {
+                            self.error(
+                                name.syntax().text_range(),
+                                format!("duplicate definition of function `{text}`"),
+                            );
+                        }
+                    }
+                    let entry = self.globals.entry(text).or_insert(GlobalKind::Function { defined });
+                    if defined {
+                        *entry = GlobalKind::Function { defined: true };
+                    }
+                }
+                Item::VarDecl(decl) => {
+                    for d in decl.declarators() {
+                        if let Some(name) = d.name() {
+                            self.globals.insert(name.text(), GlobalKind::Variable);
+                        }
+                    }
+                }
+                Item::Alias(alias) => {
+                    if let Some(name) = alias.alias() {
+                        self.globals.insert(name.text(), GlobalKind::Function { defined: true });
+                    }
+                }
+                Item::Section(section) => {
+                    for label in section.labels() {
+                        if let Some(name) = label.name() {
+                            self.globals.insert(name.text(), GlobalKind::Variable);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Version and target requirements of a directive or state-space word.
+    fn check_decl_words(&mut self, decl: &ast::VarDecl) {
+        for word in decl.words() {
+            self.check_directive_requirement(word.text(), word.text_range());
+            if let Some((ptx, sm)) = ptx_isa::type_requirement(word.text()) {
+                self.require(word.text_range(), &format!("type `{}`", word.text()), ptx, sm);
+            }
+        }
+    }
+
+    fn check_directive_requirement(&mut self, name: &str, range: TextRange) {
+        if let Some(d) = ptx_isa::DIRECTIVES.iter().find(|d| d.name == name) {
+            self.require(range, &format!("directive `{name}`"), d.min_ptx, d.min_sm);
+        }
+    }
+
+    /// Reports when the module's `.version`/`.target` is below what a feature needs.
+    fn require(&mut self, range: TextRange, what: &str, min_ptx: PtxVersion, min_sm: u32) {
+        if let Some(version) = self.version {
+            if version < min_ptx {
+                self.error(
+                    range,
+                    format!("{what} requires PTX ISA version {min_ptx} or later (module has .version {version})"),
+                );
+                return;
+            }
+        }
+        if let Some(sm) = self.sm {
+            if sm < min_sm {
+                self.error(
+                    range,
+                    format!(
+                        "{what} requires .target sm_{min_sm} or higher (module targets {})",
+                        self.target_text
+                    ),
+                );
+            }
+        }
+    }
+
+    // ----------------------------------------------------------- functions
+
+    fn check_function(&mut self, f: &ast::Function) {
+        for perf in f.perf_directives() {
+            if let Some(d) = perf.directive() {
+                self.check_directive_requirement(d.text(), d.text_range());
+            }
+        }
+        self.scopes.clear();
+        self.ranges.clear();
+        self.labels.clear();
+        self.push_scope();
+        for list in [f.return_params().map(|r| r.syntax().clone()), f.params().map(|p| p.syntax().clone())]
+            .into_iter()
+            .flatten()
+        {
+            for param in list.children().filter_map(ast::Param::cast) {
+                let space = param.state_space().map(|t| t.text().to_string()).unwrap_or_default();
+                let ty = param.type_name().map(|t| t.text().to_string());
+                if let Some(d) = param.declarator() {
+                    self.declare(&d, &space, ty.clone());
+                }
+            }
+        }
+        let Some(body) = f.body() else {
+            self.scopes.clear();
+            return;
+        };
+        // Labels are visible in the whole function.
+        for label in body.syntax().descendants().filter_map(ast::LabelDef::cast) {
+            let Some(name) = label.name() else { continue };
+            let text = name.text();
+            let range = name.syntax().text_range();
+            if self.labels.insert(text.clone(), range).is_some() {
+                self.error(range, format!("duplicate label `{text}`"));
+            }
+        }
+        self.check_block(&body, true);
+        self.scopes.clear();
+        self.ranges.clear();
+    }
+
+    fn push_scope(&mut self) {
+        self.scopes.push(FxHashMap::default());
+        self.ranges.push(FxHashMap::default());
+    }
+
+    fn pop_scope(&mut self) {
+        self.scopes.pop();
+        self.ranges.pop();
+    }
+
+    fn declare(&mut self, d: &ast::Declarator, space: &str, ty: Option<String>) {
+        let Some(name) = d.name() else { return };
+        let text = name.text();
+        if text == "_" {
+            return;
+        }
+        let range = name.syntax().text_range();
+        let decl = Decl { space: space.to_string(), ty, range };
+        if let Some(count) = d.reg_count() {
+            let scope = self.ranges.last_mut().expect("scope");
+            if scope.insert(text.clone(), (count, decl)).is_some() {
+                self.error(range, format!("duplicate declaration of `{text}<{count}>`"));
+            }
+        } else {
+            let scope = self.scopes.last_mut().expect("scope");
+            if let Some(previous) = scope.insert(text.clone(), decl) {
+                let _ = previous.range;
+                self.error(range, format!("duplicate declaration of `{text}`"));
+            }
+        }
+    }
+
+    fn check_block(&mut self, block: &ast::Block, function_body: bool) {
+        if !function_body {
+            self.push_scope();
+        }
+        // Declarations first: PTX lets a block use what it declares anywhere in it.
+        for stmt in block.statements() {
+            if let Statement::VarDecl(decl) = stmt {
+                self.check_decl_words(&decl);
+                let space = decl.state_space().map(|t| t.text().to_string()).unwrap_or_default();
+                let ty = decl.type_name().map(|t| t.text().to_string());
+                for d in decl.declarators() {
+                    self.declare(&d, &space, ty.clone());
+                }
+            }
+        }
+        for stmt in block.statements() {
+            match stmt {
+                Statement::Instruction(inst) => self.check_instruction(&inst),
+                Statement::Block(inner) => self.check_block(&inner, false),
+                Statement::CallTargets(targets) => {
+                    for t in targets.targets() {
+                        self.resolve_global_name(&t);
+                    }
+                }
+                Statement::BranchTargets(targets) => {
+                    for t in targets.targets() {
+                        if !self.labels.contains_key(&t.text()) {
+                            self.error(t.syntax().text_range(), format!("undeclared label `{}`", t.text()));
+                        }
+                    }
+                }
+                Statement::Loc(_) | Statement::Pragma(_) | Statement::Label(_) | Statement::VarDecl(_) => {}
+                Statement::CallPrototype(_) => {}
+            }
+        }
+        if !function_body {
+            self.pop_scope();
+        }
+    }
+
+    fn resolve_global_name(&mut self, name: &ast::NameRef) {
+        let text = name.text();
+        if !self.globals.contains_key(&text) {
+            self.error(name.syntax().text_range(), format!("undeclared function `{text}`"));
+        }
+    }
+
+    /// Finds the declaration of a register/variable/parameter visible here.
+    fn lookup_local(&self, name: &str) -> Option<&Decl> {
+        for (scope, ranges) in self.scopes.iter().rev().zip(self.ranges.iter().rev()) {
+            if let Some(d) = scope.get(name) {
+                return Some(d);
+            }
+            if !ranges.is_empty() {
+                let digits = name.len() - name.bytes().rev().take_while(u8::is_ascii_digit).count();
+                if digits < name.len() {
+                    let (prefix, number) = name.split_at(digits);
+                    let leading_zero = number.len() > 1 && number.starts_with('0');
+                    if let (Some((count, decl)), Ok(n)) = (ranges.get(prefix), number.parse::<u32>()) {
+                        if n < *count && !leading_zero {
+                            return Some(decl);
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    // --------------------------------------------------------- instructions
+
+    fn check_instruction(&mut self, inst: &ast::Instruction) {
+        if let Some(guard) = inst.guard() {
+            if let Some(pred) = guard.predicate() {
+                self.check_name(&pred, NameUse::Value);
+                if let Some(decl) = self.lookup_local(&pred.text()) {
+                    if decl.ty.as_deref() != Some(".pred") && decl.space == ".reg" {
+                        self.error(
+                            pred.syntax().text_range(),
+                            format!("guard `{}` is not a predicate register", pred.text()),
+                        );
+                    }
+                }
+            }
+        }
+        let Some(opcode) = inst.opcode() else { return };
+        let Some(name_tok) = opcode.name() else { return };
+        let mods: Vec<crate::SyntaxToken> = opcode.modifiers().collect();
+        let mod_texts: Vec<&str> = mods.iter().map(|t| t.text()).collect();
+        let operands: Vec<Operand> = inst.operands().collect();
+
+        let Some((family, consumed)) = ptx_isa::lookup(name_tok.text(), &mod_texts) else {
+            let what = if ptx_isa::is_known_opcode(name_tok.text()) {
+                format!("unknown instruction `{}`", opcode.syntax().text())
+            } else {
+                format!("unknown instruction `{}`", name_tok.text())
+            };
+            self.error(opcode.syntax().text_range(), what);
+            // Still resolve the names it uses.
+            for op in &operands {
+                self.check_operand_names(op, None);
+            }
+            return;
+        };
+        self.require(opcode.syntax().text_range(), &format!("`{}`", family.name), family.min_ptx, family.min_sm);
+        self.check_legacy_warp_sync(family, &mod_texts, opcode.syntax().text_range());
+
+        // Modifiers.
+        let mut types: Vec<&str> = Vec::new();
+        for tok in &mods[consumed..] {
+            let m = tok.text();
+            if family.is_type(m) {
+                types.push(m);
+            }
+            if !family.allows_modifier(m) {
+                self.error(tok.text_range(), format!("unknown modifier `{m}` on `{}`", family.name));
+                continue;
+            }
+            if let Some(req) = family.requirements.iter().find(|r| r.modifier == m) {
+                self.require(tok.text_range(), &format!("`{m}` on `{}`", family.name), req.min_ptx, req.min_sm);
+            } else if let Some((ptx, sm)) = ptx_isa::type_requirement(m) {
+                self.require(tok.text_range(), &format!("`{m}`"), ptx, sm);
+            }
+        }
+
+        // Operands: names first, then shape against the forms.
+        for op in &operands {
+            let label_ok = true;
+            self.check_operand_names(op, Some(label_ok));
+        }
+        self.check_forms(inst, family, &operands, &types);
+        if family.name == "call" {
+            self.check_call_target(&operands);
+        }
+    }
+
+    /// ptxas links whole programs by default: a call to a function that is only
+    /// declared (`.extern`) must be one of the system calls it provides.
+    fn check_call_target(&mut self, operands: &[Operand]) {
+        let Some(Operand::Name(target)) = operands.iter().find(|o| !matches!(o, Operand::ArgList(_))) else {
+            return;
+        };
+        let name = target.text();
+        if self.globals.get(&name) == Some(&GlobalKind::Function { defined: false })
+            && !SYSCALLS.contains(&name.as_str())
+        {
+            self.error(
+                target.syntax().text_range(),
+                format!("unresolved extern function `{name}`: it is declared but not defined in this module, and ptxas links whole programs unless given -c"),
+            );
+        }
+    }
+
+    /// Warp-synchronous instructions without `.sync` are gone from sm_70 on for
+    /// PTX ISA 6.4 and later (ptxas: "not supported on .target sm_70 and higher").
+    fn check_legacy_warp_sync(&mut self, family: &Family, mods: &[&str], range: TextRange) {
+        let legacy = matches!(family.name, "vote" | "shfl") && !mods.contains(&".sync");
+        let new_enough = self.version.is_some_and(|v| v >= ptx_isa::v(6, 4));
+        if legacy && new_enough && self.sm.is_some_and(|sm| sm >= 70) {
+            self.error(
+                range,
+                format!(
+                    "`{}` without `.sync` is not supported on .target sm_70 and higher from PTX ISA version 6.4",
+                    family.name
+                ),
+            );
+        }
+    }
+
+    fn check_operand_names(&mut self, op: &Operand, _labels: Option<bool>) {
+        match op {
+            Operand::Name(n) => self.check_name(n, NameUse::Value),
+            Operand::PredPair(pair) => {
+                for p in pair.predicates() {
+                    self.check_name(&p, NameUse::Value);
+                }
+            }
+            other => {
+                for child in other.children() {
+                    self.check_operand_names(&child, None);
+                }
+            }
+        }
+    }
+
+    fn check_name(&mut self, name: &ast::NameRef, _use: NameUse) {
+        let text = name.text();
+        if text.is_empty() || self.lookup_local(&text).is_some() || self.labels.contains_key(&text) {
+            return;
+        }
+        if self.globals.contains_key(&text) || PREDEFINED_CONSTANTS.contains(&text.as_str()) {
+            return;
+        }
+        if text.starts_with('%') && is_special_register(&text) {
+            return;
+        }
+        let what = if text.starts_with('%') { "register" } else { "name" };
+        self.error(name.syntax().text_range(), format!("undeclared {what} `{text}`"));
+    }
+
+    fn check_forms(&mut self, inst: &ast::Instruction, family: &'static Family, operands: &[Operand], types: &[&str]) {
+        let forms = family.parsed_forms();
+        if forms.is_empty() {
+            return;
+        }
+        let count = operands.len();
+        let fitting: Vec<&ptx_isa::Form> = forms
+            .iter()
+            .filter(|f| count >= f.min_operands() && f.max_operands().is_none_or(|m| count <= m))
+            .collect();
+        if fitting.is_empty() {
+            let expected = describe_counts(forms);
+            let range = inst.opcode().map_or(inst.syntax().text_range(), |o| o.syntax().text_range());
+            self.error(range, format!("`{}` expects {expected}, found {count}", family.name));
+            return;
+        }
+        // The first fitting form without a kind mismatch wins; else report the
+        // first mismatch of the first fitting form.
+        let mut first_problem: Option<(TextRange, String)> = None;
+        for form in &fitting {
+            let mut problem = None;
+            for (i, op) in operands.iter().enumerate() {
+                let Some(spec) = form.spec_at(i) else { break };
+                if let Some(msg) = self.kind_mismatch(op, spec) {
+                    problem = Some((op.syntax().text_range(), format!("operand {} of `{}`: {msg}", i + 1, family.name)));
+                    break;
+                }
+            }
+            match problem {
+                None => {
+                    self.check_operand_types(family, form, operands, types);
+                    return;
+                }
+                Some(p) => {
+                    if first_problem.is_none() {
+                        first_problem = Some(p);
+                    }
+                }
+            }
+        }
+        if let Some((range, msg)) = first_problem {
+            self.error(range, msg);
+        }
+    }
+
+    /// What an operand syntactically is, for kind checks.
+    fn classify(&self, op: &Operand) -> OpClass {
+        match op {
+            Operand::Name(n) => {
+                let text = n.text();
+                if let Some(d) = self.lookup_local(&text) {
+                    if d.space == ".reg" || d.space == ".sreg" {
+                        return if d.ty.as_deref() == Some(".pred") { OpClass::Pred } else { OpClass::Reg };
+                    }
+                    return OpClass::Symbol;
+                }
+                if self.labels.contains_key(&text) {
+                    return OpClass::Label;
+                }
+                if text.starts_with('%') && is_special_register(&text) {
+                    return OpClass::Reg;
+                }
+                if PREDEFINED_CONSTANTS.contains(&text.as_str()) {
+                    return OpClass::Imm;
+                }
+                if matches!(self.globals.get(&text), Some(GlobalKind::Function { .. })) {
+                    return OpClass::Function;
+                }
+                OpClass::Symbol
+            }
+            Operand::Literal(_) => OpClass::Imm,
+            Operand::Prefix(node) if node.first_token().is_some_and(|t| t.kind() == SyntaxKind::BANG) => {
+                OpClass::NegPred
+            }
+            Operand::Prefix(_) | Operand::Binary(_) | Operand::Paren(_) | Operand::Ternary(_) => {
+                if op.is_constant() {
+                    OpClass::Imm
+                } else {
+                    OpClass::Expr
+                }
+            }
+            Operand::Call(_) => OpClass::Expr,
+            Operand::Address(_) => OpClass::Address,
+            Operand::Vector(_) => OpClass::Vector,
+            Operand::ArgList(_) => OpClass::ArgList,
+            Operand::PredPair(_) => OpClass::PredPair,
+            Operand::Sink(_) => OpClass::Sink,
+        }
+    }
+
+    fn kind_mismatch(&self, op: &Operand, spec: &OperandSpec) -> Option<String> {
+        use OpClass as C;
+        use OperandKind as K;
+        let class = self.classify(op);
+        // Undeclared names were reported already; don't pile on.
+        if let Operand::Name(n) = op {
+            if class == C::Symbol && !self.globals.contains_key(&n.text()) && self.lookup_local(&n.text()).is_none() {
+                return None;
+            }
+        }
+        let ok = match spec.kind {
+            K::Any => true,
+            K::Reg => matches!(class, C::Reg),
+            K::Pred => matches!(class, C::Pred),
+            K::PredNeg => matches!(class, C::Pred | C::NegPred),
+            K::PredPair => matches!(class, C::Pred | C::PredPair),
+            K::Imm => matches!(class, C::Imm),
+            K::RegOrImm => matches!(class, C::Reg | C::Imm),
+            K::RegImmOrSymbol => matches!(class, C::Reg | C::Imm | C::Symbol | C::Function | C::Expr),
+            K::Address => matches!(class, C::Address),
+            K::Label => matches!(class, C::Label | C::Symbol),
+            K::Symbol => matches!(class, C::Symbol | C::Function),
+            K::Vector => matches!(class, C::Vector | C::Reg),
+            K::VectorOrImm => matches!(class, C::Vector | C::Reg | C::Imm),
+            K::RegOrSink => matches!(class, C::Reg | C::Sink),
+            K::CallTarget => matches!(class, C::Function | C::Reg | C::Symbol),
+            K::CallArgs => matches!(class, C::ArgList),
+        };
+        if ok {
+            None
+        } else {
+            Some(format!("expected {}, found {}", describe_kind(spec.kind), class.describe()))
+        }
+    }
+
+    fn check_operand_types(&mut self, family: &Family, form: &ptx_isa::Form, operands: &[Operand], types: &[&str]) {
+        if family.type_check == TypeCheck::None {
+            return;
+        }
+        for (i, op) in operands.iter().enumerate() {
+            let Some(spec) = form.spec_at(i) else { break };
+            let expected: Option<String> = match spec.ty {
+                OperandType::Unchecked => None,
+                OperandType::Inst => types.last().map(|t| t.to_string()),
+                OperandType::Nth(n) => types.get(n as usize).map(|t| t.to_string()),
+                OperandType::Wide => types.last().and_then(|t| resize(t, 2, 1)),
+                OperandType::Half => types.last().and_then(|t| resize(t, 1, 2)),
+                OperandType::Fixed(t) => Some(t.to_string()),
+            };
+            let Some(expected) = expected else { continue };
+            let regs: Vec<ast::NameRef> = match op {
+                Operand::Name(n) => vec![n.clone()],
+                Operand::Vector(v) => v
+                    .elements()
+                    .filter_map(|e| match e {
+                        Operand::Name(n) => Some(n),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => continue,
+            };
+            for reg in regs {
+                if reg.components().next().is_some() {
+                    continue; // %r1.h0 / %tid.x selectors: not a plain register use.
+                }
+                let Some(decl) = self.lookup_local(&reg.text()) else { continue };
+                if decl.space != ".reg" {
+                    continue;
+                }
+                let Some(declared) = decl.ty.clone() else { continue };
+                if !types_compatible(&expected, &declared, family.type_check) {
+                    self.error(
+                        reg.syntax().text_range(),
+                        format!(
+                            "`{}` is declared `{declared}` but `{}` expects `{expected}` here",
+                            reg.text(),
+                            family.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NameUse {
+    Value,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpClass {
+    Reg,
+    Pred,
+    NegPred,
+    PredPair,
+    Imm,
+    Expr,
+    Symbol,
+    Function,
+    Label,
+    Address,
+    Vector,
+    ArgList,
+    Sink,
+}
+
+impl OpClass {
+    fn describe(self) -> &'static str {
+        match self {
+            OpClass::Reg => "a register",
+            OpClass::Pred => "a predicate",
+            OpClass::NegPred => "a negated predicate",
+            OpClass::PredPair => "a predicate pair",
+            OpClass::Imm => "a constant",
+            OpClass::Expr => "an expression",
+            OpClass::Symbol => "a variable name",
+            OpClass::Function => "a function name",
+            OpClass::Label => "a label",
+            OpClass::Address => "a memory address",
+            OpClass::Vector => "a vector",
+            OpClass::ArgList => "an argument list",
+            OpClass::Sink => "`_`",
+        }
+    }
+}
+
+fn describe_kind(kind: OperandKind) -> &'static str {
+    match kind {
+        OperandKind::Reg => "a register",
+        OperandKind::Pred => "a predicate register",
+        OperandKind::PredNeg => "a predicate",
+        OperandKind::PredPair => "a predicate or predicate pair",
+        OperandKind::Imm => "a constant",
+        OperandKind::RegOrImm => "a register or constant",
+        OperandKind::RegImmOrSymbol => "a register, constant or symbol",
+        OperandKind::Address => "a memory address `[...]`",
+        OperandKind::Label => "a label",
+        OperandKind::Symbol => "a symbol name",
+        OperandKind::Vector => "a vector `{...}` or register",
+        OperandKind::VectorOrImm => "a vector, register or constant",
+        OperandKind::RegOrSink => "a register or `_`",
+        OperandKind::CallTarget => "a function name or register",
+        OperandKind::CallArgs => "an argument list `(...)`",
+        OperandKind::Any => "an operand",
+    }
+}
+
+fn describe_counts(forms: &[ptx_isa::Form]) -> String {
+    let mut counts: Vec<String> = Vec::new();
+    for f in forms {
+        let text = match f.max_operands() {
+            None => format!("at least {}", f.min_operands()),
+            Some(max) if max == f.min_operands() => max.to_string(),
+            Some(max) => format!("{} to {max}", f.min_operands()),
+        };
+        if !counts.contains(&text) {
+            counts.push(text);
+        }
+    }
+    let last = counts.pop().unwrap_or_default();
+    let joined = if counts.is_empty() { last } else { format!("{} or {last}", counts.join(", ")) };
+    let plural = if joined == "1" { "operand" } else { "operands" };
+    format!("{joined} {plural}")
+}
+
+/// `.s32` scaled by `num/den` in width (`.s64` for 2/1), keeping its kind.
+fn resize(ty: &str, num: u32, den: u32) -> Option<String> {
+    let bits = ptx_isa::type_bits(ty)?;
+    let new_bits = bits * num / den;
+    let prefix = match ptx_isa::type_kind(ty)? {
+        TypeKind::Bits => "b",
+        TypeKind::Signed => "s",
+        TypeKind::Unsigned => "u",
+        TypeKind::Float => "f",
+        TypeKind::Pred => return None,
+    };
+    let candidate = format!(".{prefix}{new_bits}");
+    ptx_isa::type_bits(&candidate).map(|_| candidate)
+}
+
+/// The PTX ISA type-compatibility rules for a register declared `declared` used
+/// where `expected` is needed. Conservative: unknown types are compatible.
+fn types_compatible(expected: &str, declared: &str, rule: TypeCheck) -> bool {
+    let (Some(eb), Some(db)) = (ptx_isa::type_bits(expected), ptx_isa::type_bits(declared)) else {
+        return true;
+    };
+    let (Some(ek), Some(dk)) = (ptx_isa::type_kind(expected), ptx_isa::type_kind(declared)) else {
+        return true;
+    };
+    if ek == TypeKind::Pred || dk == TypeKind::Pred {
+        return ek == dk;
+    }
+    match rule {
+        TypeCheck::None => true,
+        TypeCheck::Relaxed => db >= eb || (dk == TypeKind::Bits && db >= 16 && eb <= db),
+        TypeCheck::Strict => {
+            if eb != db {
+                return false;
+            }
+            match (ek, dk) {
+                (_, TypeKind::Bits) | (TypeKind::Bits, _) => true,
+                (TypeKind::Float, TypeKind::Float) => true,
+                (TypeKind::Float, _) | (_, TypeKind::Float) => false,
+                _ => true,
+            }
+        }
+    }
+}
+
+/// Whether a syntax node is inside a function body (for callers mapping ranges).
+pub fn enclosing_function(node: &SyntaxNode) -> Option<ast::Function> {
+    node.ancestors().find_map(ast::Function::cast)
+}
+
+/// Whether `name` (`%tid`, `%envreg3`, `%pm0_64`) is a predefined special register.
+fn is_special_register(name: &str) -> bool {
+    let base = |n: &str| n.split('<').next().unwrap_or(n).to_string();
+    let digits_stripped = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    let numbered_64 = name.strip_suffix("_64").map(|n| n.trim_end_matches(|c: char| c.is_ascii_digit()));
+    ptx_isa::SPECIAL_REGS.iter().any(|r| {
+        let b = base(r.name);
+        b == name || b == digits_stripped || numbered_64.is_some_and(|n| b == n) || {
+            // Tables may list numbered registers individually (`%pm0`).
+            let rb = b.trim_end_matches(|c: char| c.is_ascii_digit());
+            rb == digits_stripped && rb.len() < b.len()
+        }
+    })
+}

@@ -216,6 +216,33 @@ impl<'t> Parser<'t> {
         self.newline_before || self.pos >= self.tokens.len()
     }
 
+    /// Whether the current token, at the start of a line, clearly begins a new
+    /// statement (so a `;` is missing before it): a guard `@`, a directive, a label
+    /// `name:`, or an opcode word followed directly by a modifier (`add.s32`) or
+    /// known as an opcode on its own (`ret`). PTX is free-form, so operands may
+    /// continue on the next line; anything else is taken as a continuation.
+    fn at_new_statement(&mut self) -> bool {
+        if !self.at_line_start() {
+            return false;
+        }
+        match self.current() {
+            None | Some(AT) | Some(DOT_IDENT) | Some(R_CURLY) => true,
+            Some(IDENT) => {
+                let text = self.current_text();
+                if text.starts_with('%') {
+                    return false;
+                }
+                if self.nth(1) == Some(COLON) {
+                    return true;
+                }
+                let next_adjacent_modifier = self.tokens.get(self.pos + 1).is_some_and(|t| t.kind == DOT_IDENT);
+                (next_adjacent_modifier || self.nth(1) == Some(SEMICOLON)) && ptx_isa::is_known_opcode(text)
+                    || next_adjacent_modifier && !text.starts_with('$')
+            }
+            _ => false,
+        }
+    }
+
     #[inline]
     fn bump(&mut self) {
         self.eat_trivia();
@@ -325,7 +352,7 @@ impl<'t> Parser<'t> {
         if self.eat(SEMICOLON) {
             return;
         }
-        if self.at_line_start() || self.at(R_CURLY) {
+        if self.at_new_statement() || self.at(R_CURLY) {
             self.error(format!("expected ';' after {after}"));
             return;
         }
@@ -895,7 +922,7 @@ impl<'t> Parser<'t> {
             self.error(format!("expected an opcode, found {found}"));
         }
         self.finish();
-        if !self.at(SEMICOLON) && !self.at(R_CURLY) && !self.at_line_start() {
+        if !self.at(SEMICOLON) && !self.at(R_CURLY) && !self.at_new_statement() {
             loop {
                 self.operand();
                 if self.at(COMMA) {

@@ -77,6 +77,6 @@ fn corpus_parses_without_errors_and_round_trips() {
             failures.push(format!("{}: {:?}: {}", path.display(), e.range, e.message));
         }
     }
-    assert!(count >= 185, "only {count} corpus files found");
     assert!(failures.is_empty(), "{} files with errors:\n{}", failures.len(), failures.join("\n"));
+    assert!(count >= 185, "only {count} corpus files found");
 }

@@ -1,0 +1,146 @@
+//! `ptxopt check FILE...`
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use ptx_syntax::check::{self, Severity};
+use ptx_syntax::line_index::LineIndex;
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// PTX files to check (`-` reads standard input).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Print only the `path:line:col: severity: message` lines, without source excerpts.
+    #[arg(long)]
+    short: bool,
+    /// Suppress the summary line on standard error.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// What checking one file produced.
+struct FileReport {
+    output: String,
+    errors: usize,
+    warnings: usize,
+    io_error: Option<String>,
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let reports = check_files(&args.files, args.short);
+    let stdout = std::io::stdout();
+    let mut stdout = stdout.lock();
+    let mut errors = 0;
+    let mut warnings = 0;
+    let mut io_errors = 0;
+    for report in &reports {
+        let _ = stdout.write_all(report.output.as_bytes());
+        if let Some(e) = &report.io_error {
+            eprintln!("ptxopt: error: {e}");
+            io_errors += 1;
+        }
+        errors += report.errors;
+        warnings += report.warnings;
+    }
+    let _ = stdout.flush();
+    if !args.quiet {
+        let files = reports.len();
+        eprintln!(
+            "checked {files} file{}: {errors} error{}, {warnings} warning{}",
+            plural(files),
+            plural(errors),
+            plural(warnings)
+        );
+    }
+    if io_errors > 0 {
+        ExitCode::from(2)
+    } else if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Checks files on all cores; reports come back in input order.
+fn check_files(files: &[PathBuf], short: bool) -> Vec<FileReport> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut slots: Vec<Option<FileReport>> = (0..files.len()).map(|_| None).collect();
+    let results = std::sync::Mutex::new(&mut slots);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(path) = files.get(i) else { break };
+                let report = check_one(path, short);
+                results.lock().expect("no poisoned lock")[i] = Some(report);
+            });
+        }
+    });
+    slots.into_iter().map(|r| r.expect("every file checked")).collect()
+}
+
+fn check_one(path: &std::path::Path, short: bool) -> FileReport {
+    let display = path.display().to_string();
+    let bytes = if display == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
+    } else {
+        std::fs::read(path)
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            return FileReport {
+                output: String::new(),
+                errors: 0,
+                warnings: 0,
+                io_error: Some(format!("cannot read `{display}`: {e}")),
+            }
+        }
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            let index = LineIndex::new(&prefix);
+            let lc = index.line_col(&prefix, (valid as u32).into());
+            return FileReport {
+                output: format!("{display}:{}:{}: error: file is not valid UTF-8\n", lc.line, lc.col),
+                errors: 1,
+                warnings: 0,
+                io_error: None,
+            };
+        }
+    };
+    let parse = ptx_syntax::parse(&text);
+    let diags = check::diagnostics(&parse);
+    let index = LineIndex::new(&text);
+    let mut output = String::new();
+    for d in &diags {
+        if short {
+            let lc = index.line_col(&text, d.range.start());
+            let sev = if d.severity == Severity::Error { "error" } else { "warning" };
+            output.push_str(&format!("{display}:{}:{}: {sev}: {}\n", lc.line, lc.col, d.message));
+        } else {
+            crate::render::render(&mut output, &display, &text, &index, d);
+        }
+    }
+    FileReport {
+        output,
+        errors: diags.iter().filter(|d| d.severity == Severity::Error).count(),
+        warnings: diags.iter().filter(|d| d.severity == Severity::Warning).count(),
+        io_error: None,
+    }
+}
