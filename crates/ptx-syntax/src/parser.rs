@@ -288,17 +288,28 @@ impl<'t> Parser<'t> {
         self.errors.push(SyntaxError { range, message: message.into() });
     }
 
-    /// Reports an error at the current token, or just after the previous token
-    /// when the current one is on a new line or at EOF (where the missing thing
-    /// belongs).
+    /// Reports an error at the current token (just after the previous token at EOF).
+    /// A lexer error token was reported already and is not reported again.
     fn error(&mut self, message: impl Into<String>) {
-        let range = if self.at_line_start() {
-            TextRange::empty(TextSize::from(self.prev_end as u32))
-        } else {
-            let len = self.tokens.get(self.pos).map_or(0, |t| t.len);
-            TextRange::at(TextSize::from(self.offset as u32), len.into())
+        self.eat_trivia();
+        let range = match self.tokens.get(self.pos) {
+            Some(t) if t.kind == ERROR_TOKEN => return,
+            Some(t) => TextRange::at(TextSize::from(self.offset as u32), t.len.into()),
+            None => TextRange::empty(TextSize::from(self.prev_end as u32)),
         };
         self.error_range(range, message);
+    }
+
+    /// Reports that something is missing: at the current token, or just after the
+    /// previous token when the current one is on a new line or at EOF (where the
+    /// missing thing belongs).
+    fn error_missing(&mut self, message: impl Into<String>) {
+        if self.at_line_start() {
+            let range = TextRange::empty(TextSize::from(self.prev_end as u32));
+            self.error_range(range, message);
+        } else {
+            self.error(message);
+        }
     }
 
     fn describe_current(&mut self) -> String {
@@ -313,7 +324,7 @@ impl<'t> Parser<'t> {
             return true;
         }
         let found = self.describe_current();
-        self.error(format!("expected {what}, found {found}"));
+        self.error_missing(format!("expected {what}, found {found}"));
         false
     }
 
@@ -353,7 +364,7 @@ impl<'t> Parser<'t> {
             return;
         }
         if self.at_new_statement() || self.at(R_CURLY) {
-            self.error(format!("expected ';' after {after}"));
+            self.error_missing(format!("expected ';' after {after}"));
             return;
         }
         let found = self.describe_current();
@@ -569,10 +580,10 @@ impl<'t> Parser<'t> {
                     self.start(SECTION_DATA);
                     self.bump();
                     if !self.at_line_start() && !self.at(R_CURLY) {
-                        self.expr(false);
+                        self.section_value();
                         while self.at(COMMA) {
                             self.bump();
-                            self.expr(false);
+                            self.section_value();
                         }
                     }
                     self.finish();
@@ -585,6 +596,17 @@ impl<'t> Parser<'t> {
             }
         }
         self.finish();
+    }
+
+    /// A value in section data: an expression, or a section name (`.debug_abbrev`).
+    fn section_value(&mut self) {
+        if self.at(DOT_IDENT) {
+            self.start(NAME_REF);
+            self.bump();
+            self.finish();
+        } else {
+            self.expr(false);
+        }
     }
 
     fn pragma_directive(&mut self) {
@@ -661,6 +683,11 @@ impl<'t> Parser<'t> {
             return;
         }
         loop {
+            if matches!(self.current(), None | Some(L_CURLY) | Some(SEMICOLON)) {
+                let found = self.describe_current();
+                self.error_missing(format!("expected `)` to close the parameter list, found {found}"));
+                return;
+            }
             self.param();
             if self.eat(COMMA) {
                 continue;
@@ -716,7 +743,7 @@ impl<'t> Parser<'t> {
             true
         } else {
             let found = self.describe_current();
-            self.error(format!("expected {what}, found {found}"));
+            self.error_missing(format!("expected {what}, found {found}"));
             false
         }
     }
@@ -781,7 +808,14 @@ impl<'t> Parser<'t> {
     }
 
     fn init_value(&mut self) {
-        if self.at(L_CURLY) {
+        if self.at(IDENT) && self.nth(1) == Some(EQ) {
+            // `.samplerref s = { filter_mode = nearest, ... }`
+            self.start(FIELD_INIT);
+            self.name_ref();
+            self.bump(); // =
+            self.init_value();
+            self.finish();
+        } else if self.at(L_CURLY) {
             self.start(INIT_LIST);
             self.bump();
             if !self.at(R_CURLY) {
@@ -1051,7 +1085,7 @@ impl<'t> Parser<'t> {
             }
             _ => {
                 let found = self.describe_current();
-                self.error(format!("expected an operand, found {found}"));
+                self.error_missing(format!("expected an operand, found {found}"));
                 return false;
             }
         }

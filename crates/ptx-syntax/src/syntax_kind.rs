@@ -104,6 +104,8 @@ pub enum SyntaxKind {
     INITIALIZER,
     /// `{ a, b, ... }` initializer list.
     INIT_LIST,
+    /// `name = value` inside a `.samplerref`/`.texref` initializer list.
+    FIELD_INIT,
     /// `label:`
     LABEL_DEF,
     /// A name at its definition site.

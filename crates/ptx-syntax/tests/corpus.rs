@@ -80,3 +80,27 @@ fn corpus_parses_without_errors_and_round_trips() {
     assert!(failures.is_empty(), "{} files with errors:\n{}", failures.len(), failures.join("\n"));
     assert!(count >= 185, "only {count} corpus files found");
 }
+
+/// Every PTX file in test-data that ptxas accepts (all but `rejected/` and the
+/// syntax error cases) parses with zero syntax errors and round-trips.
+#[test]
+fn test_data_parses_without_errors_and_round_trips() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for path in corpus_files(&root) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let parse = ptx_syntax::parse(&text);
+        assert_eq!(parse.syntax_node().to_string(), text, "{} does not round-trip", path.display());
+        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+        if rel.starts_with("rejected/") || rel.starts_with("syntax/err/") {
+            continue;
+        }
+        count += 1;
+        if let Some(e) = parse.errors().first() {
+            failures.push(format!("{}: {:?}: {}", path.display(), e.range, e.message));
+        }
+    }
+    assert!(failures.is_empty(), "{} files with errors:\n{}", failures.len(), failures.join("\n"));
+    assert!(count >= 30, "only {count} test-data files found");
+}
