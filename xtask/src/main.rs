@@ -1,1 +1,132 @@
-fn main() {}
+//! Project tasks: `cargo xtask <task>`.
+//!
+//! - `test`: installs the CUDA 13.0.88 tools (ptxas, the test oracle) through
+//!   `../shared/tools/cuda-toolchain.sh` when present, then runs the workspace
+//!   tests with `PTXOPT_CUDA_HOME` set. With `CI` set, a missing ptxas or corpus
+//!   is a failure (`PTXOPT_REQUIRE_PTXAS`, `PTXOPT_REQUIRE_CORPUS`).
+//! - `bench-parse [FILE]`: lex and lex+parse throughput in MB/s on one core
+//!   (default: the dealii module of the shared corpus).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("test") => test(&args[1..]),
+        Some("bench-parse") => bench_parse(args.get(1).map(PathBuf::from)),
+        _ => {
+            eprintln!("usage: cargo xtask <test [cargo test args...] | bench-parse [FILE]>");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is in the workspace").to_path_buf()
+}
+
+/// Installs (or finds) the CUDA tools and returns their folder.
+fn cuda_home() -> Result<Option<PathBuf>, String> {
+    if let Some(home) = std::env::var_os("PTXOPT_CUDA_HOME") {
+        let home = PathBuf::from(home);
+        if home.join("bin/ptxas").exists() {
+            return Ok(Some(home));
+        }
+    }
+    let script = workspace_root().join("../shared/tools/cuda-toolchain.sh");
+    if !script.exists() {
+        return Ok(None);
+    }
+    eprintln!("xtask: installing CUDA 13.0.88 tools with {}", script.display());
+    let out = Command::new("bash")
+        .arg(&script)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cuda-toolchain.sh failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let folder = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap_or("").to_string();
+    Ok(Some(PathBuf::from(folder)))
+}
+
+fn test(extra: &[String]) -> Result<(), String> {
+    let ci = std::env::var_os("CI").is_some();
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(workspace_root()).args(["test", "--workspace"]).args(extra);
+    match cuda_home()? {
+        Some(home) => {
+            eprintln!("xtask: ptxas oracle at {}", home.join("bin/ptxas").display());
+            cmd.env("PTXOPT_CUDA_HOME", home);
+        }
+        None if ci => return Err("ptxas is required in CI but ../shared/tools/cuda-toolchain.sh is missing".into()),
+        None => eprintln!("xtask: ptxas not available; oracle tests will be skipped"),
+    }
+    if ci {
+        cmd.env("PTXOPT_REQUIRE_PTXAS", "1").env("PTXOPT_REQUIRE_CORPUS", "1");
+    }
+    let status = cmd.status().map_err(|e| format!("cannot run cargo test: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("cargo test failed ({status})"))
+    }
+}
+
+fn bench_parse(file: Option<PathBuf>) -> Result<(), String> {
+    if cfg!(debug_assertions) {
+        // Benchmarks mean nothing in a debug build: re-run this task optimized.
+        let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        cmd.current_dir(workspace_root())
+            .args(["run", "--quiet", "--release", "--package", "xtask", "--", "bench-parse"])
+            .args(file.iter());
+        let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
+        return if status.success() { Ok(()) } else { Err(format!("benchmark failed ({status})")) };
+    }
+    let path = file.unwrap_or_else(|| {
+        workspace_root().join("../shared/corpus/dealii/matrix_free_device_matrix_vector_01.1.sm_80.ptx")
+    });
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mb = text.len() as f64 / 1e6;
+    println!("file: {} ({:.3} MB, {} lines)", display(&path), mb, text.lines().count());
+    // Warm up, then take the median of several timed runs of each phase.
+    let _ = ptx_syntax::parse(&text);
+    let runs = 25;
+    let lex = median(runs, || {
+        let t = Instant::now();
+        std::hint::black_box(ptx_syntax::lexer::tokenize(&text));
+        t.elapsed().as_secs_f64()
+    });
+    let parse = median(runs, || {
+        let t = Instant::now();
+        let p = ptx_syntax::parse(&text);
+        let elapsed = t.elapsed().as_secs_f64();
+        drop(p); // outside the timed region
+        elapsed
+    });
+    println!("lex:          {:8.1} MB/s  ({:.2} ms)", mb / lex, lex * 1e3);
+    println!("lex + parse:  {:8.1} MB/s  ({:.2} ms)", mb / parse, parse * 1e3);
+    println!("median of {runs} runs on one thread; tree drop not timed");
+    Ok(())
+}
+
+fn median(runs: usize, mut f: impl FnMut() -> f64) -> f64 {
+    let mut times: Vec<f64> = (0..runs).map(|_| f()).collect();
+    times.sort_by(f64::total_cmp);
+    times[runs / 2]
+}
+
+fn display(path: &Path) -> String {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf()).display().to_string()
+}

@@ -27,7 +27,7 @@
 //!   `match.sync` is written `match.any.sync`/`match.all.sync` and so is split into
 //!   the families `match.any` and `match.all`.
 
-use crate::{v, Category::*, Family, PtxVersion, Requirement, TypeCheck};
+use crate::{v, Category::*, Family, Requirement, TypeCheck};
 
 /// Concatenates string slices at compile time (used by [`cat!`]).
 const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
@@ -93,11 +93,6 @@ const fn fam(
         requirements: &[],
         type_check: TypeCheck::None,
     }
-}
-
-#[allow(dead_code)]
-const fn ptx(major: u8, minor: u8) -> PtxVersion {
-    v(major, minor)
 }
 
 // ---------------------------------------------------------------------------
@@ -176,6 +171,19 @@ const MMA_REQS: &[Requirement] = &[
     req(".ue8m0", 8, 7, 120),
     req(".ue4m3", 8, 7, 120),
 ];
+/// `bar`/`barrier` operands: `a{, b}` for sync/arrive, `d, a{, b}, {!}c` for red
+/// (a predicate source may also be written as an immediate).
+const BAR_FORMS: &[&str] = &[
+    "ri, ri?",
+    "r, ri, np",
+    "r, ri, ri, np",
+    "p, ri, np",
+    "p, ri, ri, np",
+    "r, ri, i",
+    "r, ri, ri, i",
+    "p, ri, i",
+    "p, ri, ri, i",
+];
 const VIDEO_TYPES: &[&str] = &[".u32", ".s32"];
 const TCGEN05_KINDS: &[&str] = &[
     ".kind::f16", ".kind::tf32", ".kind::f8f6f4", ".kind::i8", ".kind::mxf8f6f4",
@@ -198,6 +206,52 @@ const TCGEN05_BLOCK_SCALE: &[&str] = &[
     ".block32",
 ];
 const TCGEN05_MMA_REQS: &[Requirement] = &[req(".block16", 8, 8, 100), req(".block32", 8, 8, 100)];
+
+/// The syntax lines of the scalar video instructions `vadd` ... `vmax`.
+macro_rules! vop_syntax {
+    ($op:literal) => {
+        concat!(
+            $op, ".dtype.atype.btype{.sat} d, a{.asel}, b{.bsel};\n",
+            $op, ".dtype.atype.btype{.sat}.op2 d, a{.asel}, b{.bsel}, c;\n",
+            $op, ".dtype.atype.btype{.sat} d.dsel, a{.asel}, b{.bsel}, c;\n",
+            "// .dtype = .atype = .btype = { .u32, .s32 }, .dsel = .asel = .bsel = { .b0, .b1, .b2, .b3, .h0, .h1 }, .op2 = { .add, .min, .max }",
+        )
+    };
+}
+
+/// The syntax lines of `vshl` and `vshr`.
+macro_rules! vsh_syntax {
+    ($op:literal) => {
+        concat!(
+            $op, ".dtype.atype.u32{.sat}.mode d, a{.asel}, b{.bsel};\n",
+            $op, ".dtype.atype.u32{.sat}.mode.op2 d, a{.asel}, b{.bsel}, c;\n",
+            $op, ".dtype.atype.u32{.sat}.mode d.dsel, a{.asel}, b{.bsel}, c;\n",
+            "// .dtype = .atype = { .u32, .s32 }, .mode = { .clamp, .wrap }, .op2 = { .add, .min, .max }",
+        )
+    };
+}
+
+/// The syntax lines of the two-way SIMD video instructions.
+macro_rules! vop2_syntax {
+    ($op:literal) => {
+        concat!(
+            $op, ".dtype.atype.btype{.sat} d{.mask}, a{.asel}, b{.bsel}, c;\n",
+            $op, ".dtype.atype.btype.add d{.mask}, a{.asel}, b{.bsel}, c;\n",
+            "// .dtype = .atype = .btype = { .u32, .s32 }, .mask = { .h0, .h1, .h10 }, .asel = .bsel = { .hxy } with x, y in 0..3",
+        )
+    };
+}
+
+/// The syntax lines of the four-way SIMD video instructions.
+macro_rules! vop4_syntax {
+    ($op:literal) => {
+        concat!(
+            $op, ".dtype.atype.btype{.sat} d{.mask}, a{.asel}, b{.bsel}, c;\n",
+            $op, ".dtype.atype.btype.add d{.mask}, a{.asel}, b{.bsel}, c;\n",
+            "// .dtype = .atype = .btype = { .u32, .s32 }, .mask = { .b0, .b1, .b10, ..., .b3210 }, .asel = .bsel = { .bxyzw } with x, y, z, w in 0..7",
+        )
+    };
+}
 
 pub static FAMILIES: &[Family] = &[
     // -----------------------------------------------------------------------
@@ -780,7 +834,7 @@ pub static FAMILIES: &[Family] = &[
     // -----------------------------------------------------------------------
     // Comparison and selection.
     Family {
-        forms: &["r:T0, ri:T, ri:T", "r:T0, ri:T, ri:T, np"],
+        forms: &["r:T0, ri:T, ri:T", "r:T0, ri:T, ri:T, np", "r:T0, ri:T, ri:T, i"],
         types: cat!(BIT_TYPES, INT_TYPES, &[".f32", ".f64"], HALF_TYPES),
         modifiers: cat!(CMP_OPS, BOOL_OPS, &[".ftz"]),
         requirements: &[
@@ -798,7 +852,7 @@ pub static FAMILIES: &[Family] = &[
         )
     },
     Family {
-        forms: &["pp, ri:T, ri:T", "pp, ri:T, ri:T, np"],
+        forms: &["pp, ri:T, ri:T", "pp, ri:T, ri:T, np", "pp, ri:T, ri:T, i"],
         types: cat!(BIT_TYPES, INT_TYPES, &[".f32", ".f64"], HALF_TYPES),
         modifiers: cat!(CMP_OPS, BOOL_OPS, &[".ftz"]),
         requirements: &[
@@ -816,7 +870,7 @@ pub static FAMILIES: &[Family] = &[
         )
     },
     Family {
-        forms: &["r:T, ri:T, ri:T, np"],
+        forms: &["r:T, ri:T, ri:T, np", "r:T, ri:T, ri:T, i"],
         types: cat!(BIT_TYPES, INT_TYPES, &[".f32", ".f64"]),
         type_check: TypeCheck::Strict,
         ..fam(
@@ -841,19 +895,19 @@ pub static FAMILIES: &[Family] = &[
     // -----------------------------------------------------------------------
     // Logic and shift.
     Family {
-        forms: &["r:T, ri:T, ri:T", "p, np, np", "p, np, i", "p, i, np"],
+        forms: &["r:T, ri:T, ri:T", "p, np, np", "p, np, i", "p, i, np", "p, i, i"],
         types: &[".pred", ".b16", ".b32", ".b64"],
         type_check: TypeCheck::Strict,
         ..fam("and", Logic, "Bitwise AND.", "and.type d, a, b;  // .type = { .pred, .b16, .b32, .b64 }")
     },
     Family {
-        forms: &["r:T, ri:T, ri:T", "p, np, np", "p, np, i", "p, i, np"],
+        forms: &["r:T, ri:T, ri:T", "p, np, np", "p, np, i", "p, i, np", "p, i, i"],
         types: &[".pred", ".b16", ".b32", ".b64"],
         type_check: TypeCheck::Strict,
         ..fam("or", Logic, "Bitwise OR.", "or.type d, a, b;  // .type = { .pred, .b16, .b32, .b64 }")
     },
     Family {
-        forms: &["r:T, ri:T, ri:T", "p, np, np", "p, np, i", "p, i, np"],
+        forms: &["r:T, ri:T, ri:T", "p, np, np", "p, np, i", "p, i, np", "p, i, i"],
         types: &[".pred", ".b16", ".b32", ".b64"],
         type_check: TypeCheck::Strict,
         ..fam("xor", Logic, "Bitwise exclusive OR.", "xor.type d, a, b;  // .type = { .pred, .b16, .b32, .b64 }")
@@ -871,7 +925,11 @@ pub static FAMILIES: &[Family] = &[
         ..fam("cnot", Logic, "C/C++-style logical negation: d = (a == 0) ? 1 : 0.", "cnot.type d, a;  // .type = { .b16, .b32, .b64 }")
     },
     Family {
-        forms: &["r:T, ri:T, ri:T, ri:T, i", "x, ri:T, ri:T, ri:T, i, np"],
+        forms: &[
+            "r:T, ri:T, ri:T, ri:T, i",
+            "x, ri:T, ri:T, ri:T, i, np",
+            "x, ri:T, ri:T, ri:T, i, i",
+        ],
         types: &[".b32"],
         modifiers: &[".and", ".or"],
         min_ptx: v(4, 3),
@@ -1455,7 +1513,6 @@ pub static FAMILIES: &[Family] = &[
         min_ptx: v(7, 0),
         min_sm: 80,
         requirements: &[
-            req(".shared::cta", 7, 8, 80),
             req(".L2::cache_hint", 7, 4, 80),
             req(".L2::64B", 7, 4, 80),
             req(".L2::128B", 7, 4, 80),
@@ -1851,7 +1908,7 @@ pub static FAMILIES: &[Family] = &[
     // -----------------------------------------------------------------------
     // Synchronization and communication.
     Family {
-        forms: &["ri, ri?", "r, ri, np", "r, ri, ri, np", "p, ri, np", "p, ri, ri, np"],
+        forms: BAR_FORMS,
         types: &[".u32", ".pred"],
         modifiers: &[".cta", ".sync", ".arrive", ".red", ".popc", ".and", ".or"],
         requirements: &[req(".cta", 7, 8, 0), req(".arrive", 2, 0, 20), req(".red", 2, 0, 20)],
@@ -1863,7 +1920,7 @@ pub static FAMILIES: &[Family] = &[
         )
     },
     Family {
-        forms: &["ri, ri?", "r, ri, np", "r, ri, ri, np", "p, ri, np", "p, ri, ri, np"],
+        forms: BAR_FORMS,
         types: &[".u32", ".pred"],
         modifiers: &[".cta", ".sync", ".arrive", ".red", ".popc", ".and", ".or", ".aligned"],
         min_ptx: v(6, 0),
@@ -2076,7 +2133,7 @@ pub static FAMILIES: &[Family] = &[
         )
     },
     Family {
-        forms: &["p, np", "r:b32, np"],
+        forms: &["p, np", "r:b32, np", "p, i", "r:b32, i"],
         types: &[".pred", ".b32"],
         modifiers: &[".all", ".any", ".uni", ".ballot"],
         min_ptx: v(1, 2),
@@ -2089,7 +2146,7 @@ pub static FAMILIES: &[Family] = &[
         )
     },
     Family {
-        forms: &["p, np, ri", "r:b32, np, ri"],
+        forms: &["p, np, ri", "r:b32, np, ri", "p, i, ri", "r:b32, i, ri"],
         types: &[".pred", ".b32"],
         modifiers: &[".all", ".any", ".uni", ".ballot"],
         min_ptx: v(6, 0),
@@ -2466,7 +2523,7 @@ pub static FAMILIES: &[Family] = &[
     Family {
         forms: &["v, v, v, v", "v, v, v, v, ri, x, ri, x"],
         types: MMA_TYPES,
-        modifiers: MMA_MODS,
+        modifiers: cat!(MMA_SHAPES, MMA_MODS),
         min_ptx: v(6, 4),
         min_sm: 70,
         requirements: MMA_REQS,
@@ -2480,7 +2537,7 @@ pub static FAMILIES: &[Family] = &[
     Family {
         forms: &["v, v, v, v, ri, ri", "v, v, v, v, ri, ri, ri, x, ri, x"],
         types: MMA_TYPES,
-        modifiers: MMA_MODS,
+        modifiers: cat!(MMA_SHAPES, MMA_MODS),
         min_ptx: v(7, 1),
         min_sm: 80,
         requirements: MMA_REQS,
@@ -2494,7 +2551,7 @@ pub static FAMILIES: &[Family] = &[
     Family {
         forms: &["v, v, v, v, ri, ri", "v, v, v, v, ri, ri, ri, x, ri, x"],
         types: MMA_TYPES,
-        modifiers: MMA_MODS,
+        modifiers: cat!(MMA_SHAPES, MMA_MODS),
         min_ptx: v(8, 5),
         min_sm: 80,
         requirements: MMA_REQS,
@@ -2568,7 +2625,7 @@ pub static FAMILIES: &[Family] = &[
         modifiers: &[".sync", ".aligned", ".m64n*", ".satfinite", ".and", ".popc"],
         min_ptx: v(8, 0),
         min_sm: 90,
-        requirements: &[req(".u8", 8, 4, 90), req(".s8", 8, 4, 90), req(".b1", 8, 4, 90)],
+        requirements: &[req(".u8", 8, 4, 90)],
         ..fam(
             "wgmma.mma_async",
             MatrixMultiply,
@@ -2582,7 +2639,7 @@ pub static FAMILIES: &[Family] = &[
         modifiers: &[".sync", ".aligned", ".m64n*", ".satfinite"],
         min_ptx: v(8, 2),
         min_sm: 90,
-        requirements: &[req(".u8", 8, 4, 90), req(".s8", 8, 4, 90)],
+        requirements: &[req(".u8", 8, 4, 90)],
         ..fam(
             "wgmma.mma_async.sp",
             MatrixMultiply,
@@ -2863,13 +2920,13 @@ pub static FAMILIES: &[Family] = &[
     },
     // -----------------------------------------------------------------------
     // Video instructions (scalar: PTX 2.0, sm_20; SIMD: PTX 3.0, sm_30).
-    video("vadd", "Scalar video add of selected bytes/halfwords, with optional saturation and secondary operation.", VOP_SYNTAX, VOP_MODS, VOP_FORMS, 2, 0, 20),
-    video("vsub", "Scalar video subtract of selected bytes/halfwords, with optional saturation and secondary operation.", VOP_SYNTAX, VOP_MODS, VOP_FORMS, 2, 0, 20),
-    video("vabsdiff", "Scalar video absolute difference, with optional saturation and secondary operation.", VOP_SYNTAX, VOP_MODS, VOP_FORMS, 2, 0, 20),
-    video("vmin", "Scalar video minimum, with optional saturation and secondary operation.", VOP_SYNTAX, VOP_MODS, VOP_FORMS, 2, 0, 20),
-    video("vmax", "Scalar video maximum, with optional saturation and secondary operation.", VOP_SYNTAX, VOP_MODS, VOP_FORMS, 2, 0, 20),
-    video("vshl", "Scalar video shift left (clamped or wrapped shift amount), with optional secondary operation.", VSH_SYNTAX, VSH_MODS, VOP_FORMS, 2, 0, 20),
-    video("vshr", "Scalar video shift right (clamped or wrapped shift amount), with optional secondary operation.", VSH_SYNTAX, VSH_MODS, VOP_FORMS, 2, 0, 20),
+    video("vadd", "Scalar video add of selected bytes/halfwords, with optional saturation and secondary operation.", vop_syntax!("vadd"), VOP_MODS, VOP_FORMS, 2, 0, 20),
+    video("vsub", "Scalar video subtract of selected bytes/halfwords, with optional saturation and secondary operation.", vop_syntax!("vsub"), VOP_MODS, VOP_FORMS, 2, 0, 20),
+    video("vabsdiff", "Scalar video absolute difference, with optional saturation and secondary operation.", vop_syntax!("vabsdiff"), VOP_MODS, VOP_FORMS, 2, 0, 20),
+    video("vmin", "Scalar video minimum, with optional saturation and secondary operation.", vop_syntax!("vmin"), VOP_MODS, VOP_FORMS, 2, 0, 20),
+    video("vmax", "Scalar video maximum, with optional saturation and secondary operation.", vop_syntax!("vmax"), VOP_MODS, VOP_FORMS, 2, 0, 20),
+    video("vshl", "Scalar video shift left (clamped or wrapped shift amount), with optional secondary operation.", vsh_syntax!("vshl"), VSH_MODS, VOP_FORMS, 2, 0, 20),
+    video("vshr", "Scalar video shift right (clamped or wrapped shift amount), with optional secondary operation.", vsh_syntax!("vshr"), VSH_MODS, VOP_FORMS, 2, 0, 20),
     video(
         "vmad",
         "Scalar video multiply-accumulate of selected bytes/halfwords: d = (a * b) + c, with optional negation, scaling and saturation.",
@@ -2886,18 +2943,18 @@ pub static FAMILIES: &[Family] = &[
         VOP_FORMS,
         2, 0, 20,
     ),
-    video("vadd2", "SIMD video add of two halfword pairs, with optional saturation or accumulation.", VOP2_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vsub2", "SIMD video subtract of two halfword pairs, with optional saturation or accumulation.", VOP2_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vavrg2", "SIMD video average of two halfword pairs, with optional saturation or accumulation.", VOP2_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vabsdiff2", "SIMD video absolute difference of two halfword pairs, with optional saturation or accumulation.", VOP2_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vmin2", "SIMD video minimum of two halfword pairs, with optional saturation or accumulation.", VOP2_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vmax2", "SIMD video maximum of two halfword pairs, with optional saturation or accumulation.", VOP2_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vadd4", "SIMD video add of four byte pairs, with optional saturation or accumulation.", VOP4_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vsub4", "SIMD video subtract of four byte pairs, with optional saturation or accumulation.", VOP4_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vavrg4", "SIMD video average of four byte pairs, with optional saturation or accumulation.", VOP4_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vabsdiff4", "SIMD video absolute difference of four byte pairs, with optional saturation or accumulation.", VOP4_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vmin4", "SIMD video minimum of four byte pairs, with optional saturation or accumulation.", VOP4_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
-    video("vmax4", "SIMD video maximum of four byte pairs, with optional saturation or accumulation.", VOP4_SYNTAX, VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vadd2", "SIMD video add of two halfword pairs, with optional saturation or accumulation.", vop2_syntax!("vadd2"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vsub2", "SIMD video subtract of two halfword pairs, with optional saturation or accumulation.", vop2_syntax!("vsub2"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vavrg2", "SIMD video average of two halfword pairs, with optional saturation or accumulation.", vop2_syntax!("vavrg2"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vabsdiff2", "SIMD video absolute difference of two halfword pairs, with optional saturation or accumulation.", vop2_syntax!("vabsdiff2"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vmin2", "SIMD video minimum of two halfword pairs, with optional saturation or accumulation.", vop2_syntax!("vmin2"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vmax2", "SIMD video maximum of two halfword pairs, with optional saturation or accumulation.", vop2_syntax!("vmax2"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vadd4", "SIMD video add of four byte pairs, with optional saturation or accumulation.", vop4_syntax!("vadd4"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vsub4", "SIMD video subtract of four byte pairs, with optional saturation or accumulation.", vop4_syntax!("vsub4"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vavrg4", "SIMD video average of four byte pairs, with optional saturation or accumulation.", vop4_syntax!("vavrg4"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vabsdiff4", "SIMD video absolute difference of four byte pairs, with optional saturation or accumulation.", vop4_syntax!("vabsdiff4"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vmin4", "SIMD video minimum of four byte pairs, with optional saturation or accumulation.", vop4_syntax!("vmin4"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
+    video("vmax4", "SIMD video maximum of four byte pairs, with optional saturation or accumulation.", vop4_syntax!("vmax4"), VOPN_MODS, &["x, x, x, x"], 3, 0, 30),
     video(
         "vset2",
         "SIMD video compare of two halfword pairs, with optional accumulation.",
@@ -2979,10 +3036,6 @@ const VOP_FORMS: &[&str] = &["x, x, x, x?"];
 const VOP_MODS: &[&str] = &[".sat", ".add", ".min", ".max"];
 const VSH_MODS: &[&str] = &[".sat", ".add", ".min", ".max", ".clamp", ".wrap"];
 const VOPN_MODS: &[&str] = &[".sat", ".add"];
-const VOP_SYNTAX: &str = "vop.dtype.atype.btype{.sat} d, a{.asel}, b{.bsel};\nvop.dtype.atype.btype{.sat}.op2 d, a{.asel}, b{.bsel}, c;\nvop.dtype.atype.btype{.sat} d.dsel, a{.asel}, b{.bsel}, c;\n// .dtype = .atype = .btype = { .u32, .s32 }, .dsel = .asel = .bsel = { .b0, .b1, .b2, .b3, .h0, .h1 }, .op2 = { .add, .min, .max }";
-const VSH_SYNTAX: &str = "vop.dtype.atype.u32{.sat}.mode d, a{.asel}, b{.bsel};\nvop.dtype.atype.u32{.sat}.mode.op2 d, a{.asel}, b{.bsel}, c;\nvop.dtype.atype.u32{.sat}.mode d.dsel, a{.asel}, b{.bsel}, c;\n// .mode = { .clamp, .wrap }, .op2 = { .add, .min, .max }";
-const VOP2_SYNTAX: &str = "vop2.dtype.atype.btype{.sat} d{.mask}, a{.asel}, b{.bsel}, c;\nvop2.dtype.atype.btype.add d{.mask}, a{.asel}, b{.bsel}, c;\n// .dtype = .atype = .btype = { .u32, .s32 }, .mask = { .h0, .h1, .h10 }, .asel = .bsel = { .hxy } with x, y in 0..3";
-const VOP4_SYNTAX: &str = "vop4.dtype.atype.btype{.sat} d{.mask}, a{.asel}, b{.bsel}, c;\nvop4.dtype.atype.btype.add d{.mask}, a{.asel}, b{.bsel}, c;\n// .dtype = .atype = .btype = { .u32, .s32 }, .mask = { .b0, .b1, .b10, ..., .b3210 }, .asel = .bsel = { .bxyzw } with x, y, z, w in 0..7";
 
 /// A video instruction family (all take `.u32`/`.s32` type triples and byte or
 /// halfword selectors on their operands, which the form DSL does not describe).

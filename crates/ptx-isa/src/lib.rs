@@ -19,7 +19,7 @@ mod special_regs;
 pub use directives::{Directive, DirectivePlace, DIRECTIVES};
 pub use families::FAMILIES;
 pub use forms::{OperandKind, OperandSpec, OperandType, Form, FormError};
-pub use special_regs::{SpecialReg, SPECIAL_REGS};
+pub use special_regs::{special_reg, SpecialReg, SPECIAL_REGS};
 
 use std::sync::OnceLock;
 
@@ -211,6 +211,8 @@ pub fn type_requirement(ty: &str) -> Option<(PtxVersion, u32)> {
         ".tf32" => Some((v(7, 0), 80)),
         ".e4m3" | ".e5m2" | ".e4m3x2" | ".e5m2x2" => Some((v(7, 8), 89)),
         ".e2m1x2" | ".e2m3x2" | ".e3m2x2" | ".ue8m0x2" => Some((v(8, 6), 100)),
+        ".e4m3x4" | ".e5m2x4" | ".f32x2" => Some((v(8, 6), 100)),
+        ".e2m1x4" | ".e2m3x4" | ".e3m2x4" => Some((v(8, 7), 100)),
         _ => None,
     }
 }
@@ -219,12 +221,13 @@ pub fn type_requirement(ty: &str) -> Option<(PtxVersion, u32)> {
 pub fn type_bits(ty: &str) -> Option<u32> {
     Some(match ty {
         ".pred" => 1,
-        ".b8" | ".s8" | ".u8" | ".e4m3" | ".e5m2" => 8,
-        ".b16" | ".s16" | ".u16" | ".f16" | ".bf16" | ".e4m3x2" | ".e5m2x2" | ".e2m1x2"
-        | ".e2m3x2" | ".e3m2x2" | ".ue8m0x2" => 16,
+        // `.e2m1x2` is two 4-bit values: ptxas writes `cvt...e2m1x2.f32` to a `.b8`.
+        ".b8" | ".s8" | ".u8" | ".e4m3" | ".e5m2" | ".e2m1x2" => 8,
+        ".b16" | ".s16" | ".u16" | ".f16" | ".bf16" | ".e4m3x2" | ".e5m2x2" | ".e2m3x2"
+        | ".e3m2x2" | ".ue8m0x2" | ".e2m1x4" => 16,
         ".b32" | ".s32" | ".u32" | ".f32" | ".f16x2" | ".bf16x2" | ".tf32" | ".s16x2"
-        | ".u16x2" => 32,
-        ".b64" | ".s64" | ".u64" | ".f64" => 64,
+        | ".u16x2" | ".e4m3x4" | ".e5m2x4" | ".e2m3x4" | ".e3m2x4" => 32,
+        ".b64" | ".s64" | ".u64" | ".f64" | ".f32x2" => 64,
         ".b128" => 128,
         _ => return None,
     })
