@@ -17,6 +17,7 @@ pub mod lexer;
 pub mod line_index;
 mod parser;
 mod syntax_kind;
+mod tree_builder;
 
 pub use parser::SyntaxError;
 pub use rowan::{GreenNode, TextRange, TextSize};

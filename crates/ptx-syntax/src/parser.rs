@@ -7,9 +7,10 @@
 //! (the end of the statement or line inside a body; the next top-level directive
 //! at module level), wrapping what it skipped in an `ERROR` node.
 
-use rowan::{Checkpoint, GreenNode, GreenNodeBuilder, TextRange, TextSize};
+use rowan::{GreenNode, TextRange, TextSize};
 
 use crate::lexer::{tokenize, Token};
+use crate::tree_builder::{Checkpoint, TreeBuilder};
 use crate::SyntaxKind::{self, *};
 
 /// A syntax error: a byte range in the input and a message.
@@ -37,7 +38,7 @@ pub fn parse_source(text: &str) -> (GreenNode, Vec<SyntaxError>) {
         offset: 0,
         prev_end: 0,
         newline_before: true,
-        builder: GreenNodeBuilder::new(),
+        builder: TreeBuilder::new(),
         errors: Vec::new(),
     };
     p.source_file();
@@ -58,7 +59,7 @@ struct Parser<'t> {
     /// Whether a newline lies between the previous significant token and the
     /// current one (after `eat_trivia`).
     newline_before: bool,
-    builder: GreenNodeBuilder<'static>,
+    builder: TreeBuilder<'t>,
     errors: Vec<SyntaxError>,
 }
 
@@ -140,7 +141,7 @@ impl<'t> Parser<'t> {
             }
             let end = self.offset + tok.len as usize;
             self.newline_before |= tok.has_newline;
-            self.builder.token(tok.kind.into(), &self.text[self.offset..end]);
+            self.builder.token(tok.kind, &self.text[self.offset..end]);
             self.offset = end;
             self.pos += 1;
         }
@@ -250,7 +251,7 @@ impl<'t> Parser<'t> {
             let end = self.offset + tok.len as usize;
             // SAFETY-free fast slice: token boundaries are char boundaries (lexer).
             let text = self.text.get(self.offset..end).unwrap_or_default();
-            self.builder.token(tok.kind.into(), text);
+            self.builder.token(tok.kind, text);
             self.offset = end;
             self.prev_end = end;
             self.pos += 1;
@@ -270,7 +271,7 @@ impl<'t> Parser<'t> {
     #[inline]
     fn start(&mut self, kind: SyntaxKind) {
         self.eat_trivia();
-        self.builder.start_node(kind.into());
+        self.builder.start_node(kind);
     }
 
     #[inline]
@@ -376,7 +377,7 @@ impl<'t> Parser<'t> {
 
     fn source_file(&mut self) {
         // Not `start`: leading trivia must go inside the root.
-        self.builder.start_node(SOURCE_FILE.into());
+        self.builder.start_node(SOURCE_FILE);
         while let Some(kind) = self.current() {
             match kind {
                 DOT_IDENT => self.module_directive(),
@@ -624,7 +625,7 @@ impl<'t> Parser<'t> {
     // ---------------------------------------------------------------- functions
 
     fn function(&mut self, cp: Checkpoint) {
-        self.builder.start_node_at(cp, FUNCTION.into());
+        self.builder.start_node_at(cp, FUNCTION);
         while is_linkage(self.current_text()) {
             self.bump();
         }
@@ -762,7 +763,7 @@ impl<'t> Parser<'t> {
     // ------------------------------------------------------------- declarations
 
     fn var_decl(&mut self, cp: Checkpoint) {
-        self.builder.start_node_at(cp, VAR_DECL.into());
+        self.builder.start_node_at(cp, VAR_DECL);
         self.decl_words();
         if self.declarator(true) {
             while self.eat(COMMA) {
@@ -998,7 +999,7 @@ impl<'t> Parser<'t> {
         loop {
             let Some(kind) = self.current() else { break };
             if kind == QUESTION && min_power == 0 {
-                self.builder.start_node_at(cp, TERNARY_EXPR.into());
+                self.builder.start_node_at(cp, TERNARY_EXPR);
                 self.bump();
                 self.expr_bp(1, operand);
                 self.expect(COLON, "`:` in conditional expression");
@@ -1010,7 +1011,7 @@ impl<'t> Parser<'t> {
             if power <= min_power {
                 break;
             }
-            self.builder.start_node_at(cp, BIN_EXPR.into());
+            self.builder.start_node_at(cp, BIN_EXPR);
             self.bump();
             self.expr_bp(power, operand);
             self.finish();
