@@ -31,7 +31,10 @@ fn main() -> ExitCode {
 }
 
 fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is in the workspace").to_path_buf()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask is in the workspace")
+        .to_path_buf()
 }
 
 /// Installs (or finds) the CUDA tools and returns their folder.
@@ -46,7 +49,10 @@ fn cuda_home() -> Result<Option<PathBuf>, String> {
     if !script.exists() {
         return Ok(None);
     }
-    eprintln!("xtask: installing CUDA 13.0.88 tools with {}", script.display());
+    eprintln!(
+        "xtask: installing CUDA 13.0.88 tools with {}",
+        script.display()
+    );
     let out = Command::new("bash")
         .arg(&script)
         .output()
@@ -57,26 +63,43 @@ fn cuda_home() -> Result<Option<PathBuf>, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let folder = String::from_utf8_lossy(&out.stdout).trim().lines().last().unwrap_or("").to_string();
+    let folder = String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_string();
     Ok(Some(PathBuf::from(folder)))
 }
 
 fn test(extra: &[String]) -> Result<(), String> {
     let ci = std::env::var_os("CI").is_some();
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    cmd.current_dir(workspace_root()).args(["test", "--workspace"]).args(extra);
+    cmd.current_dir(workspace_root())
+        .args(["test", "--workspace"])
+        .args(extra);
     match cuda_home()? {
         Some(home) => {
-            eprintln!("xtask: ptxas oracle at {}", home.join("bin/ptxas").display());
+            eprintln!(
+                "xtask: ptxas oracle at {}",
+                home.join("bin/ptxas").display()
+            );
             cmd.env("PTXOPT_CUDA_HOME", home);
         }
-        None if ci => return Err("ptxas is required in CI but ../shared/tools/cuda-toolchain.sh is missing".into()),
+        None if ci => {
+            return Err(
+                "ptxas is required in CI but ../shared/tools/cuda-toolchain.sh is missing".into(),
+            )
+        }
         None => eprintln!("xtask: ptxas not available; oracle tests will be skipped"),
     }
     if ci {
-        cmd.env("PTXOPT_REQUIRE_PTXAS", "1").env("PTXOPT_REQUIRE_CORPUS", "1");
+        cmd.env("PTXOPT_REQUIRE_PTXAS", "1")
+            .env("PTXOPT_REQUIRE_CORPUS", "1");
     }
-    let status = cmd.status().map_err(|e| format!("cannot run cargo test: {e}"))?;
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot run cargo test: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -89,17 +112,36 @@ fn bench_parse(file: Option<PathBuf>) -> Result<(), String> {
         // Benchmarks mean nothing in a debug build: re-run this task optimized.
         let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         cmd.current_dir(workspace_root())
-            .args(["run", "--quiet", "--release", "--package", "xtask", "--", "bench-parse"])
+            .args([
+                "run",
+                "--quiet",
+                "--release",
+                "--package",
+                "xtask",
+                "--",
+                "bench-parse",
+            ])
             .args(file.iter());
         let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
-        return if status.success() { Ok(()) } else { Err(format!("benchmark failed ({status})")) };
+        return if status.success() {
+            Ok(())
+        } else {
+            Err(format!("benchmark failed ({status})"))
+        };
     }
     let path = file.unwrap_or_else(|| {
-        workspace_root().join("../shared/corpus/dealii/matrix_free_device_matrix_vector_01.1.sm_80.ptx")
+        workspace_root()
+            .join("../shared/corpus/dealii/matrix_free_device_matrix_vector_01.1.sm_80.ptx")
     });
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mb = text.len() as f64 / 1e6;
-    println!("file: {} ({:.3} MB, {} lines)", display(&path), mb, text.lines().count());
+    println!(
+        "file: {} ({:.3} MB, {} lines)",
+        display(&path),
+        mb,
+        text.lines().count()
+    );
     // Warm up, then take the median of several timed runs of each phase.
     let _ = ptx_syntax::parse(&text);
     let runs = 25;
@@ -116,7 +158,11 @@ fn bench_parse(file: Option<PathBuf>) -> Result<(), String> {
         elapsed
     });
     println!("lex:          {:8.1} MB/s  ({:.2} ms)", mb / lex, lex * 1e3);
-    println!("lex + parse:  {:8.1} MB/s  ({:.2} ms)", mb / parse, parse * 1e3);
+    println!(
+        "lex + parse:  {:8.1} MB/s  ({:.2} ms)",
+        mb / parse,
+        parse * 1e3
+    );
     println!("median of {runs} runs on one thread; tree drop not timed");
     Ok(())
 }
@@ -128,5 +174,8 @@ fn median(runs: usize, mut f: impl FnMut() -> f64) -> f64 {
 }
 
 fn display(path: &Path) -> String {
-    path.canonicalize().unwrap_or_else(|_| path.to_path_buf()).display().to_string()
+    path.canonicalize()
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
 }

@@ -45,7 +45,13 @@ const fn d(
     min_sm: u32,
     summary: &'static str,
 ) -> Directive {
-    Directive { name, place, min_ptx, min_sm, summary }
+    Directive {
+        name,
+        place,
+        min_ptx,
+        min_sm,
+        summary,
+    }
 }
 
 pub static DIRECTIVES: &[Directive] = &[
@@ -76,7 +82,7 @@ pub static DIRECTIVES: &[Directive] = &[
     d(".samplerref", Attribute, v(1, 5), 0, "Opaque sampler reference type (independent texture mode)."),
     d(".surfref", Attribute, v(1, 5), 0, "Opaque surface reference type."),
     // Linking.
-    d(".extern", Anywhere, v(1, 0), 0, "External symbol: declared here, defined elsewhere."),
+    d(".extern", Module, v(1, 0), 0, "External symbol: declared here, defined elsewhere."),
     d(".visible", Module, v(1, 0), 0, "Externally visible symbol (a global, not module-private, definition)."),
     d(".weak", Module, v(3, 1), 0, "Externally visible weak symbol: a non-weak definition elsewhere overrides it."),
     d(".common", Module, v(5, 0), 0, "Externally visible common symbol: the linker picks the largest definition (.global only)."),

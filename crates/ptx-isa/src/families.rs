@@ -22,6 +22,14 @@
 //!   summary does).
 //! - Operand shapes the DSL cannot describe precisely (`d|p` destinations of
 //!   `shfl.sync`, texture and surface operands, tensor-core descriptors) use `x`.
+//! - ptxas accepts a constant (0 or 1) wherever a source predicate may be written
+//!   (`selp.b32 d, a, b, 1`, `setp.eq.and.s32 p, a, b, 1`), so forms with an `np`
+//!   source are listed again with `i` in its place.
+//! - Requirements are per modifier. Where ptxas ties a version or target to a
+//!   combination (`.v8` with 32-bit elements, `.f16` in a mixed-precision `add`,
+//!   the optional count of `mbarrier.arrive`, a third source of `min.f32`), the
+//!   table keeps the lowest requirement of the modifier, so it never rejects what
+//!   ptxas accepts.
 //! - The family `mad` covers `mad.lo.cc`/`mad.hi.cc` (ptxas only accepts `.cc`
 //!   after `.lo`/`.hi`, so a separate `mad.cc` family could never be looked up);
 //!   `match.sync` is written `match.any.sync`/`match.all.sync` and so is split into
@@ -69,7 +77,11 @@ macro_rules! cat {
 
 /// A requirement: `req(".bf16", 7, 8, 90)`.
 const fn req(modifier: &'static str, major: u8, minor: u8, min_sm: u32) -> Requirement {
-    Requirement { modifier, min_ptx: v(major, minor), min_sm }
+    Requirement {
+        modifier,
+        min_ptx: v(major, minor),
+        min_sm,
+    }
 }
 
 /// The fields every family sets; the rest default to "no operands, no modifiers,
@@ -105,24 +117,34 @@ const INT_TYPES: &[&str] = &[".u16", ".u32", ".u64", ".s16", ".s32", ".s64"];
 const BIT_TYPES: &[&str] = &[".b16", ".b32", ".b64"];
 const HALF_TYPES: &[&str] = &[".f16", ".f16x2", ".bf16", ".bf16x2"];
 const CMP_OPS: &[&str] = &[
-    ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs", ".equ", ".neu",
-    ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan",
+    ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs", ".equ", ".neu", ".ltu",
+    ".leu", ".gtu", ".geu", ".num", ".nan",
 ];
 const BOOL_OPS: &[&str] = &[".and", ".or", ".xor"];
 const LDST_TYPES: &[&str] = &[
-    ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64", ".s8", ".s16",
-    ".s32", ".s64", ".f32", ".f64",
+    ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64", ".s8", ".s16", ".s32",
+    ".s64", ".f32", ".f64",
 ];
 const L1_EVICT: &[&str] = &[
-    ".L1::evict_normal", ".L1::evict_unchanged", ".L1::evict_first", ".L1::evict_last",
+    ".L1::evict_normal",
+    ".L1::evict_unchanged",
+    ".L1::evict_first",
+    ".L1::evict_last",
     ".L1::no_allocate",
 ];
 const L2_EVICT: &[&str] = &[".L2::evict_normal", ".L2::evict_first", ".L2::evict_last"];
 const L2_PREFETCH: &[&str] = &[".L2::64B", ".L2::128B", ".L2::256B"];
 const VEC: &[&str] = &[".v2", ".v4", ".v8"];
 const LD_SPACES: &[&str] = &[
-    ".const", ".global", ".local", ".param", ".param::entry", ".param::func", ".shared",
-    ".shared::cta", ".shared::cluster",
+    ".const",
+    ".global",
+    ".local",
+    ".param",
+    ".param::entry",
+    ".param::func",
+    ".shared",
+    ".shared::cta",
+    ".shared::cluster",
 ];
 const MBAR_SPACES: &[&str] = &[".shared", ".shared::cta", ".shared::cluster"];
 const CTA_GROUP: &[&str] = &[".cta_group::1", ".cta_group::2"];
@@ -132,17 +154,39 @@ const TEX_GEOMS: &[&str] = &[
 ];
 const SURF_MODES: &[&str] = &[".trap", ".clamp", ".zero"];
 const MMA_SHAPES: &[&str] = &[
-    ".m8n8k4", ".m16n8k4", ".m16n8k8", ".m16n8k16", ".m16n8k32", ".m16n8k64", ".m16n8k128",
-    ".m16n8k256", ".m8n8k16", ".m8n8k32", ".m8n8k128",
+    ".m8n8k4",
+    ".m16n8k4",
+    ".m16n8k8",
+    ".m16n8k16",
+    ".m16n8k32",
+    ".m16n8k64",
+    ".m16n8k128",
+    ".m16n8k256",
+    ".m8n8k16",
+    ".m8n8k32",
+    ".m8n8k128",
 ];
 const MMA_TYPES: &[&str] = &[
-    ".f16", ".f32", ".f64", ".bf16", ".tf32", ".e4m3", ".e5m2", ".e3m2", ".e2m3", ".e2m1",
-    ".s8", ".u8", ".s4", ".u4", ".b1", ".s32", ".ue8m0", ".ue4m3",
+    ".f16", ".f32", ".f64", ".bf16", ".tf32", ".e4m3", ".e5m2", ".e3m2", ".e2m3", ".e2m1", ".s8",
+    ".u8", ".s4", ".u4", ".b1", ".s32", ".ue8m0", ".ue4m3",
 ];
 const MMA_MODS: &[&str] = &[
-    ".sync", ".aligned", ".row", ".col", ".satfinite", ".xor", ".and", ".popc",
-    ".kind::f8f6f4", ".kind::mxf4", ".kind::mxf4nvf4", ".kind::mxf8f6f4", ".block_scale",
-    ".scale_vec::1X", ".scale_vec::2X", ".scale_vec::4X",
+    ".sync",
+    ".aligned",
+    ".row",
+    ".col",
+    ".satfinite",
+    ".xor",
+    ".and",
+    ".popc",
+    ".kind::f8f6f4",
+    ".kind::mxf4",
+    ".kind::mxf4nvf4",
+    ".kind::mxf8f6f4",
+    ".block_scale",
+    ".scale_vec::1X",
+    ".scale_vec::2X",
+    ".scale_vec::4X",
 ];
 const MMA_REQS: &[Requirement] = &[
     req(".m16n8k8", 6, 5, 75),
@@ -168,6 +212,7 @@ const MMA_REQS: &[Requirement] = &[
     req(".kind::mxf4nvf4", 8, 7, 120),
     req(".kind::mxf8f6f4", 8, 7, 120),
     req(".block_scale", 8, 7, 120),
+    req(".and", 7, 1, 80),
     req(".ue8m0", 8, 7, 120),
     req(".ue4m3", 8, 7, 120),
 ];
@@ -186,26 +231,51 @@ const BAR_FORMS: &[&str] = &[
 ];
 const VIDEO_TYPES: &[&str] = &[".u32", ".s32"];
 const TCGEN05_KINDS: &[&str] = &[
-    ".kind::f16", ".kind::tf32", ".kind::f8f6f4", ".kind::i8", ".kind::mxf8f6f4",
-    ".kind::mxf4", ".kind::mxf4nvf4",
+    ".kind::f16",
+    ".kind::tf32",
+    ".kind::f8f6f4",
+    ".kind::i8",
+    ".kind::mxf8f6f4",
+    ".kind::mxf4",
+    ".kind::mxf4nvf4",
 ];
 const TCGEN05_COLLECTOR: &[&str] = &[
-    ".collector::a::fill", ".collector::a::use", ".collector::a::lastuse",
+    ".collector::a::fill",
+    ".collector::a::use",
+    ".collector::a::lastuse",
     ".collector::a::discard",
 ];
 const TCGEN05_WS_COLLECTOR: &[&str] = &[
-    ".collector::b0::fill", ".collector::b0::use", ".collector::b0::lastuse",
-    ".collector::b0::discard", ".collector::b1::fill", ".collector::b1::use",
-    ".collector::b1::lastuse", ".collector::b1::discard", ".collector::b2::fill",
-    ".collector::b2::use", ".collector::b2::lastuse", ".collector::b2::discard",
-    ".collector::b3::fill", ".collector::b3::use", ".collector::b3::lastuse",
+    ".collector::b0::fill",
+    ".collector::b0::use",
+    ".collector::b0::lastuse",
+    ".collector::b0::discard",
+    ".collector::b1::fill",
+    ".collector::b1::use",
+    ".collector::b1::lastuse",
+    ".collector::b1::discard",
+    ".collector::b2::fill",
+    ".collector::b2::use",
+    ".collector::b2::lastuse",
+    ".collector::b2::discard",
+    ".collector::b3::fill",
+    ".collector::b3::use",
+    ".collector::b3::lastuse",
     ".collector::b3::discard",
 ];
 const TCGEN05_BLOCK_SCALE: &[&str] = &[
-    ".block_scale", ".scale_vec::1X", ".scale_vec::2X", ".scale_vec::4X", ".block16",
+    ".block_scale",
+    ".scale_vec::1X",
+    ".scale_vec::2X",
+    ".scale_vec::4X",
+    ".block16",
     ".block32",
 ];
-const TCGEN05_MMA_REQS: &[Requirement] = &[req(".block16", 8, 8, 100), req(".block32", 8, 8, 100)];
+const TCGEN05_MMA_REQS: &[Requirement] = &[
+    req(".kind::mxf4nvf4", 8, 7, 100),
+    req(".block16", 8, 8, 100),
+    req(".block32", 8, 8, 100),
+];
 
 /// The syntax lines of the scalar video instructions `vadd` ... `vmax`.
 macro_rules! vop_syntax {
@@ -455,8 +525,8 @@ pub static FAMILIES: &[Family] = &[
         types: cat!(&[".s16", ".s32", ".s64", ".f32", ".f64"], HALF_TYPES),
         modifiers: &[".ftz"],
         requirements: &[
-            req(".f16", 6, 0, 53),
-            req(".f16x2", 6, 0, 53),
+            req(".f16", 6, 5, 53),
+            req(".f16x2", 6, 5, 53),
             req(".bf16", 7, 0, 80),
             req(".bf16x2", 7, 0, 80),
         ],
@@ -977,7 +1047,8 @@ pub static FAMILIES: &[Family] = &[
     // -----------------------------------------------------------------------
     // Data movement.
     Family {
-        forms: &["r:T, rs:T", "v, vi", "p, np", "p, i"],
+        // `p, ri`: also `mov.pred %p, %is_explicit_cluster` (a special register).
+        forms: &["r:T, rs:T", "v, vi", "p, np", "p, ri"],
         types: &[
             ".pred", ".b16", ".b32", ".b64", ".b128", ".u16", ".u32", ".u64", ".s16", ".s32",
             ".s64", ".f32", ".f64",
@@ -1466,9 +1537,10 @@ pub static FAMILIES: &[Family] = &[
             req(".tf32", 7, 0, 80),
             req(".rna", 7, 0, 80),
             req(".relu", 7, 0, 80),
-            req(".satfinite", 8, 1, 0),
-            req(".e4m3x2", 8, 1, 89),
-            req(".e5m2x2", 8, 1, 89),
+            // ptxas 13.0.88 accepts these at .version 7.8 (the ISA says 8.1).
+            req(".satfinite", 7, 8, 0),
+            req(".e4m3x2", 7, 8, 89),
+            req(".e5m2x2", 7, 8, 89),
             req(".e2m1x2", 8, 6, 100),
             req(".e2m3x2", 8, 6, 100),
             req(".e3m2x2", 8, 6, 100),
@@ -1845,6 +1917,7 @@ pub static FAMILIES: &[Family] = &[
         ),
         min_ptx: v(2, 0),
         min_sm: 20,
+        requirements: &[req(".s64", 8, 1, 20), req(".b64", 8, 1, 20)],
         type_check: TypeCheck::Relaxed,
         ..fam(
             "sured",

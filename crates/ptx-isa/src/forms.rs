@@ -115,13 +115,15 @@ impl Form {
             }
             if part == "..." {
                 if i == 0 {
-                    return Err(FormError(format!("`...` needs an operand before it in `{text}`")));
+                    return Err(FormError(format!(
+                        "`...` needs an operand before it in `{text}`"
+                    )));
                 }
                 variadic = true;
                 continue;
             }
-            let spec = OperandSpec::parse(part)
-                .map_err(|e| FormError(format!("{e} in form `{text}`")))?;
+            let spec =
+                OperandSpec::parse(part).map_err(|e| FormError(format!("{e} in form `{text}`")))?;
             if !spec.optional && operands.iter().any(|o: &OperandSpec| o.optional) {
                 return Err(FormError(format!(
                     "required operand after an optional one in form `{text}`"
@@ -205,8 +207,8 @@ impl OperandSpec {
 }
 
 const FIXED_TYPES: &[&str] = &[
-    ".pred", ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64", ".s8",
-    ".s16", ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64",
+    ".pred", ".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64", ".s8", ".s16",
+    ".s32", ".s64", ".f16", ".f16x2", ".bf16", ".bf16x2", ".f32", ".f64",
 ];
 
 #[cfg(test)]
@@ -222,8 +224,14 @@ mod tests {
         let f = Form::parse("t, a, ...").unwrap();
         assert!(f.variadic);
         assert_eq!(f.spec_at(7).unwrap().kind, OperandKind::CallArgs);
-        assert_eq!(Form::parse("r:u32").unwrap().operands[0].ty, OperandType::Fixed(".u32"));
-        assert_eq!(Form::parse("r:T1").unwrap().operands[0].ty, OperandType::Nth(1));
+        assert_eq!(
+            Form::parse("r:u32").unwrap().operands[0].ty,
+            OperandType::Fixed(".u32")
+        );
+        assert_eq!(
+            Form::parse("r:T1").unwrap().operands[0].ty,
+            OperandType::Nth(1)
+        );
         assert!(Form::parse("q").is_err());
         assert!(Form::parse("r?, r").is_err());
     }

@@ -18,7 +18,7 @@ mod special_regs;
 
 pub use directives::{Directive, DirectivePlace, DIRECTIVES};
 pub use families::FAMILIES;
-pub use forms::{OperandKind, OperandSpec, OperandType, Form, FormError};
+pub use forms::{Form, FormError, OperandKind, OperandSpec, OperandType};
 pub use special_regs::{special_reg, SpecialReg, SPECIAL_REGS};
 
 use std::sync::OnceLock;
@@ -163,21 +163,64 @@ fn parsed_forms_table() -> &'static [Vec<Form>] {
     })
 }
 
+/// Which of an instruction's modifiers spell its family name (`.async` and
+/// `.bulk` of `cp.async.bulk`), as a bit set over modifier positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NameParts(u64);
+
+impl NameParts {
+    /// Whether the modifier at `index` is part of the family name.
+    pub fn contains(self, index: usize) -> bool {
+        index < 64 && self.0 & (1 << index) != 0
+    }
+
+    /// How many modifiers the family name took.
+    pub fn count(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The modifiers that are not part of the family name, in order.
+    pub fn rest<'a>(self, modifiers: &[&'a str]) -> Vec<&'a str> {
+        modifiers
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !self.contains(i))
+            .map(|(_, m)| *m)
+            .collect()
+    }
+}
+
 /// Finds the family of an instruction from its opcode and modifiers as written
 /// (`opcode = "cp"`, `modifiers = [".async", ".bulk", ".tensor", ".2d", ...]`).
-/// Returns the family and how many leading modifiers its name consumed.
-pub fn lookup(opcode: &str, modifiers: &[&str]) -> Option<(&'static Family, usize)> {
-    let index = family_index();
-    let mut best = None;
-    let mut key = String::with_capacity(48);
-    key.push_str(opcode);
-    if let Some(&i) = index.get(key.as_str()) {
-        best = Some((&FAMILIES[i], 0));
-    }
-    for (n, m) in modifiers.iter().enumerate() {
-        key.push_str(m);
-        if let Some(&i) = index.get(key.as_str()) {
-            best = Some((&FAMILIES[i], n + 1));
+///
+/// ptxas accepts modifiers in any order (`match.sync.any` and `match.any.sync`
+/// are the same instruction), so a family matches when every dotted part of its
+/// name appears among the modifiers, wherever; the family with the most parts
+/// wins (`cp.async.bulk.tensor` over `cp.async`), and among equals the one
+/// whose parts are written first (`mbarrier.arrive.expect_tx` is an
+/// `mbarrier.arrive` with `.expect_tx`). Returns the family and which modifiers
+/// its name took.
+pub fn lookup(opcode: &str, modifiers: &[&str]) -> Option<(&'static Family, NameParts)> {
+    let candidates = opcode_index().get(opcode)?;
+    let mut best: Option<(&'static Family, NameParts)> = None;
+    'families: for &i in candidates {
+        let family = &FAMILIES[i];
+        let mut taken = NameParts::default();
+        for part in family.name.split('.').skip(1) {
+            let found = modifiers
+                .iter()
+                .enumerate()
+                .position(|(j, m)| !taken.contains(j) && m.strip_prefix('.') == Some(part));
+            match found {
+                Some(j) if j < 64 => taken.0 |= 1 << j,
+                _ => continue 'families,
+            }
+        }
+        let better = |b: NameParts| {
+            taken.count() > b.count() || (taken.count() == b.count() && taken.0 < b.0)
+        };
+        if best.is_none_or(|(_, b)| better(b)) {
+            best = Some((family, taken));
         }
     }
     best
@@ -185,22 +228,33 @@ pub fn lookup(opcode: &str, modifiers: &[&str]) -> Option<(&'static Family, usiz
 
 /// Whether some family's name starts with `opcode` (so it is a known opcode).
 pub fn is_known_opcode(opcode: &str) -> bool {
-    opcode_index().contains(opcode)
+    opcode_index().contains_key(opcode)
 }
 
-fn family_index() -> &'static std::collections::HashMap<&'static str, usize> {
-    static INDEX: OnceLock<std::collections::HashMap<&'static str, usize>> = OnceLock::new();
-    INDEX.get_or_init(|| FAMILIES.iter().enumerate().map(|(i, f)| (f.name, i)).collect())
-}
-
-fn opcode_index() -> &'static std::collections::HashSet<&'static str> {
-    static INDEX: OnceLock<std::collections::HashSet<&'static str>> = OnceLock::new();
+/// Opcode word -> indices of the families spelled with it.
+fn opcode_index() -> &'static std::collections::HashMap<&'static str, Vec<usize>> {
+    static INDEX: OnceLock<std::collections::HashMap<&'static str, Vec<usize>>> = OnceLock::new();
     INDEX.get_or_init(|| {
-        FAMILIES
-            .iter()
-            .map(|f| f.name.split('.').next().unwrap_or(f.name))
-            .collect()
+        let mut index: std::collections::HashMap<&'static str, Vec<usize>> = Default::default();
+        for (i, f) in FAMILIES.iter().enumerate() {
+            let opcode = f.name.split('.').next().unwrap_or(f.name);
+            index.entry(opcode).or_default().push(i);
+        }
+        index
     })
+}
+
+/// Families that exist only on architecture-specific targets (`sm_90a`,
+/// `sm_100a`): the SM number they need with an `a` (or family `f`) suffix.
+/// ptxas rejects them on the plain target ("not supported on .target 'sm_90'").
+pub fn arch_specific_family(name: &str) -> Option<u32> {
+    if name == "setmaxnreg" || name.starts_with("wgmma.") {
+        Some(90)
+    } else if name.starts_with("tcgen05.") {
+        Some(100)
+    } else {
+        None
+    }
 }
 
 /// Minimum PTX version and target for a type name used anywhere (declarations and

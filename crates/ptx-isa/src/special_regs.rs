@@ -29,9 +29,17 @@ const fn r(
     min_sm: u32,
     summary: &'static str,
 ) -> SpecialReg {
-    SpecialReg { name, ty, vector, min_ptx, min_sm, summary }
+    SpecialReg {
+        name,
+        ty,
+        vector,
+        min_ptx,
+        min_sm,
+        summary,
+    }
 }
 
+#[rustfmt::skip]
 pub static SPECIAL_REGS: &[SpecialReg] = &[
     r("%tid", ".u32", true, v(1, 0), 0, "Thread identifier within the CTA (.x, .y, .z)."),
     r("%ntid", ".u32", true, v(1, 0), 0, "Number of threads in the CTA, per dimension (.x, .y, .z)."),

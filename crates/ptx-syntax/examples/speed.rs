@@ -17,5 +17,9 @@ fn main() {
         errs += p.errors().len();
     }
     let mb = text.len() as f64 / 1e6;
-    println!("lex {:.1} MB/s, lex+parse {:.1} MB/s ({errs})", mb / lex, mb / parse);
+    println!(
+        "lex {:.1} MB/s, lex+parse {:.1} MB/s ({errs})",
+        mb / lex,
+        mb / parse
+    );
 }

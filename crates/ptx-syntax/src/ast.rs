@@ -198,7 +198,8 @@ impl TargetDirective {
     }
     /// The `sm_XX` / `compute_XX` word.
     pub fn sm_name(&self) -> Option<SyntaxToken> {
-        self.words().find(|t| t.text().starts_with("sm_") || t.text().starts_with("compute_"))
+        self.words()
+            .find(|t| t.text().starts_with("sm_") || t.text().starts_with("compute_"))
     }
     /// The SM number (`sm_90a` is 90) and whether it has an architecture suffix
     /// (`a` or `f`).
@@ -206,7 +207,9 @@ impl TargetDirective {
         let tok = self.sm_name()?;
         let text = tok.text();
         let digits = text.split_once('_')?.1;
-        let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
+        let end = digits
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(digits.len());
         let number = digits[..end].parse().ok()?;
         Some((number, digits[end..].chars().next()))
     }
@@ -231,7 +234,8 @@ impl FileDirective {
 
 impl SectionDirective {
     pub fn name(&self) -> Option<SyntaxToken> {
-        tokens(&self.syntax).find(|t| matches!(t.kind(), DOT_IDENT | IDENT) && t.text() != ".section")
+        tokens(&self.syntax)
+            .find(|t| matches!(t.kind(), DOT_IDENT | IDENT) && t.text() != ".section")
     }
     pub fn labels(&self) -> impl Iterator<Item = LabelDef> {
         children(&self.syntax)
@@ -329,7 +333,9 @@ impl Param {
     }
     /// The type word (the last fundamental type among the words).
     pub fn type_name(&self) -> Option<SyntaxToken> {
-        self.words().filter(|t| ptx_isa::type_bits(t.text()).is_some()).last()
+        self.words()
+            .filter(|t| ptx_isa::type_bits(t.text()).is_some())
+            .last()
     }
     pub fn declarator(&self) -> Option<Declarator> {
         child(&self.syntax)
@@ -418,11 +424,14 @@ impl VarDecl {
             .find(|t| !matches!(t.text(), ".visible" | ".extern" | ".weak" | ".common"))
     }
     pub fn type_name(&self) -> Option<SyntaxToken> {
-        self.words().filter(|t| ptx_isa::type_bits(t.text()).is_some()).last()
+        self.words()
+            .filter(|t| ptx_isa::type_bits(t.text()).is_some())
+            .last()
     }
     /// `.v2`/`.v4`/`.v8` width, if any.
     pub fn vector_width(&self) -> Option<u32> {
-        self.words().find_map(|t| t.text().strip_prefix(".v")?.parse().ok())
+        self.words()
+            .find_map(|t| t.text().strip_prefix(".v")?.parse().ok())
     }
     pub fn align(&self) -> Option<u64> {
         let mut iter = tokens(&self.syntax).skip_while(|t| t.text() != ".align");
@@ -471,7 +480,9 @@ impl Name {
         self.syntax.first_token()
     }
     pub fn text(&self) -> String {
-        self.ident().map(|t| t.text().to_string()).unwrap_or_default()
+        self.ident()
+            .map(|t| t.text().to_string())
+            .unwrap_or_default()
     }
 }
 
@@ -480,7 +491,9 @@ impl NameRef {
         first_token(&self.syntax, IDENT)
     }
     pub fn text(&self) -> String {
-        self.ident().map(|t| t.text().to_string()).unwrap_or_default()
+        self.ident()
+            .map(|t| t.text().to_string())
+            .unwrap_or_default()
     }
     /// Component suffixes: `.x` of `%tid.x`, `.h0` of a video operand.
     pub fn components(&self) -> impl Iterator<Item = SyntaxToken> {
@@ -692,8 +705,16 @@ pub fn parse_literal(text: &str) -> Option<LiteralValue> {
     let bytes = text.as_bytes();
     if bytes.len() > 2 && bytes[0] == b'0' {
         match bytes[1] | 0x20 {
-            b'f' => return u32::from_str_radix(&text[2..], 16).ok().map(LiteralValue::F32Bits),
-            b'd' => return u64::from_str_radix(&text[2..], 16).ok().map(LiteralValue::F64Bits),
+            b'f' => {
+                return u32::from_str_radix(&text[2..], 16)
+                    .ok()
+                    .map(LiteralValue::F32Bits)
+            }
+            b'd' => {
+                return u64::from_str_radix(&text[2..], 16)
+                    .ok()
+                    .map(LiteralValue::F64Bits)
+            }
             _ => {}
         }
     }

@@ -111,6 +111,8 @@ struct Checker {
     version: Option<PtxVersion>,
     /// SM number of `.target` (`sm_90a` is 90).
     sm: Option<u32>,
+    /// Architecture suffix of `.target` (`a` of `sm_90a`, `f` of `sm_100f`).
+    sm_suffix: Option<char>,
     target_text: String,
     globals: FxHashMap<String, GlobalKind>,
     /// Function-level: scopes of declarations, innermost last.
@@ -118,6 +120,10 @@ struct Checker {
     /// Parameterized declarations `%r<N>` per scope: prefix -> (count, decl).
     ranges: Vec<FxHashMap<String, (u32, Decl)>>,
     labels: FxHashMap<String, TextRange>,
+    /// State space of each module-level variable.
+    global_spaces: FxHashMap<String, String>,
+    /// Names declared by `.func`/`.entry` (not by `.alias`).
+    declared_functions: rustc_hash::FxHashSet<String>,
 }
 
 impl Checker {
@@ -127,7 +133,10 @@ impl Checker {
             .and_then(|v| v.version())
             .map(|(major, minor)| PtxVersion { major, minor });
         let target = file.target();
-        let sm = target.as_ref().and_then(|t| t.sm()).map(|(n, _)| n);
+        let (sm, sm_suffix) = match target.as_ref().and_then(|t| t.sm()) {
+            Some((n, suffix)) => (Some(n), suffix),
+            None => (None, None),
+        };
         let target_text = target
             .and_then(|t| t.sm_name())
             .map(|t| t.text().to_string())
@@ -136,16 +145,23 @@ impl Checker {
             diags: Vec::new(),
             version,
             sm,
+            sm_suffix,
             target_text,
             globals: FxHashMap::default(),
             scopes: Vec::new(),
             ranges: Vec::new(),
             labels: FxHashMap::default(),
+            declared_functions: Default::default(),
+            global_spaces: FxHashMap::default(),
         }
     }
 
     fn error(&mut self, range: TextRange, message: impl Into<String>) {
-        self.diags.push(Diagnostic { range, severity: Severity::Error, message: message.into() });
+        self.diags.push(Diagnostic {
+            range,
+            severity: Severity::Error,
+            message: message.into(),
+        });
     }
 
     fn run(&mut self, file: &ast::SourceFile) {
@@ -156,10 +172,21 @@ impl Checker {
                 Item::Function(f) => self.check_function(&f),
                 Item::VarDecl(decl) => self.check_decl_words(&decl),
                 Item::Alias(alias) => {
+                    if let Some(name) = alias.alias() {
+                        if !self.declared_functions.contains(&name.text()) {
+                            self.error(
+                                name.syntax().text_range(),
+                                format!("`.alias` name `{}` must first be declared as a function prototype", name.text()),
+                            );
+                        }
+                    }
                     if let Some(target) = alias.aliasee() {
                         let name = target.text();
                         if !self.globals.contains_key(&name) {
-                            self.error(target.syntax().text_range(), format!("undeclared function `{name}`"));
+                            self.error(
+                                target.syntax().text_range(),
+                                format!("undeclared function `{name}`"),
+                            );
                         }
                     }
                 }
@@ -175,7 +202,10 @@ impl Checker {
             Some(v) => {
                 let first = file.items().next();
                 if !matches!(first, Some(Item::Version(_))) {
-                    self.error(v.syntax().text_range(), "`.version` must be the first directive");
+                    self.error(
+                        v.syntax().text_range(),
+                        "`.version` must be the first directive",
+                    );
                 }
                 if v.version().is_none() {
                     self.error(v.syntax().text_range(), "malformed version number");
@@ -187,7 +217,10 @@ impl Checker {
             Some(t) => {
                 if let Some(word) = t.words().next() {
                     if t.sm().is_none() {
-                        self.error(word.text_range(), format!("unknown target `{}`", word.text()));
+                        self.error(
+                            word.text_range(),
+                            format!("unknown target `{}`", word.text()),
+                        );
                     }
                 }
             }
@@ -206,30 +239,42 @@ impl Checker {
                 Item::Function(f) => {
                     let Some(name) = f.name() else { continue };
                     let text = name.text();
+                    self.declared_functions.insert(text.clone());
                     let defined = f.body().is_some();
                     if defined {
-                        if let Some(_previous) = bodies.insert(text.clone(), name.syntax().text_range()) {
+                        if let Some(_previous) =
+                            bodies.insert(text.clone(), name.syntax().text_range())
+                        {
                             self.error(
                                 name.syntax().text_range(),
                                 format!("duplicate definition of function `{text}`"),
                             );
                         }
                     }
-                    let entry = self.globals.entry(text).or_insert(GlobalKind::Function { defined });
+                    let entry = self
+                        .globals
+                        .entry(text)
+                        .or_insert(GlobalKind::Function { defined });
                     if defined {
                         *entry = GlobalKind::Function { defined: true };
                     }
                 }
                 Item::VarDecl(decl) => {
+                    let space = decl
+                        .state_space()
+                        .map(|t| t.text().to_string())
+                        .unwrap_or_default();
                     for d in decl.declarators() {
                         if let Some(name) = d.name() {
                             self.globals.insert(name.text(), GlobalKind::Variable);
+                            self.global_spaces.insert(name.text(), space.clone());
                         }
                     }
                 }
                 Item::Alias(alias) => {
                     if let Some(name) = alias.alias() {
-                        self.globals.insert(name.text(), GlobalKind::Function { defined: true });
+                        self.globals
+                            .insert(name.text(), GlobalKind::Function { defined: true });
                     }
                 }
                 Item::Section(section) => {
@@ -246,10 +291,27 @@ impl Checker {
 
     /// Version and target requirements of a directive or state-space word.
     fn check_decl_words(&mut self, decl: &ast::VarDecl) {
+        if let Some(align) = decl.align() {
+            if !align.is_power_of_two() {
+                let range = decl
+                    .words()
+                    .find(|w| w.text() == ".align")
+                    .map_or(decl.syntax().text_range(), |w| w.text_range());
+                self.error(
+                    range,
+                    format!("alignment must be a power of two, found {align}"),
+                );
+            }
+        }
         for word in decl.words() {
             self.check_directive_requirement(word.text(), word.text_range());
             if let Some((ptx, sm)) = ptx_isa::type_requirement(word.text()) {
-                self.require(word.text_range(), &format!("type `{}`", word.text()), ptx, sm);
+                self.require(
+                    word.text_range(),
+                    &format!("type `{}`", word.text()),
+                    ptx,
+                    sm,
+                );
             }
         }
     }
@@ -290,18 +352,40 @@ impl Checker {
         for perf in f.perf_directives() {
             if let Some(d) = perf.directive() {
                 self.check_directive_requirement(d.text(), d.text_range());
+                if d.text() == ".noreturn" {
+                    if f.kind() == ast::FunctionKind::Entry {
+                        self.error(
+                            d.text_range(),
+                            "`.noreturn` is only allowed on a `.func`, not on an `.entry`",
+                        );
+                    } else if f
+                        .return_params()
+                        .is_some_and(|r| r.params().next().is_some())
+                    {
+                        self.error(
+                            d.text_range(),
+                            "`.noreturn` is not allowed on a function with return parameters",
+                        );
+                    }
+                }
             }
         }
         self.scopes.clear();
         self.ranges.clear();
         self.labels.clear();
         self.push_scope();
-        for list in [f.return_params().map(|r| r.syntax().clone()), f.params().map(|p| p.syntax().clone())]
-            .into_iter()
-            .flatten()
+        for list in [
+            f.return_params().map(|r| r.syntax().clone()),
+            f.params().map(|p| p.syntax().clone()),
+        ]
+        .into_iter()
+        .flatten()
         {
             for param in list.children().filter_map(ast::Param::cast) {
-                let space = param.state_space().map(|t| t.text().to_string()).unwrap_or_default();
+                let space = param
+                    .state_space()
+                    .map(|t| t.text().to_string())
+                    .unwrap_or_default();
                 let ty = param.type_name().map(|t| t.text().to_string());
                 if let Some(d) = param.declarator() {
                     self.declare(&d, &space, ty.clone());
@@ -343,7 +427,11 @@ impl Checker {
             return;
         }
         let range = name.syntax().text_range();
-        let decl = Decl { space: space.to_string(), ty, range };
+        let decl = Decl {
+            space: space.to_string(),
+            ty,
+            range,
+        };
         if let Some(count) = d.reg_count() {
             let scope = self.ranges.last_mut().expect("scope");
             if scope.insert(text.clone(), (count, decl)).is_some() {
@@ -366,7 +454,10 @@ impl Checker {
         for stmt in block.statements() {
             if let Statement::VarDecl(decl) = stmt {
                 self.check_decl_words(&decl);
-                let space = decl.state_space().map(|t| t.text().to_string()).unwrap_or_default();
+                let space = decl
+                    .state_space()
+                    .map(|t| t.text().to_string())
+                    .unwrap_or_default();
                 let ty = decl.type_name().map(|t| t.text().to_string());
                 for d in decl.declarators() {
                     self.declare(&d, &space, ty.clone());
@@ -385,11 +476,17 @@ impl Checker {
                 Statement::BranchTargets(targets) => {
                     for t in targets.targets() {
                         if !self.labels.contains_key(&t.text()) {
-                            self.error(t.syntax().text_range(), format!("undeclared label `{}`", t.text()));
+                            self.error(
+                                t.syntax().text_range(),
+                                format!("undeclared label `{}`", t.text()),
+                            );
                         }
                     }
                 }
-                Statement::Loc(_) | Statement::Pragma(_) | Statement::Label(_) | Statement::VarDecl(_) => {}
+                Statement::Loc(_)
+                | Statement::Pragma(_)
+                | Statement::Label(_)
+                | Statement::VarDecl(_) => {}
                 Statement::CallPrototype(_) => {}
             }
         }
@@ -401,7 +498,10 @@ impl Checker {
     fn resolve_global_name(&mut self, name: &ast::NameRef) {
         let text = name.text();
         if !self.globals.contains_key(&text) {
-            self.error(name.syntax().text_range(), format!("undeclared function `{text}`"));
+            self.error(
+                name.syntax().text_range(),
+                format!("undeclared function `{text}`"),
+            );
         }
     }
 
@@ -416,7 +516,9 @@ impl Checker {
                 if digits < name.len() {
                     let (prefix, number) = name.split_at(digits);
                     let leading_zero = number.len() > 1 && number.starts_with('0');
-                    if let (Some((count, decl)), Ok(n)) = (ranges.get(prefix), number.parse::<u32>()) {
+                    if let (Some((count, decl)), Ok(n)) =
+                        (ranges.get(prefix), number.parse::<u32>())
+                    {
                         if n < *count && !leading_zero {
                             return Some(decl);
                         }
@@ -444,14 +546,19 @@ impl Checker {
             }
         }
         let Some(opcode) = inst.opcode() else { return };
-        let Some(name_tok) = opcode.name() else { return };
+        let Some(name_tok) = opcode.name() else {
+            return;
+        };
         let mods: Vec<crate::SyntaxToken> = opcode.modifiers().collect();
         let mod_texts: Vec<&str> = mods.iter().map(|t| t.text()).collect();
         let operands: Vec<Operand> = inst.operands().collect();
 
-        let Some((family, consumed)) = ptx_isa::lookup(name_tok.text(), &mod_texts) else {
+        let Some((family, name_parts)) = ptx_isa::lookup(name_tok.text(), &mod_texts) else {
             let what = if ptx_isa::is_known_opcode(name_tok.text()) {
-                format!("unknown instruction `{}`", opcode.syntax().text())
+                format!(
+                    "unknown instruction `{}`",
+                    opcode.syntax().text().to_string().trim_end()
+                )
             } else {
                 format!("unknown instruction `{}`", name_tok.text())
             };
@@ -462,22 +569,38 @@ impl Checker {
             }
             return;
         };
-        self.require(opcode.syntax().text_range(), &format!("`{}`", family.name), family.min_ptx, family.min_sm);
+        self.require(
+            opcode.syntax().text_range(),
+            &format!("`{}`", family.name),
+            family.min_ptx,
+            family.min_sm,
+        );
         self.check_legacy_warp_sync(family, &mod_texts, opcode.syntax().text_range());
 
         // Modifiers.
         let mut types: Vec<&str> = Vec::new();
-        for tok in &mods[consumed..] {
+        for (i, tok) in mods.iter().enumerate() {
+            if name_parts.contains(i) {
+                continue;
+            }
             let m = tok.text();
             if family.is_type(m) {
                 types.push(m);
             }
             if !family.allows_modifier(m) {
-                self.error(tok.text_range(), format!("unknown modifier `{m}` on `{}`", family.name));
+                self.error(
+                    tok.text_range(),
+                    format!("unknown modifier `{m}` on `{}`", family.name),
+                );
                 continue;
             }
             if let Some(req) = family.requirements.iter().find(|r| r.modifier == m) {
-                self.require(tok.text_range(), &format!("`{m}` on `{}`", family.name), req.min_ptx, req.min_sm);
+                self.require(
+                    tok.text_range(),
+                    &format!("`{m}` on `{}`", family.name),
+                    req.min_ptx,
+                    req.min_sm,
+                );
             } else if let Some((ptx, sm)) = ptx_isa::type_requirement(m) {
                 self.require(tok.text_range(), &format!("`{m}`"), ptx, sm);
             }
@@ -492,12 +615,173 @@ impl Checker {
         if family.name == "call" {
             self.check_call_target(&operands);
         }
+        let range = opcode.syntax().text_range();
+        self.check_arch_specific(family, range);
+        self.check_cvt_rounding(family, &name_parts.rest(&mod_texts), range);
+        self.check_vector_width(family, &mod_texts, &operands);
+        self.check_state_space(family, &name_parts.rest(&mod_texts), &operands);
+        self.check_barrier_id(family, &operands);
+    }
+
+    /// Families that exist only on architecture-specific targets (`sm_90a`,
+    /// `sm_100a`): ptxas "not supported on .target 'sm_90'".
+    fn check_arch_specific(&mut self, family: &Family, range: TextRange) {
+        let Some(min_sm) = ptx_isa::arch_specific_family(family.name) else {
+            return;
+        };
+        if self.sm.is_some_and(|sm| sm >= min_sm) && !matches!(self.sm_suffix, Some('a' | 'f')) {
+            self.error(
+                range,
+                format!(
+                    "`{}` needs an architecture-specific target such as sm_{min_sm}a (module targets {})",
+                    family.name, self.target_text
+                ),
+            );
+        }
+    }
+
+    /// cvt between scalar types: int->float needs `.rn/.rz/.rm/.rp`, float->int
+    /// needs `.rni/.rzi/.rmi/.rpi`, float narrowing needs a rounding and widening
+    /// forbids one, int->int forbids one (ptxas 13.0.88 behaviour).
+    fn check_cvt_rounding(&mut self, family: &Family, mods: &[&str], range: TextRange) {
+        if family.name != "cvt" {
+            return;
+        }
+        let types: Vec<&str> = mods.iter().copied().filter(|m| family.is_type(m)).collect();
+        let [dst, src] = types[..] else { return };
+        let scalar = |t: &str| {
+            matches!(
+                t,
+                ".u8"
+                    | ".u16"
+                    | ".u32"
+                    | ".u64"
+                    | ".s8"
+                    | ".s16"
+                    | ".s32"
+                    | ".s64"
+                    | ".f16"
+                    | ".bf16"
+                    | ".f32"
+                    | ".f64"
+            )
+        };
+        if !scalar(dst) || !scalar(src) {
+            return;
+        }
+        let is_float = |t: &str| ptx_isa::type_kind(t) == Some(TypeKind::Float);
+        let fp_round = mods
+            .iter()
+            .any(|m| matches!(*m, ".rn" | ".rz" | ".rm" | ".rp" | ".rna"));
+        let int_round = mods
+            .iter()
+            .any(|m| matches!(*m, ".rni" | ".rzi" | ".rmi" | ".rpi"));
+        let bits = |t: &str| ptx_isa::type_bits(t).unwrap_or(0);
+        let problem = match (is_float(dst), is_float(src)) {
+            (true, false) if !fp_round => Some("needs a rounding modifier (.rn, .rz, .rm or .rp) to convert an integer to floating point"),
+            (false, true) if !int_round => Some("needs an integer rounding modifier (.rni, .rzi, .rmi or .rpi) to convert floating point to an integer"),
+            (true, true) if bits(dst) < bits(src) && !fp_round => Some("needs a rounding modifier (.rn, .rz, .rm or .rp) to narrow a floating-point value"),
+            (true, true) if bits(dst) > bits(src) && (fp_round || int_round) => Some("must not have a rounding modifier when widening a floating-point value"),
+            (false, false) if fp_round || int_round => Some("must not have a rounding modifier between integer types"),
+            _ => None,
+        };
+        if let Some(problem) = problem {
+            self.error(range, format!("`cvt{dst}{src}` {problem}"));
+        }
+    }
+
+    /// `ld.v4` and friends: every vector operand has as many elements as `.vN` says.
+    fn check_vector_width(&mut self, family: &Family, mods: &[&str], operands: &[Operand]) {
+        if !matches!(family.name, "ld" | "ldu" | "st" | "ld.global.nc") {
+            return;
+        }
+        let Some(width) = mods
+            .iter()
+            .find_map(|m| m.strip_prefix(".v")?.parse::<usize>().ok())
+        else {
+            return;
+        };
+        for op in operands {
+            if let Operand::Vector(v) = op {
+                let count = v.elements().count();
+                if count != width {
+                    self.error(
+                        op.syntax().text_range(),
+                        format!("`.v{width}` needs {width} vector elements, found {count}"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// A memory instruction with an explicit state space must address a variable
+    /// of that space (`ld.shared` of a `.global` variable is an error).
+    fn check_state_space(&mut self, family: &Family, mods: &[&str], operands: &[Operand]) {
+        if !matches!(
+            family.name,
+            "ld" | "st" | "ldu" | "atom" | "red" | "prefetch" | "prefetchu"
+        ) {
+            return;
+        }
+        let space_of = |m: &str| match m {
+            ".global" => Some(".global"),
+            ".shared" | ".shared::cta" | ".shared::cluster" => Some(".shared"),
+            ".local" => Some(".local"),
+            ".const" => Some(".const"),
+            ".param" | ".param::entry" | ".param::func" => Some(".param"),
+            _ => None,
+        };
+        let Some(inst_space) = mods.iter().find_map(|m| space_of(m)) else {
+            return;
+        };
+        for op in operands {
+            let Operand::Address(addr) = op else { continue };
+            let Some(base) = addr.items().next().and_then(|item| address_base(&item)) else {
+                continue;
+            };
+            let text = base.text();
+            let var_space = match self.lookup_local(&text) {
+                Some(decl) => space_of(&decl.space),
+                None => self.global_spaces.get(&text).and_then(|s| space_of(s)),
+            };
+            if let Some(var_space) = var_space {
+                if var_space != inst_space {
+                    self.error(
+                        base.syntax().text_range(),
+                        format!(
+                            "`{text}` is in the `{var_space}` state space but `{}` accesses `{inst_space}`",
+                            family.name
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Named barriers are numbered 0..=15.
+    fn check_barrier_id(&mut self, family: &Family, operands: &[Operand]) {
+        if !matches!(family.name, "bar" | "barrier") {
+            return;
+        }
+        let Some(Operand::Literal(lit)) = operands.first() else {
+            return;
+        };
+        if let Some(ast::LiteralValue::Int { value, .. }) = lit.value() {
+            if value > 15 {
+                self.error(
+                    lit.syntax().text_range(),
+                    format!("barrier number {value} is out of range: expected 0 to 15"),
+                );
+            }
+        }
     }
 
     /// ptxas links whole programs by default: a call to a function that is only
     /// declared (`.extern`) must be one of the system calls it provides.
     fn check_call_target(&mut self, operands: &[Operand]) {
-        let Some(Operand::Name(target)) = operands.iter().find(|o| !matches!(o, Operand::ArgList(_))) else {
+        let Some(Operand::Name(target)) =
+            operands.iter().find(|o| !matches!(o, Operand::ArgList(_)))
+        else {
             return;
         };
         let name = target.text();
@@ -545,20 +829,34 @@ impl Checker {
 
     fn check_name(&mut self, name: &ast::NameRef, _use: NameUse) {
         let text = name.text();
-        if text.is_empty() || self.lookup_local(&text).is_some() || self.labels.contains_key(&text) {
+        if text.is_empty() || self.lookup_local(&text).is_some() || self.labels.contains_key(&text)
+        {
             return;
         }
         if self.globals.contains_key(&text) || PREDEFINED_CONSTANTS.contains(&text.as_str()) {
             return;
         }
-        if text.starts_with('%') && is_special_register(&text) {
+        if text.starts_with('%') && ptx_isa::special_reg(&text).is_some() {
             return;
         }
-        let what = if text.starts_with('%') { "register" } else { "name" };
-        self.error(name.syntax().text_range(), format!("undeclared {what} `{text}`"));
+        let what = if text.starts_with('%') {
+            "register"
+        } else {
+            "name"
+        };
+        self.error(
+            name.syntax().text_range(),
+            format!("undeclared {what} `{text}`"),
+        );
     }
 
-    fn check_forms(&mut self, inst: &ast::Instruction, family: &'static Family, operands: &[Operand], types: &[&str]) {
+    fn check_forms(
+        &mut self,
+        inst: &ast::Instruction,
+        family: &'static Family,
+        operands: &[Operand],
+        types: &[&str],
+    ) {
         let forms = family.parsed_forms();
         if forms.is_empty() {
             return;
@@ -570,36 +868,47 @@ impl Checker {
             .collect();
         if fitting.is_empty() {
             let expected = describe_counts(forms);
-            let range = inst.opcode().map_or(inst.syntax().text_range(), |o| o.syntax().text_range());
-            self.error(range, format!("`{}` expects {expected}, found {count}", family.name));
+            let range = inst
+                .opcode()
+                .map_or(inst.syntax().text_range(), |o| o.syntax().text_range());
+            self.error(
+                range,
+                format!("`{}` expects {expected}, found {count}", family.name),
+            );
             return;
         }
-        // The first fitting form without a kind mismatch wins; else report the
-        // first mismatch of the first fitting form.
-        let mut first_problem: Option<(TextRange, String)> = None;
+        // The first fitting form without a kind or type mismatch wins. Otherwise
+        // report the type mismatches of the first form whose kinds fit, or else
+        // the first kind mismatch.
+        let mut first_kind_problem: Option<Diagnostic> = None;
+        let mut first_type_problems: Option<Vec<Diagnostic>> = None;
         for form in &fitting {
-            let mut problem = None;
+            let mut kind_problem = None;
             for (i, op) in operands.iter().enumerate() {
                 let Some(spec) = form.spec_at(i) else { break };
                 if let Some(msg) = self.kind_mismatch(op, spec) {
-                    problem = Some((op.syntax().text_range(), format!("operand {} of `{}`: {msg}", i + 1, family.name)));
+                    kind_problem = Some(Diagnostic {
+                        range: op.syntax().text_range(),
+                        severity: Severity::Error,
+                        message: format!("operand {} of `{}`: {msg}", i + 1, family.name),
+                    });
                     break;
                 }
             }
-            match problem {
-                None => {
-                    self.check_operand_types(family, form, operands, types);
-                    return;
-                }
-                Some(p) => {
-                    if first_problem.is_none() {
-                        first_problem = Some(p);
-                    }
-                }
+            if let Some(p) = kind_problem {
+                first_kind_problem.get_or_insert(p);
+                continue;
             }
+            let type_problems = self.operand_type_problems(family, form, operands, types);
+            if type_problems.is_empty() {
+                return;
+            }
+            first_type_problems.get_or_insert(type_problems);
         }
-        if let Some((range, msg)) = first_problem {
-            self.error(range, msg);
+        match (first_type_problems, first_kind_problem) {
+            (Some(problems), _) => self.diags.extend(problems),
+            (None, Some(problem)) => self.diags.push(problem),
+            (None, None) => {}
         }
     }
 
@@ -610,14 +919,18 @@ impl Checker {
                 let text = n.text();
                 if let Some(d) = self.lookup_local(&text) {
                     if d.space == ".reg" || d.space == ".sreg" {
-                        return if d.ty.as_deref() == Some(".pred") { OpClass::Pred } else { OpClass::Reg };
+                        return if d.ty.as_deref() == Some(".pred") {
+                            OpClass::Pred
+                        } else {
+                            OpClass::Reg
+                        };
                     }
                     return OpClass::Symbol;
                 }
                 if self.labels.contains_key(&text) {
                     return OpClass::Label;
                 }
-                if text.starts_with('%') && is_special_register(&text) {
+                if text.starts_with('%') && ptx_isa::special_reg(&text).is_some() {
                     return OpClass::Reg;
                 }
                 if PREDEFINED_CONSTANTS.contains(&text.as_str()) {
@@ -629,7 +942,11 @@ impl Checker {
                 OpClass::Symbol
             }
             Operand::Literal(_) => OpClass::Imm,
-            Operand::Prefix(node) if node.first_token().is_some_and(|t| t.kind() == SyntaxKind::BANG) => {
+            Operand::Prefix(node)
+                if node
+                    .first_token()
+                    .is_some_and(|t| t.kind() == SyntaxKind::BANG) =>
+            {
                 OpClass::NegPred
             }
             Operand::Prefix(_) | Operand::Binary(_) | Operand::Paren(_) | Operand::Ternary(_) => {
@@ -654,24 +971,30 @@ impl Checker {
         let class = self.classify(op);
         // Undeclared names were reported already; don't pile on.
         if let Operand::Name(n) = op {
-            if class == C::Symbol && !self.globals.contains_key(&n.text()) && self.lookup_local(&n.text()).is_none() {
+            if class == C::Symbol
+                && !self.globals.contains_key(&n.text())
+                && self.lookup_local(&n.text()).is_none()
+            {
                 return None;
             }
         }
         let ok = match spec.kind {
             K::Any => true,
-            K::Reg => matches!(class, C::Reg),
+            // ptxas accepts `%rd2+8` and `temp + 1` where a register goes.
+            K::Reg => matches!(class, C::Reg | C::Expr),
             K::Pred => matches!(class, C::Pred),
             K::PredNeg => matches!(class, C::Pred | C::NegPred),
             K::PredPair => matches!(class, C::Pred | C::PredPair),
             K::Imm => matches!(class, C::Imm),
-            K::RegOrImm => matches!(class, C::Reg | C::Imm),
-            K::RegImmOrSymbol => matches!(class, C::Reg | C::Imm | C::Symbol | C::Function | C::Expr),
+            K::RegOrImm => matches!(class, C::Reg | C::Imm | C::Expr),
+            K::RegImmOrSymbol => {
+                matches!(class, C::Reg | C::Imm | C::Symbol | C::Function | C::Expr)
+            }
             K::Address => matches!(class, C::Address),
             K::Label => matches!(class, C::Label | C::Symbol),
             K::Symbol => matches!(class, C::Symbol | C::Function),
-            K::Vector => matches!(class, C::Vector | C::Reg),
-            K::VectorOrImm => matches!(class, C::Vector | C::Reg | C::Imm),
+            K::Vector => matches!(class, C::Vector | C::Reg | C::Expr),
+            K::VectorOrImm => matches!(class, C::Vector | C::Reg | C::Imm | C::Expr),
             K::RegOrSink => matches!(class, C::Reg | C::Sink),
             K::CallTarget => matches!(class, C::Function | C::Reg | C::Symbol),
             K::CallArgs => matches!(class, C::ArgList),
@@ -679,13 +1002,24 @@ impl Checker {
         if ok {
             None
         } else {
-            Some(format!("expected {}, found {}", describe_kind(spec.kind), class.describe()))
+            Some(format!(
+                "expected {}, found {}",
+                describe_kind(spec.kind),
+                class.describe()
+            ))
         }
     }
 
-    fn check_operand_types(&mut self, family: &Family, form: &ptx_isa::Form, operands: &[Operand], types: &[&str]) {
+    fn operand_type_problems(
+        &self,
+        family: &Family,
+        form: &ptx_isa::Form,
+        operands: &[Operand],
+        types: &[&str],
+    ) -> Vec<Diagnostic> {
+        let mut problems = Vec::new();
         if family.type_check == TypeCheck::None {
-            return;
+            return problems;
         }
         for (i, op) in operands.iter().enumerate() {
             let Some(spec) = form.spec_at(i) else { break };
@@ -713,23 +1047,29 @@ impl Checker {
                 if reg.components().next().is_some() {
                     continue; // %r1.h0 / %tid.x selectors: not a plain register use.
                 }
-                let Some(decl) = self.lookup_local(&reg.text()) else { continue };
+                let Some(decl) = self.lookup_local(&reg.text()) else {
+                    continue;
+                };
                 if decl.space != ".reg" {
                     continue;
                 }
-                let Some(declared) = decl.ty.clone() else { continue };
+                let Some(declared) = decl.ty.clone() else {
+                    continue;
+                };
                 if !types_compatible(&expected, &declared, family.type_check) {
-                    self.error(
-                        reg.syntax().text_range(),
-                        format!(
+                    problems.push(Diagnostic {
+                        range: reg.syntax().text_range(),
+                        severity: Severity::Error,
+                        message: format!(
                             "`{}` is declared `{declared}` but `{}` expects `{expected}` here",
                             reg.text(),
                             family.name
                         ),
-                    );
+                    });
                 }
             }
         }
+        problems
     }
 }
 
@@ -809,7 +1149,11 @@ fn describe_counts(forms: &[ptx_isa::Form]) -> String {
         }
     }
     let last = counts.pop().unwrap_or_default();
-    let joined = if counts.is_empty() { last } else { format!("{} or {last}", counts.join(", ")) };
+    let joined = if counts.is_empty() {
+        last
+    } else {
+        format!("{} or {last}", counts.join(", "))
+    };
     let plural = if joined == "1" { "operand" } else { "operands" };
     format!("{joined} {plural}")
 }
@@ -843,7 +1187,7 @@ fn types_compatible(expected: &str, declared: &str, rule: TypeCheck) -> bool {
     }
     match rule {
         TypeCheck::None => true,
-        TypeCheck::Relaxed => db >= eb || (dk == TypeKind::Bits && db >= 16 && eb <= db),
+        TypeCheck::Relaxed => db >= eb,
         TypeCheck::Strict => {
             if eb != db {
                 return false;
@@ -863,17 +1207,11 @@ pub fn enclosing_function(node: &SyntaxNode) -> Option<ast::Function> {
     node.ancestors().find_map(ast::Function::cast)
 }
 
-/// Whether `name` (`%tid`, `%envreg3`, `%pm0_64`) is a predefined special register.
-fn is_special_register(name: &str) -> bool {
-    let base = |n: &str| n.split('<').next().unwrap_or(n).to_string();
-    let digits_stripped = name.trim_end_matches(|c: char| c.is_ascii_digit());
-    let numbered_64 = name.strip_suffix("_64").map(|n| n.trim_end_matches(|c: char| c.is_ascii_digit()));
-    ptx_isa::SPECIAL_REGS.iter().any(|r| {
-        let b = base(r.name);
-        b == name || b == digits_stripped || numbered_64.is_some_and(|n| b == n) || {
-            // Tables may list numbered registers individually (`%pm0`).
-            let rb = b.trim_end_matches(|c: char| c.is_ascii_digit());
-            rb == digits_stripped && rb.len() < b.len()
-        }
-    })
+/// The variable or register an address is based on: `x` of `[x]`, `[x+4]`.
+fn address_base(item: &Operand) -> Option<ast::NameRef> {
+    match item {
+        Operand::Name(n) => Some(n.clone()),
+        Operand::Binary(_) => item.children().next().and_then(|c| address_base(&c)),
+        _ => None,
+    }
 }

@@ -62,7 +62,11 @@ impl Lexer<'_> {
 
     #[inline]
     fn push(&mut self, kind: SyntaxKind, start: usize, has_newline: bool) {
-        self.tokens.push(Token { kind, has_newline, len: (self.pos - start) as u32 });
+        self.tokens.push(Token {
+            kind,
+            has_newline,
+            len: (self.pos - start) as u32,
+        });
     }
 
     fn error(&mut self, start: usize, message: &'static str) {
@@ -78,7 +82,10 @@ impl Lexer<'_> {
     fn after_word(&self) -> bool {
         matches!(
             self.tokens.last(),
-            Some(Token { kind: IDENT | DOT_IDENT, .. })
+            Some(Token {
+                kind: IDENT | DOT_IDENT,
+                ..
+            })
         )
     }
 
@@ -325,7 +332,10 @@ impl Lexer<'_> {
             _ => {
                 // One whole UTF-8 character, so token text stays valid str.
                 let start = self.pos;
-                let ch_len = self.text[self.pos..].chars().next().map_or(1, char::len_utf8);
+                let ch_len = self.text[self.pos..]
+                    .chars()
+                    .next()
+                    .map_or(1, char::len_utf8);
                 self.pos += ch_len;
                 self.error(start, "unexpected character");
                 return ERROR_TOKEN;
@@ -377,7 +387,13 @@ mod tests {
         );
         assert_eq!(
             kinds("tex.2d.v4 %tid.x"),
-            vec![(IDENT, "tex"), (DOT_IDENT, ".2d"), (DOT_IDENT, ".v4"), (IDENT, "%tid"), (DOT_IDENT, ".x")]
+            vec![
+                (IDENT, "tex"),
+                (DOT_IDENT, ".2d"),
+                (DOT_IDENT, ".v4"),
+                (IDENT, "%tid"),
+                (DOT_IDENT, ".x")
+            ]
         );
     }
 
@@ -403,7 +419,10 @@ mod tests {
     fn lossless_on_garbage() {
         let text = "add.s32 %r1, \"unterminated\n /* open € # `";
         let (tokens, errors) = tokenize(text);
-        assert_eq!(tokens.iter().map(|t| t.len as usize).sum::<usize>(), text.len());
+        assert_eq!(
+            tokens.iter().map(|t| t.len as usize).sum::<usize>(),
+            text.len()
+        );
         assert!(!errors.is_empty());
     }
 }

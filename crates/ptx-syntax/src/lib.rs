@@ -38,7 +38,9 @@ impl Parse {
 
     /// The typed root.
     pub fn tree(&self) -> ast::SourceFile {
-        ast::SourceFile { syntax: self.syntax_node() }
+        ast::SourceFile {
+            syntax: self.syntax_node(),
+        }
     }
 
     /// The green (position-independent, shareable) tree.
@@ -70,7 +72,14 @@ pub fn debug_tree(node: &SyntaxNode) -> String {
                 let range = element.text_range();
                 match &element {
                     rowan::NodeOrToken::Node(n) => {
-                        let _ = writeln!(out, "{:indent$}{:?}@{:?}", "", n.kind(), range, indent = depth * 2);
+                        let _ = writeln!(
+                            out,
+                            "{:indent$}{:?}@{:?}",
+                            "",
+                            n.kind(),
+                            range,
+                            indent = depth * 2
+                        );
                     }
                     rowan::NodeOrToken::Token(t) => {
                         let _ = writeln!(

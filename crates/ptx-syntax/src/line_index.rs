@@ -20,7 +20,10 @@ impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let mut line_starts = vec![0];
         line_starts.extend(
-            text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i as u32 + 1),
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
         );
         LineIndex { line_starts }
     }
@@ -36,14 +39,22 @@ impl LineIndex {
             end -= 1;
         }
         let col = text[start..end].chars().count() as u32 + 1;
-        LineCol { line: line as u32 + 1, col }
+        LineCol {
+            line: line as u32 + 1,
+            col,
+        }
     }
 
     /// The text of 1-based `line`, without its line terminator.
     pub fn line_text<'t>(&self, text: &'t str, line: u32) -> &'t str {
         let i = (line as usize).saturating_sub(1);
-        let Some(&start) = self.line_starts.get(i) else { return "" };
-        let end = self.line_starts.get(i + 1).map_or(text.len(), |&e| e as usize);
+        let Some(&start) = self.line_starts.get(i) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .map_or(text.len(), |&e| e as usize);
         text[start as usize..end].trim_end_matches(['\n', '\r'])
     }
 

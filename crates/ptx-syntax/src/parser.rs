@@ -67,8 +67,16 @@ struct Parser<'t> {
 fn is_module_only_directive(text: &str) -> bool {
     matches!(
         text,
-        ".entry" | ".func" | ".version" | ".target" | ".address_size" | ".visible" | ".weak"
-            | ".common" | ".section" | ".alias"
+        ".entry"
+            | ".func"
+            | ".version"
+            | ".target"
+            | ".address_size"
+            | ".visible"
+            | ".weak"
+            | ".common"
+            | ".section"
+            | ".alias"
     )
 }
 
@@ -79,8 +87,17 @@ fn is_linkage(text: &str) -> bool {
 fn is_state_space(text: &str) -> bool {
     matches!(
         text,
-        ".reg" | ".sreg" | ".const" | ".global" | ".local" | ".param" | ".shared" | ".tex"
-            | ".texref" | ".samplerref" | ".surfref"
+        ".reg"
+            | ".sreg"
+            | ".const"
+            | ".global"
+            | ".local"
+            | ".param"
+            | ".shared"
+            | ".tex"
+            | ".texref"
+            | ".samplerref"
+            | ".surfref"
     )
 }
 
@@ -207,7 +224,10 @@ impl<'t> Parser<'t> {
     #[inline]
     fn adjacent(&self) -> bool {
         self.offset == self.prev_end
-            && self.tokens.get(self.pos).is_some_and(|t| !t.kind.is_trivia())
+            && self
+                .tokens
+                .get(self.pos)
+                .is_some_and(|t| !t.kind.is_trivia())
     }
 
     /// Whether the current token starts a new line (or is EOF).
@@ -236,8 +256,12 @@ impl<'t> Parser<'t> {
                 if self.nth(1) == Some(COLON) {
                     return true;
                 }
-                let next_adjacent_modifier = self.tokens.get(self.pos + 1).is_some_and(|t| t.kind == DOT_IDENT);
-                (next_adjacent_modifier || self.nth(1) == Some(SEMICOLON)) && ptx_isa::is_known_opcode(text)
+                let next_adjacent_modifier = self
+                    .tokens
+                    .get(self.pos + 1)
+                    .is_some_and(|t| t.kind == DOT_IDENT);
+                (next_adjacent_modifier || self.nth(1) == Some(SEMICOLON))
+                    && ptx_isa::is_known_opcode(text)
                     || next_adjacent_modifier && !text.starts_with('$')
             }
             _ => false,
@@ -286,7 +310,10 @@ impl<'t> Parser<'t> {
     }
 
     fn error_range(&mut self, range: TextRange, message: impl Into<String>) {
-        self.errors.push(SyntaxError { range, message: message.into() });
+        self.errors.push(SyntaxError {
+            range,
+            message: message.into(),
+        });
     }
 
     /// Reports an error at the current token (just after the previous token at EOF).
@@ -387,7 +414,9 @@ impl<'t> Parser<'t> {
                 }
                 _ => {
                     let found = self.describe_current();
-                    self.error(format!("expected a directive at module level, found {found}"));
+                    self.error(format!(
+                        "expected a directive at module level, found {found}"
+                    ));
                     self.recover_module_level();
                 }
             }
@@ -592,7 +621,13 @@ impl<'t> Parser<'t> {
                 Some(_) => {
                     let found = self.describe_current();
                     self.error(format!("expected data in section, found {found}"));
-                    self.skip_rest_of_line();
+                    // Always consume the offending token: the loop must progress.
+                    self.start(ERROR);
+                    self.bump();
+                    while self.current().is_some() && !self.at_line_start() && !self.at(R_CURLY) {
+                        self.bump();
+                    }
+                    self.finish();
                 }
             }
         }
@@ -668,7 +703,9 @@ impl<'t> Parser<'t> {
             Some(SEMICOLON) => self.bump(),
             _ => {
                 let found = self.describe_current();
-                self.error(format!("expected a function body `{{` or `;`, found {found}"));
+                self.error(format!(
+                    "expected a function body `{{` or `;`, found {found}"
+                ));
                 if self.current().is_some() && !self.at_line_start() {
                     self.skip_rest_of_statement();
                 }
@@ -686,7 +723,9 @@ impl<'t> Parser<'t> {
         loop {
             if matches!(self.current(), None | Some(L_CURLY) | Some(SEMICOLON)) {
                 let found = self.describe_current();
-                self.error_missing(format!("expected `)` to close the parameter list, found {found}"));
+                self.error_missing(format!(
+                    "expected `)` to close the parameter list, found {found}"
+                ));
                 return;
             }
             self.param();
@@ -697,7 +736,9 @@ impl<'t> Parser<'t> {
                 break;
             }
             let found = self.describe_current();
-            self.error(format!("expected `,` or `)` in parameter list, found {found}"));
+            self.error(format!(
+                "expected `,` or `)` in parameter list, found {found}"
+            ));
             // Recover: skip to `)` on this or following lines, but not past a body.
             self.start(ERROR);
             while let Some(k) = self.current() {
@@ -860,7 +901,9 @@ impl<'t> Parser<'t> {
                     let starts_function = is_module_only_directive(text)
                         || (text == ".extern" && matches!(next, ".func" | ".entry"));
                     if starts_function {
-                        self.error(format!("expected `}}` to close the function body before `{text}`"));
+                        self.error(format!(
+                            "expected `}}` to close the function body before `{text}`"
+                        ));
                         break;
                     }
                     self.body_directive();
@@ -910,7 +953,11 @@ impl<'t> Parser<'t> {
                 self.finish();
             }
             ".calltargets" | ".branchtargets" => {
-                let kind = if text == ".calltargets" { CALL_TARGETS } else { BRANCH_TARGETS };
+                let kind = if text == ".calltargets" {
+                    CALL_TARGETS
+                } else {
+                    BRANCH_TARGETS
+                };
                 self.start(kind);
                 self.bump();
                 self.name_ref_or_error("a target name");
@@ -949,7 +996,7 @@ impl<'t> Parser<'t> {
         self.start(OPCODE);
         if self.at(IDENT) {
             self.bump();
-            while self.at(DOT_IDENT) && self.adjacent() {
+            while self.adjacent() && self.at(DOT_IDENT) {
                 self.bump();
             }
         } else {
@@ -996,8 +1043,7 @@ impl<'t> Parser<'t> {
         if !self.primary(operand) {
             return;
         }
-        loop {
-            let Some(kind) = self.current() else { break };
+        while let Some(kind) = self.current() {
             if kind == QUESTION && min_power == 0 {
                 self.builder.start_node_at(cp, TERNARY_EXPR);
                 self.bump();
@@ -1007,7 +1053,9 @@ impl<'t> Parser<'t> {
                 self.finish();
                 continue;
             }
-            let Some(power) = binary_power(kind) else { break };
+            let Some(power) = binary_power(kind) else {
+                break;
+            };
             if power <= min_power {
                 break;
             }
@@ -1021,7 +1069,7 @@ impl<'t> Parser<'t> {
     fn name_ref(&mut self) {
         self.start(NAME_REF);
         self.bump();
-        while self.at(DOT_IDENT) && self.adjacent() {
+        while self.adjacent() && self.at(DOT_IDENT) {
             self.bump();
         }
         self.finish();

@@ -59,7 +59,10 @@ impl<'t> TreeBuilder<'t> {
     #[inline]
     pub(crate) fn start_node_at(&mut self, checkpoint: Checkpoint, kind: SyntaxKind) {
         debug_assert!(checkpoint.0 <= self.children.len());
-        debug_assert!(self.parents.last().is_none_or(|&(_, first)| first <= checkpoint.0));
+        debug_assert!(self
+            .parents
+            .last()
+            .is_none_or(|&(_, first)| first <= checkpoint.0));
         self.parents.push((kind, checkpoint.0));
     }
 

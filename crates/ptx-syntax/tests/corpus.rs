@@ -66,7 +66,12 @@ fn corpus_parses_without_errors_and_round_trips() {
     for path in corpus_files(&dir) {
         let text = std::fs::read_to_string(&path).unwrap();
         let parse = ptx_syntax::parse(&text);
-        assert_eq!(parse.syntax_node().to_string(), text, "{} does not round-trip", path.display());
+        assert_eq!(
+            parse.syntax_node().to_string(),
+            text,
+            "{} does not round-trip",
+            path.display()
+        );
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let in_32 = path.parent().is_some_and(|p| p.ends_with("32"));
         if rejected.contains(&name) || in_32 {
@@ -77,7 +82,12 @@ fn corpus_parses_without_errors_and_round_trips() {
             failures.push(format!("{}: {:?}: {}", path.display(), e.range, e.message));
         }
     }
-    assert!(failures.is_empty(), "{} files with errors:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} files with errors:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(count >= 185, "only {count} corpus files found");
 }
 
@@ -91,8 +101,17 @@ fn test_data_parses_without_errors_and_round_trips() {
     for path in corpus_files(&root) {
         let text = std::fs::read_to_string(&path).unwrap();
         let parse = ptx_syntax::parse(&text);
-        assert_eq!(parse.syntax_node().to_string(), text, "{} does not round-trip", path.display());
-        let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+        assert_eq!(
+            parse.syntax_node().to_string(),
+            text,
+            "{} does not round-trip",
+            path.display()
+        );
+        let rel = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         if rel.starts_with("rejected/") || rel.starts_with("syntax/err/") {
             continue;
         }
@@ -101,6 +120,11 @@ fn test_data_parses_without_errors_and_round_trips() {
             failures.push(format!("{}: {:?}: {}", path.display(), e.range, e.message));
         }
     }
-    assert!(failures.is_empty(), "{} files with errors:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} files with errors:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(count >= 30, "only {count} test-data files found");
 }

@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 
 fn dir(sub: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data/syntax").join(sub)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../test-data/syntax")
+        .join(sub)
 }
 
 fn ptx_files(sub: &str) -> Vec<PathBuf> {
@@ -22,7 +24,11 @@ fn ptx_files(sub: &str) -> Vec<PathBuf> {
 
 fn dump(text: &str) -> (String, usize) {
     let parse = ptx_syntax::parse(text);
-    assert_eq!(parse.syntax_node().to_string(), text, "tree must be lossless");
+    assert_eq!(
+        parse.syntax_node().to_string(),
+        text,
+        "tree must be lossless"
+    );
     let mut out = ptx_syntax::debug_tree(&parse.syntax_node());
     for e in parse.errors() {
         out.push_str(&format!("error {:?}: {}\n", e.range, e.message));

@@ -73,7 +73,9 @@ fn plural(n: usize) -> &'static str {
 
 /// Checks files on all cores; reports come back in input order.
 fn check_files(files: &[PathBuf], short: bool) -> Vec<FileReport> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len().max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut slots: Vec<Option<FileReport>> = (0..files.len()).map(|_| None).collect();
     let results = std::sync::Mutex::new(&mut slots);
@@ -87,7 +89,10 @@ fn check_files(files: &[PathBuf], short: bool) -> Vec<FileReport> {
             });
         }
     });
-    slots.into_iter().map(|r| r.expect("every file checked")).collect()
+    slots
+        .into_iter()
+        .map(|r| r.expect("every file checked"))
+        .collect()
 }
 
 fn check_one(path: &std::path::Path, short: bool) -> FileReport {
@@ -117,7 +122,10 @@ fn check_one(path: &std::path::Path, short: bool) -> FileReport {
             let index = LineIndex::new(&prefix);
             let lc = index.line_col(&prefix, (valid as u32).into());
             return FileReport {
-                output: format!("{display}:{}:{}: error: file is not valid UTF-8\n", lc.line, lc.col),
+                output: format!(
+                    "{display}:{}:{}: error: file is not valid UTF-8\n",
+                    lc.line, lc.col
+                ),
                 errors: 1,
                 warnings: 0,
                 io_error: None,
@@ -131,16 +139,29 @@ fn check_one(path: &std::path::Path, short: bool) -> FileReport {
     for d in &diags {
         if short {
             let lc = index.line_col(&text, d.range.start());
-            let sev = if d.severity == Severity::Error { "error" } else { "warning" };
-            output.push_str(&format!("{display}:{}:{}: {sev}: {}\n", lc.line, lc.col, d.message));
+            let sev = if d.severity == Severity::Error {
+                "error"
+            } else {
+                "warning"
+            };
+            output.push_str(&format!(
+                "{display}:{}:{}: {sev}: {}\n",
+                lc.line, lc.col, d.message
+            ));
         } else {
             crate::render::render(&mut output, &display, &text, &index, d);
         }
     }
     FileReport {
         output,
-        errors: diags.iter().filter(|d| d.severity == Severity::Error).count(),
-        warnings: diags.iter().filter(|d| d.severity == Severity::Warning).count(),
+        errors: diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count(),
+        warnings: diags
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count(),
         io_error: None,
     }
 }

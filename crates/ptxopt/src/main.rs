@@ -21,7 +21,8 @@ struct Cli {
     command: Command,
 }
 
-const EXIT_CODES: &str = "Exit status: 0 = no errors, 1 = errors in the input, 2 = usage or I/O error.";
+const EXIT_CODES: &str =
+    "Exit status: 0 = no errors, 1 = errors in the input, 2 = usage or I/O error.";
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -42,7 +43,9 @@ fn main() -> ExitCode {
         Err(e) => {
             let _ = e.print();
             return match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => ExitCode::SUCCESS,
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitCode::SUCCESS
+                }
                 _ => ExitCode::from(2),
             };
         }

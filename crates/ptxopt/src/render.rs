@@ -19,7 +19,11 @@ pub fn render(out: &mut String, path: &str, text: &str, index: &LineIndex, diag:
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    let _ = writeln!(out, "{path}:{}:{}: {severity}: {}", start.line, start.col, diag.message);
+    let _ = writeln!(
+        out,
+        "{path}:{}:{}: {severity}: {}",
+        start.line, start.col, diag.message
+    );
     let line_text = index.line_text(text, start.line);
     let number = start.line.to_string();
     let pad = " ".repeat(number.len());
@@ -29,7 +33,11 @@ pub fn render(out: &mut String, path: &str, text: &str, index: &LineIndex, diag:
         .take(start.col as usize - 1)
         .map(|c| if c == '\t' { '\t' } else { ' ' })
         .collect();
-    let width = if end.line == start.line { (end.col - start.col).max(1) } else { 1 };
+    let width = if end.line == start.line {
+        (end.col - start.col).max(1)
+    } else {
+        1
+    };
     let _ = writeln!(out, " {number} | {line_text}");
     let _ = writeln!(out, " {pad} | {prefix}{}", "^".repeat(width as usize));
 }

@@ -21,7 +21,12 @@ fn clean_file_exits_zero() {
         ".version 8.3\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n    ret;\n}\n",
     );
     let out = ptxopt().arg("check").arg(&path).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -45,15 +50,24 @@ fn errors_are_rendered_with_caret_and_exit_one() {
 
 #[test]
 fn missing_file_is_an_io_error_exit_two() {
-    let out = ptxopt().args(["check", "/nonexistent/x.ptx"]).output().unwrap();
+    let out = ptxopt()
+        .args(["check", "/nonexistent/x.ptx"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
 
 #[test]
 fn usage_errors_exit_two_and_help_exits_zero() {
-    assert_eq!(ptxopt().arg("check").output().unwrap().status.code(), Some(2));
-    assert_eq!(ptxopt().arg("frobnicate").output().unwrap().status.code(), Some(2));
+    assert_eq!(
+        ptxopt().arg("check").output().unwrap().status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        ptxopt().arg("frobnicate").output().unwrap().status.code(),
+        Some(2)
+    );
     let help = ptxopt().arg("--help").output().unwrap();
     assert_eq!(help.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&help.stdout).contains("check"));

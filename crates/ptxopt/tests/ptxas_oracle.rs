@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn ptxas() -> Option<PathBuf> {
-    let home = std::env::var_os("PTXOPT_CUDA_HOME").map(PathBuf::from).or_else(|| {
-        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxopt/cuda-13.0.88"))
-    });
+    let home = std::env::var_os("PTXOPT_CUDA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxopt/cuda-13.0.88"))
+        });
     let ptxas = home.map(|h| h.join("bin/ptxas")).filter(|p| p.exists());
     if ptxas.is_none() {
         if std::env::var_os("PTXOPT_REQUIRE_PTXAS").is_some() {
@@ -44,7 +46,10 @@ fn arch_for(text: &str) -> String {
     match parse.tree().target().and_then(|t| t.sm_name()) {
         Some(tok) => {
             let name = tok.text().replace("compute_", "sm_");
-            let number: u32 = name[3..].trim_end_matches(|c: char| c.is_alphabetic()).parse().unwrap_or(75);
+            let number: u32 = name[3..]
+                .trim_end_matches(|c: char| c.is_alphabetic())
+                .parse()
+                .unwrap_or(75);
             if number < 75 {
                 "sm_75".into()
             } else {
@@ -102,7 +107,12 @@ fn accepted_files_have_no_errors() {
         }
     }
     assert!(count >= 30, "only {count} files");
-    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -113,7 +123,11 @@ fn rejected_files_are_reported() {
     let mut missed = Vec::new();
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
-        assert!(run_ptxas(&ptxas, path, &text).is_err(), "{}: ptxas accepts it", path.display());
+        assert!(
+            run_ptxas(&ptxas, path, &text).is_err(),
+            "{}: ptxas accepts it",
+            path.display()
+        );
         if error_messages(&text).is_empty() {
             let expect = text.lines().next().unwrap_or("").to_string();
             missed.push(format!("{} ({expect})", path.display()));
@@ -121,9 +135,17 @@ fn rejected_files_are_reported() {
             caught += 1;
         }
     }
-    eprintln!("check reports an error on {caught} of {} ptxas-rejected test-data files", files.len());
+    eprintln!(
+        "check reports an error on {caught} of {} ptxas-rejected test-data files",
+        files.len()
+    );
     for m in &missed {
         eprintln!("  missed: {m}");
     }
-    assert!(caught * 10 >= files.len() * 9, "only {caught} of {} caught:\n{}", files.len(), missed.join("\n"));
+    assert!(
+        caught * 10 >= files.len() * 9,
+        "only {caught} of {} caught:\n{}",
+        files.len(),
+        missed.join("\n")
+    );
 }

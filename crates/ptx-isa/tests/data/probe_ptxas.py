@@ -1,16 +1,25 @@
 #!/usr/bin/env python3
-"""Probe ptxas for the instruction samples.
+"""Probe ptxas for the instruction samples of ptxas_accepted.txt.
 
-Input: a sample file. Lines starting with '#' are comments, '@target sm_XX[, opts]'
-sets the target the following samples are expected to assemble for; other non-empty
-lines are single instructions (without the trailing ';' or with it).
+Usage: probe_ptxas.py [FILE...] > ptxas_accepted.txt   (PTXAS=... to pick ptxas)
+
+Input: lines starting with '#' are comments, '@target sm_XX[, opts]' sets the target
+the following samples are first tried at (options such as texmode_independent are
+kept); other lines are single instructions, bare or as written by this script
+('<target> <version> | <instruction>'). Registers follow the naming convention of
+the module below (%r .b32, %rd .b64, %h .b16, %b .b8, %f .f32, %fd .f64, %q .b128,
+%p .pred).
 Output (stdout): '<min target> <min ptx> | <instruction>' for every sample ptxas
 accepts, where min target is the lowest target in TARGETS (at .version 9.0) and min
 ptx the lowest .version at that target; rejected samples go to stderr with the error.
+The Rust test `ptxas_accepts_the_samples_at_their_target_and_version` rebuilds the
+same module (keep PRELUDE and `sample_module` in tests/table.rs alike).
 """
 import fileinput, os, re, subprocess, sys, tempfile
 
-PTXAS = os.environ.get("PTXAS", "/root/.cache/ptxopt/cuda-13.0.88/bin/ptxas")
+PTXAS = os.environ.get("PTXAS") or os.path.join(
+    os.environ.get("PTXOPT_CUDA_HOME", os.path.expanduser("~/.cache/ptxopt/cuda-13.0.88")),
+    "bin", "ptxas")
 TARGETS = ["sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90", "sm_90a",
            "sm_100", "sm_100a", "sm_100f", "sm_103", "sm_103a", "sm_103f",
            "sm_110", "sm_110a", "sm_110f", "sm_120", "sm_120a", "sm_120f",
@@ -72,14 +81,29 @@ def compile_lines(lines, tgt, ver):
                        capture_output=True, text=True)
     os.unlink(name)
     bad = {}
-    for m in re.finditer(r"line (\d+); error\s*:\s*(.*)", r.stderr):
+    fatal = None
+    for m in re.finditer(r"line (\d+); (error|fatal)\s*:\s*(.*)", r.stderr):
         n = int(m.group(1)) - first
         if 0 <= n < len(lines):
-            bad.setdefault(n, m.group(2))
+            bad.setdefault(n, m.group(3))
+            if m.group(2) == "fatal":
+                fatal = n if fatal is None else min(fatal, n)
         else:
-            bad.setdefault(-1, m.group(2))
-    if r.returncode != 0 and not bad:
+            bad.setdefault(-1, m.group(3))
+    # An error without a line number (32-bit addressing, a kernel mixing
+    # .cta_group::1 and ::2, ...): the lines must be checked one by one.
+    lineless = [l for l in r.stderr.splitlines()
+                if re.search(r"(error|fatal)\s*:", l) and not re.search(r"line \d+;", l)
+                and "Ptx assembly aborted" not in l]
+    if r.returncode != 0 and (not bad or lineless):
         bad[-1] = r.stderr.strip()
+    if fatal is not None and -1 not in bad:
+        # ptxas stops at a fatal (syntax) error: check the lines after it again.
+        for n in [n for n in bad if n > fatal]:
+            del bad[n]
+        rest = compile_lines(lines[fatal + 1:], tgt, ver)
+        for n, e in rest.items():
+            bad.setdefault(n + fatal + 1 if n >= 0 else -1, e)
     return bad
 
 def check_all(lines, tgt, ver):
@@ -132,13 +156,29 @@ def main():
             else:
                 ok.append(i)
         pending = rest
+    # Instructions removed in later versions (vote and shfl without .sync):
+    # try the oldest .version of the oldest target.
+    fixed = {}
+    floor = next(v for v in VERSIONS if not compile_lines([], TARGETS[0], v))
+    for v in VERSIONS[VERSIONS.index(floor):]:
+        if not pending:
+            break
+        bad = check_all([groups[i][1] for i in pending], TARGETS[0], v)
+        rest = []
+        for k, i in enumerate(pending):
+            if k in bad:
+                rest.append(i)
+            else:
+                fixed[i] = (TARGETS[0], v)
+                ok.append(i)
+        pending = rest
     for i in pending:
         nbad += 1
         print(f"REJECTED [{groups[i][0]}] {groups[i][1]}  --  {retry[i]}", file=sys.stderr)
     ok.sort()
     # 2. minimum target (.version 9.0)
-    min_t = {}
-    pending = list(ok)
+    min_t = {i: t for i, (t, _) in fixed.items()}
+    pending = [i for i in ok if i not in fixed]
     for t in TARGETS:
         if not pending:
             break
@@ -153,10 +193,11 @@ def main():
     for i in pending:
         min_t[i] = groups[i][0]
     # 3. minimum version at that target
-    min_v = {}
+    min_v = {i: v for i, (_, v) in fixed.items()}
     by_t = {}
     for i in ok:
-        by_t.setdefault(min_t[i], []).append(i)
+        if i not in fixed:
+            by_t.setdefault(min_t[i], []).append(i)
     for t, idx in by_t.items():
         pending = idx
         floor = next(v for v in VERSIONS if not compile_lines([], t, v))

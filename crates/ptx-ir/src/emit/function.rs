@@ -1,0 +1,143 @@
+//! Emission of a function definition: signature, declarations, blocks.
+
+use std::fmt::Write;
+
+use rustc_hash::FxHashSet;
+
+use crate::ir::{BlockId, Function, Inst, Loc, LocalDecl};
+
+use super::module::{emit_signature, emit_var_decl};
+use super::operand::{emit_operand, label_of};
+
+/// Prints a function definition as PTX.
+pub fn emit_function(f: &Function) -> String {
+    let labels = block_labels(f);
+    let mut out = emit_signature(&f.sig);
+    out.push_str("\n{\n");
+    let header_len = out.len();
+    emit_reg_decls(f, &mut out);
+    emit_locals(f, &labels, &mut out);
+    if out.len() > header_len {
+        out.push('\n');
+    }
+    emit_blocks(f, &labels, &mut out);
+    out.push_str("}\n");
+    out
+}
+
+/// The label of every block (indexed by raw id): its own, or a fresh
+/// `$L__ir_bb<N>` for unlabeled ones.
+fn block_labels(f: &Function) -> Vec<String> {
+    let taken: FxHashSet<&str> = f
+        .blocks
+        .values()
+        .filter_map(|b| b.label.as_deref())
+        .collect();
+    f.blocks
+        .iter()
+        .map(|(id, block)| match &block.label {
+            Some(label) => label.clone(),
+            None => {
+                let mut name = format!("$L__ir_bb{}", id.into_raw().into_u32());
+                while taken.contains(name.as_str()) {
+                    name.push('_');
+                }
+                name
+            }
+        })
+        .collect()
+}
+
+/// Blocks that are branch targets (they need a label line even without a label
+/// of their own).
+fn referenced_blocks(f: &Function) -> FxHashSet<BlockId> {
+    let mut refs = FxHashSet::default();
+    for op in f.insts.values().flat_map(|i| &i.operands) {
+        op.for_each_label(&mut |b| {
+            refs.insert(b);
+        });
+    }
+    for local in &f.locals {
+        if let LocalDecl::BranchTargets { targets, .. } = local {
+            refs.extend(targets.iter().copied());
+        }
+    }
+    refs
+}
+
+fn emit_reg_decls(f: &Function, out: &mut String) {
+    for decl in f.reg_decls.values().filter(|d| !d.is_param) {
+        let vector = decl.vector.map_or(String::new(), |v| format!(".v{v} "));
+        let count = decl.count.map_or(String::new(), |c| format!("<{c}>"));
+        let _ = writeln!(out, "\t.reg {vector}{} \t{}{count};", decl.ty, decl.name);
+    }
+    for reg in f.regs.values().filter(|r| r.decl.is_none()) {
+        let vector = reg.vector.map_or(String::new(), |v| format!(".v{v} "));
+        let _ = writeln!(out, "\t.reg {vector}{} \t{};", reg.ty, reg.name);
+    }
+}
+
+fn emit_locals(f: &Function, labels: &[String], out: &mut String) {
+    for local in &f.locals {
+        let _ = match local {
+            LocalDecl::Var(decl) => writeln!(out, "\t{};", emit_var_decl(decl)),
+            LocalDecl::CallPrototype { name, text } => writeln!(out, "\t{name}: {text};"),
+            LocalDecl::CallTargets { name, targets } => {
+                writeln!(out, "\t{name}: .calltargets {};", targets.join(", "))
+            }
+            LocalDecl::BranchTargets { name, targets } => {
+                let targets: Vec<String> = targets.iter().map(|b| label_of(labels, *b)).collect();
+                writeln!(out, "\t{name}: .branchtargets {};", targets.join(", "))
+            }
+        };
+    }
+}
+
+fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
+    let referenced = referenced_blocks(f);
+    let mut locs: &[Loc] = &[];
+    for &b in &f.layout {
+        let block = &f.blocks[b];
+        if block.label.is_some() || referenced.contains(&b) {
+            let _ = writeln!(out, "{}:", label_of(labels, b));
+        }
+        for pragma in &block.pragmas {
+            let _ = writeln!(out, "\t.pragma {pragma};");
+        }
+        for &i in &block.insts {
+            let inst = &f.insts[i];
+            if !inst.locs.is_empty() && inst.locs != locs {
+                locs = &inst.locs;
+                locs.iter().for_each(|l| out.push_str(&emit_loc(l)));
+            }
+            out.push_str(&emit_inst(f, labels, inst));
+        }
+    }
+}
+
+fn emit_loc(loc: &Loc) -> String {
+    match &loc.inlined {
+        Some(tail) => format!("\t.loc\t{} {} {}, {tail}\n", loc.file, loc.line, loc.col),
+        None => format!("\t.loc\t{} {} {}\n", loc.file, loc.line, loc.col),
+    }
+}
+
+/// One instruction line: `\t@%p1 bra \t$L__BB0_2;`.
+fn emit_inst(f: &Function, labels: &[String], inst: &Inst) -> String {
+    let mut out = String::from("\t");
+    if let Some(guard) = inst.guard {
+        let bang = if guard.negated { "!" } else { "" };
+        let _ = write!(out, "@{bang}{} ", f.regs[guard.reg].name);
+    }
+    out.push_str(&inst.opcode.text());
+    if !inst.operands.is_empty() {
+        let ops: Vec<String> = inst
+            .operands
+            .iter()
+            .map(|op| emit_operand(f, labels, op))
+            .collect();
+        let _ = write!(out, " \t{}", ops.join(", "));
+    }
+    out.push_str(";\n");
+    out
+}

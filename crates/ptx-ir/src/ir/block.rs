@@ -1,0 +1,118 @@
+//! Basic blocks and control-flow successors.
+//!
+//! Lowering starts a block at every label and after every `bra`, `brx.idx`,
+//! `ret`, `exit` and `trap` (guarded or not), and at a statement-level `.pragma`
+//! that follows instructions of the current block (so a block's pragmas are
+//! always at its start). Successors are derived, not stored: the branch targets
+//! of the last instruction plus the next block of the layout when control can
+//! fall through.
+
+use la_arena::{ArenaMap, Idx};
+
+use super::function::Function;
+use super::inst::InstId;
+use super::operand::Operand;
+
+/// Id of a block in [`Function::blocks`](super::Function::blocks).
+pub type BlockId = Idx<Block>;
+
+/// A basic block.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Block {
+    /// The label as written in the source (`$L__BB0_2`); `None` for blocks that
+    /// start after a branch, which the emitter labels only if something branches
+    /// to them.
+    pub label: Option<String>,
+    pub insts: Vec<InstId>,
+    /// Statement-level `.pragma` texts (`"nounroll"`) at the start of the block.
+    pub pragmas: Vec<String>,
+    /// Reverse-postorder index, filled by analyses.
+    pub rpo_index: Option<u32>,
+    /// Loop nesting depth, filled by analyses.
+    pub loop_depth: Option<u32>,
+}
+
+impl Function {
+    /// The block after `block` in the layout (where control falls through to).
+    pub fn next_in_layout(&self, block: BlockId) -> Option<BlockId> {
+        let pos = self.layout.iter().position(|&b| b == block)?;
+        self.layout.get(pos + 1).copied()
+    }
+
+    /// The successors of `block`: branch targets of its last instruction (the
+    /// labels of `bra`, the `.branchtargets` list of `brx.idx`), then the
+    /// fallthrough block when control can fall through (no last instruction, or
+    /// one that is not an unguarded `bra`/`brx.idx`/`ret`/`exit`/`trap`).
+    /// Duplicates are removed, order is kept.
+    pub fn successors(&self, block: BlockId) -> Vec<BlockId> {
+        let mut succs = Vec::new();
+        let last = self.blocks[block].insts.last().map(|&i| &self.insts[i]);
+        if let Some(inst) = last {
+            succs.extend(self.branch_targets_of(inst));
+            if !inst.can_fall_through() {
+                dedup_in_order(&mut succs);
+                return succs;
+            }
+        }
+        succs.extend(self.next_in_layout(block));
+        dedup_in_order(&mut succs);
+        succs
+    }
+
+    /// The successors of every block in the layout, computed in one pass (use
+    /// this rather than [`Function::successors`] per block when walking the whole
+    /// CFG: finding a block's fallthrough scans the layout).
+    pub fn all_successors(&self) -> ArenaMap<BlockId, Vec<BlockId>> {
+        let mut map = ArenaMap::default();
+        for (pos, &block) in self.layout.iter().enumerate() {
+            let mut succs = Vec::new();
+            let last = self.blocks[block].insts.last().map(|&i| &self.insts[i]);
+            if let Some(inst) = last {
+                succs.extend(self.branch_targets_of(inst));
+            }
+            if last.is_none_or(|inst| inst.can_fall_through()) {
+                succs.extend(self.layout.get(pos + 1).copied());
+            }
+            dedup_in_order(&mut succs);
+            map.insert(block, succs);
+        }
+        map
+    }
+
+    /// The blocks a `bra` or `brx.idx` can jump to (empty for other instructions).
+    pub fn branch_targets_of(&self, inst: &super::Inst) -> Vec<BlockId> {
+        match inst.opcode.name.as_str() {
+            "bra" => inst
+                .operands
+                .iter()
+                .filter_map(|op| match op {
+                    Operand::Label(b) => Some(*b),
+                    _ => None,
+                })
+                .collect(),
+            "brx" => inst
+                .operands
+                .iter()
+                .filter_map(|op| match op {
+                    Operand::Symbol { name, .. } => self.branch_targets(name),
+                    _ => None,
+                })
+                .flatten()
+                .copied()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn dedup_in_order(blocks: &mut Vec<BlockId>) {
+    let mut seen = Vec::with_capacity(blocks.len());
+    blocks.retain(|b| {
+        if seen.contains(b) {
+            false
+        } else {
+            seen.push(*b);
+            true
+        }
+    });
+}

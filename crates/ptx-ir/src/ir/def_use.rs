@@ -1,0 +1,124 @@
+//! Which registers an instruction writes (defs) and reads (uses).
+//!
+//! The rules, in order:
+//!
+//! 1. The guard predicate (`@%p`) is a use.
+//! 2. Only the first operand can be a destination. It is one when it is a
+//!    register, a vector `{..}`, a pair `a|b`, a sink `_` or (for `call`) a
+//!    return list `(..)`, and the instruction writes it. A memory operand,
+//!    immediate, symbol or label in first place is never a destination (so `st`,
+//!    `red`, `sust`, `cp.async*`, `mbarrier.init`, `wmma.store`, `tcgen05.mma`, ...
+//!    define no register).
+//! 3. Instructions whose first register operand is read, not written: `bra`,
+//!    `brx.idx`, `ret`, `exit`, `trap`, `brkpt`, `nanosleep`, `stackrestore`,
+//!    `pmevent`, `setmaxnreg`, `griddepcontrol`, `membar`, `fence`, `bar`/`barrier`
+//!    except their `.red` forms (`bar.sync %r1` reads `%r1`), `tcgen05.dealloc`, and
+//!    `call` unless its first operand is the return list (`call %rd1, (a), proto`
+//!    reads `%rd1`).
+//! 4. Every register of a destination vector or pair is a def (`ld.v4 {a, b, c, d}`,
+//!    `setp p|q`, `tex {..}|p`, `shfl.sync r|p`, `mma {d0, ..}`); sinks define
+//!    nothing.
+//! 5. Partial writes also read the destination: a destination register with a
+//!    component (`vadd ... %r1.h0, ...`, `%v.x`), and the accumulator of
+//!    `wgmma.mma_async` (`d = a*b + d`).
+//! 6. Every other register is a use, including those inside memory operands (the
+//!    base of `[%rd1+8]`, the coordinates of `[tex, {%f1, %f2}]`), negated
+//!    predicates (`!%p`), call argument lists and the source vectors of `st`/`mov`.
+//!
+//! A guarded instruction's defs are conditional: they do not kill earlier
+//! definitions. Analyses must treat them as "may define". Carry flags (`.cc`) are
+//! not registers here.
+
+use super::inst::Inst;
+use super::operand::Operand;
+use super::reg::RegId;
+
+/// The registers an instruction writes and reads, in operand order (duplicates
+/// kept: `add %r1, %r2, %r2` has uses `[%r2, %r2]`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct DefUse {
+    pub defs: Vec<RegId>,
+    pub uses: Vec<RegId>,
+}
+
+/// Opcode words whose first register operand is read (rule 3).
+const READS_FIRST_OPERAND: &[&str] = &[
+    "bra",
+    "brx",
+    "ret",
+    "exit",
+    "trap",
+    "brkpt",
+    "nanosleep",
+    "stackrestore",
+    "pmevent",
+    "setmaxnreg",
+    "griddepcontrol",
+    "membar",
+    "fence",
+];
+
+/// The defs and uses of `inst`; see the module documentation for the rules.
+pub fn defs_and_uses(inst: &Inst) -> DefUse {
+    let mut du = DefUse::default();
+    if let Some(guard) = inst.guard {
+        du.uses.push(guard.reg);
+    }
+    let mut operands = inst.operands.iter();
+    if writes_first_operand(inst) {
+        if let Some(dest) = operands.next() {
+            collect_dest(dest, reads_destination(inst), &mut du);
+        }
+    }
+    for op in operands {
+        op.for_each_reg(&mut |r| du.uses.push(r));
+    }
+    du
+}
+
+/// Whether the first operand of `inst` is a destination (rules 2 and 3).
+pub fn writes_first_operand(inst: &Inst) -> bool {
+    let name = inst.opcode.name.as_str();
+    let first = inst.operands.first();
+    if name == "call" {
+        return matches!(first, Some(Operand::ArgList(_)));
+    }
+    if READS_FIRST_OPERAND.contains(&name) {
+        return false;
+    }
+    if matches!(name, "bar" | "barrier") {
+        return inst.opcode.has_modifier(".red");
+    }
+    if name == "tcgen05" && inst.opcode.has_modifier(".dealloc") {
+        return false;
+    }
+    matches!(
+        first,
+        Some(Operand::Reg { .. } | Operand::Vector(_) | Operand::PredPair(..) | Operand::Sink)
+    )
+}
+
+/// Whether the whole destination is also read (rule 5, `wgmma.mma_async`).
+fn reads_destination(inst: &Inst) -> bool {
+    inst.opcode.name == "wgmma" && inst.opcode.has_modifier(".mma_async")
+}
+
+fn collect_dest(op: &Operand, also_read: bool, du: &mut DefUse) {
+    match op {
+        Operand::Reg { reg, component } => {
+            du.defs.push(*reg);
+            if also_read || component.is_some() {
+                du.uses.push(*reg);
+            }
+        }
+        Operand::Vector(items) | Operand::ArgList(items) => items
+            .iter()
+            .for_each(|item| collect_dest(item, also_read, du)),
+        Operand::PredPair(a, b) => {
+            collect_dest(a, also_read, du);
+            collect_dest(b, also_read, du);
+        }
+        // Registers inside a memory operand or an expression are read.
+        other => other.for_each_reg(&mut |r| du.uses.push(r)),
+    }
+}

@@ -1,0 +1,27 @@
+//! The IR data types.
+//!
+//! - [`module`]: the module, its header and module-level items.
+//! - [`function`]: functions, signatures, parameters and body declarations.
+//! - [`block`]: basic blocks and control-flow successors.
+//! - [`inst`]: instructions, opcodes, guards and `.loc` positions.
+//! - [`operand`]: operands and immediates.
+//! - [`reg`]: virtual registers, their declarations and register classes.
+//! - [`def_use`]: which registers an instruction defines and uses.
+//! - [`dump`]: a readable text dump of the IR (for snapshots and debugging).
+
+pub mod block;
+pub mod def_use;
+pub mod dump;
+pub mod function;
+pub mod inst;
+pub mod module;
+pub mod operand;
+pub mod reg;
+
+pub use block::{Block, BlockId};
+pub use def_use::{defs_and_uses, DefUse};
+pub use function::{Function, FunctionKind, LocalDecl, Param, PerfDirective, PtrAttr, Signature};
+pub use inst::{Guard, Inst, InstId, Loc, Opcode};
+pub use module::{Header, Module, ModuleItem, Target, VarDecl, Variable};
+pub use operand::{Address, AddressBase, Imm, ImmValue, Operand};
+pub use reg::{Reg, RegClass, RegDecl, RegDeclId, RegId};

@@ -1,0 +1,504 @@
+//! Lowering of one function: declarations into scopes, statements into basic
+//! blocks.
+//!
+//! Blocks start at labels, after `bra`/`brx.idx`/`ret`/`exit`/`trap`, and at a
+//! `.pragma` that follows instructions of the current block. Labels may be used
+//! before they are defined, so blocks are allocated on first mention; at the end
+//! they are renumbered into layout order, so that a freshly lowered function's
+//! arena order is its layout. A label whose statement is `.callprototype`,
+//! `.calltargets` or `.branchtargets` names that declaration, not a block.
+
+use ptx_syntax::ast::{self, AstNode, Statement};
+use ptx_syntax::{TextRange, TextSize};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ir::{
+    Block, BlockId, Function, Guard, Inst, Loc, LocalDecl, Opcode, Operand, Reg, RegClass, RegDecl,
+    RegDeclId, RegId,
+};
+
+use super::context::ModuleContext;
+use super::decl::{lower_signature, lower_var_decl};
+use super::scope::{Binding, Scopes};
+use super::text::{normalized_text_after, significant_range, statement_tail};
+use super::LowerError;
+
+/// Lowers one function definition. Instruction ranges and error ranges are
+/// relative to the start of `func`'s syntax node. A declaration without a body
+/// gives a function with no blocks.
+pub fn lower_function(func: &ast::Function, ctx: &ModuleContext) -> (Function, Vec<LowerError>) {
+    let base = func.syntax().text_range().start();
+    let (function, mut errors) = lower_function_absolute(func, ctx);
+    for e in &mut errors {
+        e.range = relative(e.range, base);
+    }
+    (function, errors)
+}
+
+/// [`lower_function`] with absolute error ranges.
+pub(crate) fn lower_function_absolute(
+    func: &ast::Function,
+    ctx: &ModuleContext,
+) -> (Function, Vec<LowerError>) {
+    let mut errors = Vec::new();
+    let sig = lower_signature(func, &mut errors);
+    let mut lowerer = FnLowerer::new(ctx, func.syntax().text_range().start(), Function::new(sig));
+    lowerer.errors = errors;
+    lowerer.declare_params();
+    if let Some(body) = func.body() {
+        lowerer.label_names = collect_label_names(&body);
+        lowerer.lower_block(&body);
+    }
+    lowerer.finish()
+}
+
+fn relative(range: TextRange, base: TextSize) -> TextRange {
+    let start = range.start().checked_sub(base).unwrap_or_default();
+    let end = range.end().checked_sub(base).unwrap_or_default();
+    TextRange::new(start, end.max(start))
+}
+
+/// The names of the labels that start blocks, anywhere in the body.
+fn collect_label_names(body: &ast::Block) -> FxHashSet<String> {
+    let mut names = FxHashSet::default();
+    for node in body.syntax().descendants() {
+        let Some(block) = ast::Block::cast(node) else {
+            continue;
+        };
+        let statements: Vec<Statement> = block.statements().collect();
+        for (i, stmt) in statements.iter().enumerate() {
+            if let Statement::Label(label) = stmt {
+                if !names_a_declaration(statements.get(i + 1)) {
+                    names.extend(label.name().map(|n| n.text()));
+                }
+            }
+        }
+    }
+    names
+}
+
+/// Whether a label followed by `next` names a prototype or target list.
+fn names_a_declaration(next: Option<&Statement>) -> bool {
+    matches!(
+        next,
+        Some(Statement::CallPrototype(_) | Statement::CallTargets(_) | Statement::BranchTargets(_))
+    )
+}
+
+/// The state of lowering one function.
+pub(crate) struct FnLowerer<'a> {
+    pub(super) ctx: &'a ModuleContext,
+    /// Start of the function node: instruction ranges are relative to it.
+    base: TextSize,
+    pub(super) f: Function,
+    pub(super) errors: Vec<LowerError>,
+    pub(super) scopes: Scopes,
+    /// Every label of the body (collected before lowering, for forward uses).
+    label_names: FxHashSet<String>,
+    /// The block of each label mentioned so far.
+    labels: FxHashMap<String, BlockId>,
+    /// The first use of each label used as a target (to report undefined ones).
+    label_uses: FxHashMap<String, TextRange>,
+    defined_labels: FxHashSet<String>,
+    reg_ids: FxHashMap<(RegDeclId, Option<u32>), RegId>,
+    /// The block instructions are appended to; `None` after a terminator.
+    current: Option<BlockId>,
+    /// The `.loc`s in effect, and whether no instruction followed the last one
+    /// yet (so a further `.loc` extends the chain).
+    locs: Vec<Loc>,
+    locs_open: bool,
+}
+
+impl<'a> FnLowerer<'a> {
+    fn new(ctx: &'a ModuleContext, base: TextSize, f: Function) -> FnLowerer<'a> {
+        FnLowerer {
+            ctx,
+            base,
+            f,
+            errors: Vec::new(),
+            scopes: Scopes::default(),
+            label_names: FxHashSet::default(),
+            labels: FxHashMap::default(),
+            label_uses: FxHashMap::default(),
+            defined_labels: FxHashSet::default(),
+            reg_ids: FxHashMap::default(),
+            current: None,
+            locs: Vec::new(),
+            locs_open: false,
+        }
+    }
+
+    pub(super) fn error(&mut self, range: TextRange, message: impl Into<String>) {
+        self.errors.push(LowerError {
+            range,
+            message: message.into(),
+        });
+    }
+
+    /// Parameters form the outermost scope: `.reg` ones are registers, the
+    /// others symbols.
+    fn declare_params(&mut self) {
+        self.scopes.push();
+        let sig = &self.f.sig;
+        let params: Vec<_> = sig
+            .ret_params
+            .iter()
+            .flatten()
+            .chain(&sig.params)
+            .cloned()
+            .collect();
+        for p in params {
+            if p.name.is_empty() {
+                continue;
+            }
+            let flat = self.scopes.reserve(&p.name, None);
+            if p.space == ".reg" {
+                let decl = self.f.reg_decls.alloc(RegDecl {
+                    name: flat,
+                    count: None,
+                    ty: p.ty.clone(),
+                    vector: p.vector,
+                    is_param: true,
+                });
+                self.scopes
+                    .bind(&p.name, Binding::Reg { decl, index: None });
+            } else {
+                self.scopes.bind(&p.name, Binding::Symbol(flat));
+            }
+        }
+    }
+
+    fn finish(mut self) -> (Function, Vec<LowerError>) {
+        let mut undefined: Vec<(String, TextRange)> = self
+            .label_uses
+            .iter()
+            .filter(|(name, _)| !self.defined_labels.contains(*name))
+            .map(|(n, r)| (n.clone(), *r))
+            .collect();
+        undefined.sort_by_key(|(_, r)| r.start());
+        for (name, range) in undefined {
+            self.error(range, format!("label `{name}` is not defined"));
+        }
+        renumber_blocks(&mut self.f);
+        (self.f, self.errors)
+    }
+
+    // ------------------------------------------------------------ statements
+
+    fn lower_block(&mut self, block: &ast::Block) {
+        self.scopes.push();
+        let statements: Vec<Statement> = block.statements().collect();
+        let mut i = 0;
+        while i < statements.len() {
+            if let Statement::Label(label) = &statements[i] {
+                if names_a_declaration(statements.get(i + 1)) {
+                    self.lower_named_declaration(label, &statements[i + 1]);
+                    i += 2;
+                    continue;
+                }
+            }
+            self.lower_statement(&statements[i]);
+            i += 1;
+        }
+        self.scopes.pop();
+    }
+
+    fn lower_statement(&mut self, stmt: &Statement) {
+        match stmt {
+            Statement::Instruction(inst) => self.lower_instruction(inst),
+            Statement::Label(label) => self.define_label(label),
+            Statement::VarDecl(decl) => self.lower_local_decl(decl),
+            Statement::Block(block) => self.lower_block(block),
+            Statement::Loc(loc) => self.add_loc(loc),
+            Statement::Pragma(pragma) => self.add_pragma(statement_tail(pragma.syntax(), 1)),
+            Statement::CallPrototype(_)
+            | Statement::CallTargets(_)
+            | Statement::BranchTargets(_) => {
+                let range = significant_range(stmt.syntax());
+                self.error(range, "declaration without a label");
+            }
+        }
+    }
+
+    fn define_label(&mut self, label: &ast::LabelDef) {
+        let name = label.name().map(|n| n.text()).unwrap_or_default();
+        let block = if self.defined_labels.insert(name.clone()) {
+            self.label_block(&name)
+        } else {
+            self.error(
+                significant_range(label.syntax()),
+                format!("label `{name}` defined twice"),
+            );
+            let renamed = format!("{name}_s{}", self.f.blocks.len());
+            self.f.blocks.alloc(Block {
+                label: Some(renamed),
+                ..Block::default()
+            })
+        };
+        self.f.layout.push(block);
+        self.current = Some(block);
+    }
+
+    /// The block of a label, allocated on first mention.
+    pub(super) fn label_block(&mut self, name: &str) -> BlockId {
+        if let Some(&b) = self.labels.get(name) {
+            return b;
+        }
+        let b = self.f.blocks.alloc(Block {
+            label: Some(name.to_string()),
+            ..Block::default()
+        });
+        self.labels.insert(name.to_string(), b);
+        b
+    }
+
+    /// Whether `name` is a label of this function.
+    pub(super) fn is_label(&self, name: &str) -> bool {
+        self.label_names.contains(name)
+    }
+
+    /// A label used as an operand (so it must be defined somewhere).
+    pub(super) fn use_label(&mut self, name: &str, range: TextRange) -> BlockId {
+        self.label_uses.entry(name.to_string()).or_insert(range);
+        self.label_block(name)
+    }
+
+    /// The block to append to: the current one, or a new unlabeled one.
+    fn current_block(&mut self) -> BlockId {
+        match self.current {
+            Some(b) => b,
+            None => self.new_unlabeled_block(),
+        }
+    }
+
+    fn new_unlabeled_block(&mut self) -> BlockId {
+        let b = self.f.blocks.alloc(Block::default());
+        self.f.layout.push(b);
+        self.current = Some(b);
+        b
+    }
+
+    fn add_loc(&mut self, loc: &ast::LocDirective) {
+        let Some(loc) = lower_loc(loc) else {
+            return self.error(significant_range(loc.syntax()), "malformed `.loc`");
+        };
+        if !self.locs_open {
+            self.locs.clear();
+        }
+        self.locs.push(loc);
+        self.locs_open = true;
+    }
+
+    fn add_pragma(&mut self, text: String) {
+        let block = match self.current {
+            Some(b) if self.f.blocks[b].insts.is_empty() => b,
+            _ => self.new_unlabeled_block(),
+        };
+        self.f.blocks[block].pragmas.push(text);
+    }
+
+    // ---------------------------------------------------------- declarations
+
+    fn lower_local_decl(&mut self, decl: &ast::VarDecl) {
+        let range = significant_range(decl.syntax());
+        let parts = match lower_var_decl(decl) {
+            Ok(parts) => parts,
+            Err(e) => return self.error(range, format!("declaration not lowered: {e}")),
+        };
+        if parts.decl.space == ".reg" {
+            for (var, count) in parts.decl.vars.iter().zip(&parts.counts) {
+                self.declare_reg(&var.name, *count, &parts.decl.ty, parts.decl.vector, range);
+            }
+            return;
+        }
+        let mut decl = parts.decl;
+        for var in &mut decl.vars {
+            var.name = self.declare_symbol(&var.name, range);
+        }
+        self.f.locals.push(LocalDecl::Var(decl));
+    }
+
+    fn declare_reg(
+        &mut self,
+        name: &str,
+        count: Option<u32>,
+        ty: &str,
+        vector: Option<u32>,
+        range: TextRange,
+    ) {
+        if self.scopes.declared_here(name, count) {
+            self.error(
+                range,
+                format!("`{name}` is declared twice in the same scope"),
+            );
+        }
+        let flat = self.scopes.reserve(name, count);
+        let decl = self.f.reg_decls.alloc(RegDecl {
+            name: flat,
+            count,
+            ty: ty.to_string(),
+            vector,
+            is_param: false,
+        });
+        match count {
+            Some(c) => self.scopes.bind_range(name, c, decl),
+            None => self.scopes.bind(name, Binding::Reg { decl, index: None }),
+        }
+    }
+
+    /// Declares a non-register name in the innermost scope; returns its flat name.
+    fn declare_symbol(&mut self, name: &str, range: TextRange) -> String {
+        if self.scopes.declared_here(name, None) {
+            self.error(
+                range,
+                format!("`{name}` is declared twice in the same scope"),
+            );
+        }
+        let flat = self.scopes.reserve(name, None);
+        self.scopes.bind(name, Binding::Symbol(flat.clone()));
+        flat
+    }
+
+    /// `name: .callprototype ...`, `name: .calltargets ...`, `name: .branchtargets ...`.
+    fn lower_named_declaration(&mut self, label: &ast::LabelDef, stmt: &Statement) {
+        let range = significant_range(stmt.syntax());
+        let source_name = label.name().map(|n| n.text()).unwrap_or_default();
+        let name = self.declare_symbol(&source_name, range);
+        let local = match stmt {
+            Statement::CallPrototype(proto) => LocalDecl::CallPrototype {
+                name,
+                text: statement_tail(proto.syntax(), 0),
+            },
+            Statement::CallTargets(targets) => LocalDecl::CallTargets {
+                name,
+                targets: targets.targets().map(|t| t.text()).collect(),
+            },
+            Statement::BranchTargets(targets) => {
+                let names: Vec<(String, TextRange)> = targets
+                    .targets()
+                    .map(|t| (t.text(), significant_range(t.syntax())))
+                    .collect();
+                let targets = names.iter().map(|(n, r)| self.use_label(n, *r)).collect();
+                LocalDecl::BranchTargets { name, targets }
+            }
+            _ => return,
+        };
+        self.f.locals.push(local);
+    }
+
+    /// The register for a declaration and index, created on first use.
+    pub(super) fn reg_for(&mut self, decl: RegDeclId, index: Option<u32>) -> RegId {
+        if let Some(&r) = self.reg_ids.get(&(decl, index)) {
+            return r;
+        }
+        let d = &self.f.reg_decls[decl];
+        let reg = Reg {
+            name: d.reg_name(index),
+            ty: d.ty.clone(),
+            vector: d.vector,
+            class: RegClass::of(&d.ty, d.vector),
+            decl: Some(decl),
+            index,
+        };
+        let r = self.f.regs.alloc(reg);
+        self.reg_ids.insert((decl, index), r);
+        r
+    }
+
+    // ---------------------------------------------------------- instructions
+
+    fn lower_instruction(&mut self, inst: &ast::Instruction) {
+        let range = significant_range(inst.syntax());
+        let Some(opcode) = inst.opcode().and_then(|o| lower_opcode(&o)) else {
+            return self.error(range, "instruction without an opcode");
+        };
+        let guard = inst.guard().and_then(|g| self.lower_guard(&g));
+        let operands: Vec<Operand> = inst.operands().map(|op| self.lower_operand(&op)).collect();
+        let lowered = Inst {
+            guard,
+            opcode,
+            operands,
+            locs: self.locs.clone(),
+            range: relative(range, self.base),
+        };
+        let terminator = lowered.is_terminator();
+        self.locs_open = false;
+        let block = self.current_block();
+        let id = self.f.insts.alloc(lowered);
+        self.f.blocks[block].insts.push(id);
+        if terminator {
+            self.current = None;
+        }
+    }
+
+    fn lower_guard(&mut self, guard: &ast::Guard) -> Option<Guard> {
+        let range = significant_range(guard.syntax());
+        let name = guard.predicate()?.text();
+        match self.scopes.lookup(&name) {
+            Some(Binding::Reg { decl, index }) => Some(Guard {
+                reg: self.reg_for(decl, index),
+                negated: guard.is_negated(),
+            }),
+            _ => {
+                self.error(range, format!("guard `{name}` is not a declared register"));
+                None
+            }
+        }
+    }
+}
+
+fn lower_opcode(opcode: &ast::Opcode) -> Option<Opcode> {
+    let name = opcode.name()?;
+    let modifiers = opcode.modifiers().map(|m| m.text().to_string()).collect();
+    Some(Opcode::new(name.text(), modifiers))
+}
+
+fn lower_loc(loc: &ast::LocDirective) -> Option<Loc> {
+    let (file, line, col) = loc.position()?;
+    // `.loc`, three numbers, then an optional `, function_name ..., inlined_at ...`.
+    let tail = normalized_text_after(loc.syntax(), 4);
+    let tail = tail.trim_start_matches(',').trim();
+    let inlined = (!tail.is_empty()).then(|| tail.to_string());
+    Some(Loc {
+        file,
+        line,
+        col,
+        inlined,
+    })
+}
+
+/// Reallocates the blocks in layout order (blocks of undefined labels last) and
+/// rewrites every block reference.
+fn renumber_blocks(f: &mut Function) {
+    let old: Vec<Block> = std::mem::take(&mut f.blocks)
+        .into_iter()
+        .map(|(_, b)| b)
+        .collect();
+    let mut order: Vec<usize> = f
+        .layout
+        .iter()
+        .map(|b| b.into_raw().into_u32() as usize)
+        .collect();
+    let mut placed = vec![false; old.len()];
+    order.iter().for_each(|&i| placed[i] = true);
+    order.extend((0..old.len()).filter(|&i| !placed[i]));
+    let mut slots: Vec<Option<Block>> = old.into_iter().map(Some).collect();
+    let mut map = vec![None; slots.len()];
+    for &i in &order {
+        if let Some(block) = slots[i].take() {
+            map[i] = Some(f.blocks.alloc(block));
+        }
+    }
+    let remap = |b: BlockId| map[b.into_raw().into_u32() as usize].unwrap_or(b);
+    f.layout = f.layout.iter().map(|&b| remap(b)).collect();
+    for (_, inst) in f.insts.iter_mut() {
+        inst.operands
+            .iter_mut()
+            .for_each(|op| op.map_labels(&mut |b| remap(b)));
+    }
+    for local in &mut f.locals {
+        if let LocalDecl::BranchTargets { targets, .. } = local {
+            targets.iter_mut().for_each(|b| *b = remap(*b));
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Lowering of a whole module: header, module-level items in order, functions.
+
+use ptx_syntax::ast::{self, AstNode};
+use ptx_syntax::{Parse, SyntaxKind, SyntaxNode};
+
+use crate::ir::{Module, ModuleItem};
+
+use super::context::ModuleContext;
+use super::decl::{lower_signature, lower_var_decl};
+use super::function::lower_function_absolute;
+use super::text::{normalized_text, significant_range, statement_tail, trimmed_text};
+use super::LowerError;
+
+/// Lowers a parsed module. Error ranges are absolute. Syntax errors are not
+/// repeated here (see [`Parse::errors`]); what the parser skipped is skipped.
+pub fn lower_module(parse: &Parse) -> (Module, Vec<LowerError>) {
+    let file = parse.tree();
+    let ctx = ModuleContext::new(&file);
+    let mut module = Module {
+        header: ctx.header(),
+        items: Vec::new(),
+        functions: Vec::new(),
+    };
+    let mut errors = Vec::new();
+    for node in file.syntax().children() {
+        if let Some(item) = lower_item(&node, &ctx, &mut module, &mut errors) {
+            module.items.push(item);
+        }
+    }
+    (module, errors)
+}
+
+/// Lowers one child of the root; `None` for the header directives and for what
+/// is dropped.
+fn lower_item(
+    node: &SyntaxNode,
+    ctx: &ModuleContext,
+    module: &mut Module,
+    errors: &mut Vec<LowerError>,
+) -> Option<ModuleItem> {
+    Some(match node.kind() {
+        SyntaxKind::FUNCTION => {
+            let func = ast::Function::cast(node.clone())?;
+            if func.body().is_none() {
+                return Some(ModuleItem::Declaration(lower_signature(&func, errors)));
+            }
+            let (function, errs) = lower_function_absolute(&func, ctx);
+            errors.extend(errs);
+            module.functions.push(function);
+            ModuleItem::Function(module.functions.len() - 1)
+        }
+        SyntaxKind::VAR_DECL => {
+            let decl = ast::VarDecl::cast(node.clone())?;
+            match lower_var_decl(&decl) {
+                Ok(parts) if parts.counts.iter().all(Option::is_none) => {
+                    ModuleItem::Var(parts.decl)
+                }
+                _ => ModuleItem::Verbatim(trimmed_text(node)),
+            }
+        }
+        SyntaxKind::FILE_DIRECTIVE => {
+            let file = ast::FileDirective::cast(node.clone())?;
+            ModuleItem::File {
+                index: file.number().unwrap_or(0),
+                text: normalized_text(node),
+            }
+        }
+        SyntaxKind::SECTION_DIRECTIVE => ModuleItem::Section(trimmed_text(node)),
+        SyntaxKind::ALIAS_DIRECTIVE => {
+            let alias = ast::AliasDirective::cast(node.clone())?;
+            ModuleItem::Alias {
+                alias: alias.alias()?.text(),
+                aliasee: alias.aliasee()?.text(),
+            }
+        }
+        SyntaxKind::PRAGMA_DIRECTIVE => ModuleItem::Pragma(statement_tail(node, 1)),
+        SyntaxKind::UNKNOWN_DIRECTIVE => ModuleItem::Verbatim(trimmed_text(node)),
+        SyntaxKind::LOC_DIRECTIVE => {
+            errors.push(LowerError {
+                range: significant_range(node),
+                message: "`.loc` outside a function".to_string(),
+            });
+            return None;
+        }
+        _ => return None,
+    })
+}
