@@ -1,0 +1,1 @@
+//! Analyses (being written).

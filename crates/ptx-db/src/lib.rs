@@ -1,0 +1,1 @@
+//! Salsa database (being written).

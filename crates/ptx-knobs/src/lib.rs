@@ -1,0 +1,1 @@
+//! Knob registry (being written).
