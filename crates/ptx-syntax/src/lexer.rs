@@ -29,7 +29,7 @@ pub fn tokenize(text: &str) -> (Vec<Token>, Vec<LexError>) {
         bytes: text.as_bytes(),
         text,
         pos: 0,
-        tokens: Vec::with_capacity(text.len() / 3),
+        tokens: Vec::with_capacity(text.len() / 2 + 16),
         errors: Vec::new(),
     };
     lexer.run();
@@ -44,9 +44,30 @@ struct Lexer<'a> {
     errors: Vec<LexError>,
 }
 
+/// `IDENT_CONTINUE[b]`: whether byte `b` may continue an identifier.
+static IDENT_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        b += 1;
+    }
+    table
+};
+
 #[inline]
 fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+    IDENT_CONTINUE[b as usize]
+}
+
+/// Length of the run of identifier bytes at the start of `bytes`.
+#[inline]
+fn ident_run(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .position(|&b| !IDENT_CONTINUE[b as usize])
+        .unwrap_or(bytes.len())
 }
 
 #[inline]
@@ -96,14 +117,17 @@ impl Lexer<'_> {
             let mut has_newline = false;
             let kind = match b {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x0b' => {
-                    loop {
-                        match self.peek(0) {
+                    let rest = &self.bytes[self.pos..];
+                    let mut n = 0;
+                    while let Some(&c) = rest.get(n) {
+                        match c {
                             b'\n' => has_newline = true,
                             b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => {}
                             _ => break,
                         }
-                        self.pos += 1;
+                        n += 1;
                     }
+                    self.pos += n;
                     WHITESPACE
                 }
                 b'/' if self.peek(1) == b'/' => {
@@ -145,9 +169,7 @@ impl Lexer<'_> {
                     if b == b'%' && !is_ident_continue(self.peek(0)) {
                         PERCENT
                     } else {
-                        while is_ident_continue(self.peek(0)) {
-                            self.pos += 1;
-                        }
+                        self.pos += ident_run(&self.bytes[self.pos..]);
                         IDENT
                     }
                 }
@@ -187,14 +209,10 @@ impl Lexer<'_> {
     /// Eats `[A-Za-z0-9_$]*` and then any `::word` scope parts (`.L2::cache_hint`,
     /// `.cta_group::1`, `.mbarrier::complete_tx::bytes`).
     fn eat_word_with_scopes(&mut self) {
-        while is_ident_continue(self.peek(0)) {
-            self.pos += 1;
-        }
+        self.pos += ident_run(&self.bytes[self.pos..]);
         while self.peek(0) == b':' && self.peek(1) == b':' && is_ident_continue(self.peek(2)) {
             self.pos += 2;
-            while is_ident_continue(self.peek(0)) {
-                self.pos += 1;
-            }
+            self.pos += ident_run(&self.bytes[self.pos..]);
         }
     }
 

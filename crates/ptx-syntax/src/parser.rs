@@ -38,7 +38,7 @@ pub fn parse_source(text: &str) -> (GreenNode, Vec<SyntaxError>) {
         offset: 0,
         prev_end: 0,
         newline_before: true,
-        builder: TreeBuilder::new(),
+        builder: TreeBuilder::new(text.len()),
         errors: Vec::new(),
     };
     p.source_file();

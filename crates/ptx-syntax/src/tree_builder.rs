@@ -20,16 +20,29 @@ type Element = NodeOrToken<GreenNode, GreenToken>;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Checkpoint(usize);
 
+/// Slots of the direct-mapped cache for short tokens.
+const SHORT_SLOTS: usize = 1024;
+
 pub(crate) struct TreeBuilder<'t> {
+    /// Direct-mapped cache in front of `tokens` for tokens of at most 7 bytes
+    /// (whitespace runs, punctuation, `%r12`, `.u32`: most tokens). The key packs
+    /// kind, length and bytes into a `u64`, so a hit costs one multiply and one
+    /// compare instead of hashing a string.
+    short: Box<[(u64, Option<GreenToken>)]>,
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
     children: Vec<Element>,
     parents: Vec<(SyntaxKind, usize)>,
 }
 
 impl<'t> TreeBuilder<'t> {
-    pub(crate) fn new() -> Self {
+    /// `text_len`: length of the source, to size the token table.
+    pub(crate) fn new(text_len: usize) -> Self {
         TreeBuilder {
-            tokens: FxHashMap::with_capacity_and_hasher(4096, Default::default()),
+            short: vec![(0, None); SHORT_SLOTS].into_boxed_slice(),
+            tokens: FxHashMap::with_capacity_and_hasher(
+                (text_len / 32).max(64),
+                Default::default(),
+            ),
             children: Vec::with_capacity(256),
             parents: Vec::with_capacity(32),
         }
@@ -37,12 +50,36 @@ impl<'t> TreeBuilder<'t> {
 
     #[inline]
     pub(crate) fn token(&mut self, kind: SyntaxKind, text: &'t str) {
-        let token = self
-            .tokens
+        if text.len() <= 7 {
+            let mut key = (kind as u64) << 56 | (text.len() as u64) << 48;
+            for (i, b) in text.bytes().enumerate() {
+                key ^= (b as u64) << (i * 8);
+            }
+            let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % SHORT_SLOTS;
+            if let (k, Some(token)) = &self.short[slot] {
+                // Up to 6 bytes the key is exact (kind, length and every byte);
+                // a 7-byte text overlaps the length byte, so compare the text.
+                if *k == key && (text.len() < 7 || token.text() == text) {
+                    let token = token.clone();
+                    self.children.push(NodeOrToken::Token(token));
+                    return;
+                }
+            }
+            let token = self.intern(kind, text);
+            self.short[slot] = (key, Some(token.clone()));
+            self.children.push(NodeOrToken::Token(token));
+            return;
+        }
+        let token = self.intern(kind, text);
+        self.children.push(NodeOrToken::Token(token));
+    }
+
+    #[inline]
+    fn intern(&mut self, kind: SyntaxKind, text: &'t str) -> GreenToken {
+        self.tokens
             .entry((kind, text))
             .or_insert_with(|| GreenToken::new(kind.into(), text))
-            .clone();
-        self.children.push(NodeOrToken::Token(token));
+            .clone()
     }
 
     #[inline]
