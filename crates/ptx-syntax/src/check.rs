@@ -31,10 +31,24 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+/// Options of the checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CheckOptions {
+    /// The SM number the module will be assembled for (`ptxas -arch=sm_90` is
+    /// 90). A `.target` above it is an error, as in ptxas.
+    pub arch: Option<u32>,
+}
+
 /// Runs every check over a parsed module. Syntax errors are not included (see
 /// [`crate::Parse::errors`]); see [`diagnostics`] for both together.
 pub fn check(file: &ast::SourceFile) -> Vec<Diagnostic> {
+    check_with(file, CheckOptions::default())
+}
+
+/// [`check`] with options.
+pub fn check_with(file: &ast::SourceFile, options: CheckOptions) -> Vec<Diagnostic> {
     let mut checker = Checker::new(file);
+    checker.check_arch(file, options.arch);
     checker.run(file);
     checker.diags.sort_by_key(|d| d.range.start());
     checker.diags
@@ -42,6 +56,11 @@ pub fn check(file: &ast::SourceFile) -> Vec<Diagnostic> {
 
 /// Syntax errors and check results of a module, sorted by position.
 pub fn diagnostics(parse: &crate::Parse) -> Vec<Diagnostic> {
+    diagnostics_with(parse, CheckOptions::default())
+}
+
+/// [`diagnostics`] with options.
+pub fn diagnostics_with(parse: &crate::Parse, options: CheckOptions) -> Vec<Diagnostic> {
     let mut diags: Vec<Diagnostic> = parse
         .errors()
         .iter()
@@ -51,7 +70,7 @@ pub fn diagnostics(parse: &crate::Parse) -> Vec<Diagnostic> {
             message: e.message.clone(),
         })
         .collect();
-    diags.extend(check(&parse.tree()));
+    diags.extend(check_with(&parse.tree(), options));
     diags.sort_by_key(|d| d.range.start());
     diags
 }
@@ -195,6 +214,25 @@ impl Checker {
         }
     }
 
+    fn check_arch(&mut self, file: &ast::SourceFile, arch: Option<u32>) {
+        let (Some(arch), Some(sm)) = (arch, self.sm) else {
+            return;
+        };
+        if sm > arch {
+            let range = file
+                .target()
+                .and_then(|t| t.sm_name())
+                .map_or(TextRange::empty(0.into()), |t| t.text_range());
+            self.error(
+                range,
+                format!(
+                    "`.target {}` is higher than the architecture assembled for (sm_{arch})",
+                    self.target_text
+                ),
+            );
+        }
+    }
+
     fn check_header(&mut self, file: &ast::SourceFile) {
         let start = TextRange::empty(0.into());
         match file.version() {
@@ -226,8 +264,13 @@ impl Checker {
             }
         }
         if let Some(a) = file.address_size() {
-            if !matches!(a.bits(), Some(32 | 64)) {
-                self.error(a.syntax().text_range(), "`.address_size` must be 32 or 64");
+            match a.bits() {
+                Some(64) => {}
+                Some(32) => self.error(
+                    a.syntax().text_range(),
+                    "32-bit addressing (`.address_size 32`) is no longer supported by ptxas 13",
+                ),
+                _ => self.error(a.syntax().text_range(), "`.address_size` must be 32 or 64"),
             }
         }
     }

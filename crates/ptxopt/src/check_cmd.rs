@@ -18,6 +18,21 @@ pub struct CheckArgs {
     /// Suppress the summary line on standard error.
     #[arg(long, short)]
     quiet: bool,
+    /// The architecture the files will be assembled for, e.g. `sm_90`; a
+    /// `.target` above it is reported, as ptxas does.
+    #[arg(long, value_name = "sm_XX", value_parser = parse_arch)]
+    arch: Option<u32>,
+}
+
+/// `sm_90`, `sm_90a`, `compute_90` or `90` -> 90.
+pub fn parse_arch(text: &str) -> Result<u32, String> {
+    let digits = text
+        .trim_start_matches("sm_")
+        .trim_start_matches("compute_");
+    let digits = digits.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not an architecture like sm_90"))
 }
 
 /// What checking one file produced.
@@ -29,7 +44,8 @@ struct FileReport {
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
-    let reports = check_files(&args.files, args.short);
+    let options = check::CheckOptions { arch: args.arch };
+    let reports = check_files(&args.files, args.short, options);
     let stdout = std::io::stdout();
     let mut stdout = stdout.lock();
     let mut errors = 0;
@@ -72,7 +88,7 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Checks files on all cores; reports come back in input order.
-fn check_files(files: &[PathBuf], short: bool) -> Vec<FileReport> {
+fn check_files(files: &[PathBuf], short: bool, options: check::CheckOptions) -> Vec<FileReport> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len().max(1));
@@ -84,7 +100,7 @@ fn check_files(files: &[PathBuf], short: bool) -> Vec<FileReport> {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(path) = files.get(i) else { break };
-                let report = check_one(path, short);
+                let report = check_one(path, short, options);
                 results.lock().expect("no poisoned lock")[i] = Some(report);
             });
         }
@@ -95,7 +111,7 @@ fn check_files(files: &[PathBuf], short: bool) -> Vec<FileReport> {
         .collect()
 }
 
-fn check_one(path: &std::path::Path, short: bool) -> FileReport {
+fn check_one(path: &std::path::Path, short: bool, options: check::CheckOptions) -> FileReport {
     let display = path.display().to_string();
     let bytes = if display == "-" {
         let mut buf = Vec::new();
@@ -133,7 +149,7 @@ fn check_one(path: &std::path::Path, short: bool) -> FileReport {
         }
     };
     let parse = ptx_syntax::parse(&text);
-    let diags = check::diagnostics(&parse);
+    let diags = check::diagnostics_with(&parse, options);
     let index = LineIndex::new(&text);
     let mut output = String::new();
     for d in &diags {
