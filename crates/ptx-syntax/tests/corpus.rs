@@ -78,7 +78,10 @@ fn corpus_parses_without_errors_and_round_trips() {
             continue;
         }
         count += 1;
-        if let Some(e) = parse.errors().first() {
+        // The full check, as `ptxopt check --arch sm_90` runs it (the arch of
+        // spirv_run.json's verdicts; dealii targets sm_80).
+        let options = ptx_syntax::check::CheckOptions { arch: Some(90) };
+        if let Some(e) = ptx_syntax::check::diagnostics_with(&parse, options).first() {
             failures.push(format!("{}: {:?}: {}", path.display(), e.range, e.message));
         }
     }
@@ -127,4 +130,31 @@ fn test_data_parses_without_errors_and_round_trips() {
         failures.join("\n")
     );
     assert!(count >= 30, "only {count} test-data files found");
+}
+
+/// Every corpus file ptxas 13.0.88 rejects for sm_90 (spirv_run.json, and the
+/// 32-bit `32/` files) gets at least one error from the checks.
+#[test]
+fn corpus_files_ptxas_rejects_are_reported() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut files: Vec<PathBuf> = ptxas_rejected(&dir)
+        .iter()
+        .map(|name| dir.join("zluda/spirv_run").join(name))
+        .collect();
+    files.extend(corpus_files(&dir.join("zluda/spirv_run/32")));
+    assert!(files.len() >= 13, "only {} rejected files", files.len());
+    let options = ptx_syntax::check::CheckOptions { arch: Some(90) };
+    let missed: Vec<String> = files
+        .iter()
+        .filter(|path| {
+            let text = std::fs::read_to_string(path).unwrap();
+            ptx_syntax::check::diagnostics_with(&ptx_syntax::parse(&text), options).is_empty()
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "no error reported on ptxas-rejected files:\n{}",
+        missed.join("\n")
+    );
 }
