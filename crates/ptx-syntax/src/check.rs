@@ -843,7 +843,11 @@ impl Checker {
     fn check_legacy_warp_sync(&mut self, family: &Family, mods: &[&str], range: TextRange) {
         let legacy = matches!(family.name, "vote" | "shfl") && !mods.contains(&".sync");
         let new_enough = self.version.is_some_and(|v| v >= ptx_isa::v(6, 4));
-        if legacy && new_enough && self.sm.is_some_and(|sm| sm >= 70) {
+        let volta_or_later = self.sm.is_some_and(|sm| sm >= 70);
+        if !legacy || !volta_or_later {
+            return;
+        }
+        if new_enough {
             self.error(
                 range,
                 format!(
@@ -851,6 +855,15 @@ impl Checker {
                     family.name
                 ),
             );
+        } else {
+            self.diags.push(Diagnostic {
+                range,
+                severity: Severity::Warning,
+                message: format!(
+                    "`{}` without `.sync` may produce unpredictable results on sm_70 and later, and is deprecated since PTX ISA version 6.0",
+                    family.name
+                ),
+            });
         }
     }
 
