@@ -608,7 +608,7 @@ impl Checker {
             self.error(opcode.syntax().text_range(), what);
             // Still resolve the names it uses.
             for op in &operands {
-                self.check_operand_names(op, None);
+                self.check_operand_names(op, NameUse::Value);
             }
             return;
         };
@@ -650,9 +650,18 @@ impl Checker {
         }
 
         // Operands: names first, then shape against the forms.
+        // What a bare name operand must be, for the "undeclared ..." message.
+        let mut first_name_seen = false;
         for op in &operands {
-            let label_ok = true;
-            self.check_operand_names(op, Some(label_ok));
+            let expected = match (family.name, op) {
+                ("bra", Operand::Name(_)) => NameUse::Label,
+                ("call", Operand::Name(_)) if !first_name_seen => NameUse::Function,
+                _ => NameUse::Value,
+            };
+            if let Operand::Name(_) = op {
+                first_name_seen = true;
+            }
+            self.check_operand_names(op, expected);
         }
         self.check_forms(inst, family, &operands, &types);
         if family.name == "call" {
@@ -867,9 +876,9 @@ impl Checker {
         }
     }
 
-    fn check_operand_names(&mut self, op: &Operand, _labels: Option<bool>) {
+    fn check_operand_names(&mut self, op: &Operand, expected: NameUse) {
         match op {
-            Operand::Name(n) => self.check_name(n, NameUse::Value),
+            Operand::Name(n) => self.check_name(n, expected),
             Operand::PredPair(pair) => {
                 for p in pair.predicates() {
                     self.check_name(&p, NameUse::Value);
@@ -877,13 +886,13 @@ impl Checker {
             }
             other => {
                 for child in other.children() {
-                    self.check_operand_names(&child, None);
+                    self.check_operand_names(&child, NameUse::Value);
                 }
             }
         }
     }
 
-    fn check_name(&mut self, name: &ast::NameRef, _use: NameUse) {
+    fn check_name(&mut self, name: &ast::NameRef, expected: NameUse) {
         let text = name.text();
         if text.is_empty() || self.lookup_local(&text).is_some() || self.labels.contains_key(&text)
         {
@@ -1131,7 +1140,12 @@ impl Checker {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NameUse {
+    /// A register, variable, parameter or constant.
     Value,
+    /// A branch target.
+    Label,
+    /// A call target.
+    Function,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
