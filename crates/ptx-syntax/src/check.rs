@@ -904,10 +904,11 @@ impl Checker {
         if text.starts_with('%') && ptx_isa::special_reg(&text).is_some() {
             return;
         }
-        let what = if text.starts_with('%') {
-            "register"
-        } else {
-            "name"
+        let what = match expected {
+            _ if text.starts_with('%') => "register",
+            NameUse::Label => "label",
+            NameUse::Function => "function",
+            NameUse::Value => "name",
         };
         self.error(
             name.syntax().text_range(),
