@@ -6,9 +6,17 @@
 //! This crate is plain data plus parsing: it knows nothing of salsa (the
 //! database makes one salsa input per knob from [`KNOBS`]) or of the CLI.
 
+mod config;
+mod parse;
 mod registry;
+mod table;
+#[cfg(test)]
+mod tests;
 
+pub use config::{parse_config, Config, ConfigError};
+pub use parse::{check_value, expected, lookup, parse_setting, parse_value, suggest};
 pub use registry::KNOBS;
+pub use table::{json_string, render_knobs, render_table, Format};
 
 /// The type of a knob's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -132,6 +140,70 @@ impl DefaultValue {
 /// Finds a knob by exact name.
 pub fn knob(name: &str) -> Option<&'static KnobDef> {
     KNOBS.iter().find(|k| k.name == name)
+}
+
+impl KnobType {
+    /// `"bool"`, `"int"`, `"float"` or `"string"`.
+    pub fn as_str(self) -> &'static str {
+        table::type_name(self)
+    }
+}
+
+impl std::fmt::Display for KnobType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl KnobDef {
+    /// The default as a [`KnobValue`].
+    pub fn default_value(&self) -> KnobValue {
+        self.default.to_value()
+    }
+}
+
+/// The numeric ptxas OCG knob id, where the seed gives one (the registry
+/// writes it as `OCG knob N` in the description).
+pub fn ocg_knob_id(k: &KnobDef) -> Option<u32> {
+    let rest = &k.description[k.description.find("OCG knob ")? + "OCG knob ".len()..];
+    let digits: &str = &rest[..rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len())];
+    digits.parse().ok()
+}
+
+/// Finds a ptxas knob by its numeric OCG knob id (`knob_by_ocg_id(437)` is
+/// `LoopUnroll`).
+pub fn knob_by_ocg_id(id: u32) -> Option<&'static KnobDef> {
+    KNOBS.iter().find(|k| ocg_knob_id(k) == Some(id))
+}
+
+/// What the seed said about the default when it did not give a value
+/// (`"unset"`, `"varies"`, `"opt-level dependent"`, `"not stated"`, ...):
+/// the text of the `(seed default: ...)` note that ends such a knob's
+/// description. `None` when the default is the seed's own value.
+///
+/// For Int/Float knobs whose note is `"unset"`, the default `0` means "not
+/// set: the pass keeps its built-in behaviour".
+pub fn default_note(k: &KnobDef) -> Option<&'static str> {
+    const TAG: &str = "(seed default: ";
+    let description: &'static str = k.description;
+    let start = description.find(TAG)? + TAG.len();
+    // The note may hold parentheses of its own: "22 (early) / 100 (late)".
+    let mut depth = 1usize;
+    for (i, c) in description[start..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&description[start..start + i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A problem with a knob setting, with the closest knob names for "did you mean".
