@@ -1,1 +1,48 @@
-//! Salsa database (being written).
+//! `ptx-db`: the incremental (salsa 0.28) database of ptxopt.
+//!
+//! Inputs ([`inputs`]): one [`SourceFile`] per path, one [`Knob`] per knob of
+//! the `ptx-knobs` registry, the [`Target`], one [`PhaseSwitch`] per phase.
+//! Everything else is a memoized query ([`queries`], [`pipeline`], [`output`]):
+//!
+//! ```text
+//! SourceFile ─► parse ─► kernels ─► Kernel{name, syntax: green node}
+//!                                      │
+//!                      kernel_lowered ─► kernel_ir   (trivia and positions dropped)
+//!                                      │
+//!            cicc passes ─► ptxas phases 3 … 88   (one query per phase, chained)
+//!                                      │
+//!                      kernel_ptx ─► file_ptx ─► build_file
+//! ```
+//!
+//! An edit in one function re-runs only that function's queries (and the
+//! cheap per-file ones: parse, check, split); a comment or whitespace edit stops
+//! at `kernel_ir`; a knob change re-runs only the phases that read the knob.
+//! `tests/incremental.rs` proves each with a snapshot of the executed queries
+//! ([`EventLog`]).
+//!
+//! Use: build a [`RootDatabase`], [`set_file_text`](RootDatabase::set_file_text),
+//! set knobs and target, then call [`build_file`] (or [`ir_after`] for a dump).
+//! For parallel batch builds, give each worker thread a clone of the database.
+//! Queries unwind with `salsa::Cancelled` when an input is set while they run
+//! on a clone; do not build with `panic = "abort"`.
+
+mod database;
+mod event_log;
+pub mod inputs;
+pub mod output;
+pub mod phases;
+pub mod pipeline;
+pub mod queries;
+
+pub use database::{Db, EventCallback, RootDatabase, SetKnobError};
+pub use event_log::EventLog;
+pub use inputs::{Knob, PhaseSwitch, SourceFile, Target};
+pub use output::{build_file, file_ptx, kernel_ptx, FileBuild};
+pub use phases::{find_phases, phase_info, suggest_phases, PhaseId, PhaseInfo, Tool, PHASES};
+pub use pipeline::{
+    effective_target, ir_after, ir_before, kernel_final, knob_bool, knob_int, knob_value,
+};
+pub use queries::{
+    file_diagnostics, kernel_ir, kernel_lowered, kernels, module_context, module_items, parse,
+    Diag, Kernel,
+};

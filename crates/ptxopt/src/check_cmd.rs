@@ -154,16 +154,7 @@ fn check_one(path: &std::path::Path, short: bool, options: check::CheckOptions) 
     let mut output = String::new();
     for d in &diags {
         if short {
-            let lc = index.line_col(&text, d.range.start());
-            let sev = if d.severity == Severity::Error {
-                "error"
-            } else {
-                "warning"
-            };
-            output.push_str(&format!(
-                "{display}:{}:{}: {sev}: {}\n",
-                lc.line, lc.col, d.message
-            ));
+            crate::render::render_short(&mut output, &display, &text, &index, d);
         } else {
             crate::render::render(&mut output, &display, &text, &index, d);
         }

@@ -2,12 +2,20 @@
 //!
 //! Subcommands:
 //! - `check FILE...`: parse and check PTX files; print diagnostics rustc-style.
+//! - `build FILE...`: check, lower, run the phase pipeline (the `ptx-db`
+//!   database), write optimized PTX atomically.
+//! - `knobs`: print the knob registry.
 //!
 //! Exit codes (stable, for scripts): 0 no errors; 1 errors in the input; 2 usage
 //! or I/O errors.
 
+mod atomic_write;
+mod build_cmd;
 mod check_cmd;
+mod knobs_cmd;
+mod phase_list;
 mod render;
+mod settings;
 
 use std::process::ExitCode;
 
@@ -35,7 +43,43 @@ enum Command {
     /// `.target` or `.version`.
     #[command(after_help = EXIT_CODES)]
     Check(check_cmd::CheckArgs),
+
+    /// Optimize PTX files: check them, lower each function to IR, run the
+    /// phase pipeline (cicc machine passes, then ptxas phases 3 to 88) and
+    /// write the result as PTX.
+    ///
+    /// A file with errors (what `ptxopt check` reports) is not written, and
+    /// an existing output is left as it was; outputs are written atomically
+    /// (temporary file, fsync, rename). Files are built in parallel; the
+    /// output does not depend on the number of threads.
+    ///
+    /// Target and knobs come from `ptxopt.toml` beside each input (or
+    /// `--config`), overridden by `--arch` and `--knob`:
+    ///
+    ///     target = "sm_90"
+    ///     [knobs]
+    ///     LoopUnroll = false
+    ///
+    /// No phase is implemented yet: each passes its input through, so the
+    /// output is the input re-emitted (comments dropped, layout normalized).
+    /// `--list-phases` shows the pipeline and the knobs each phase reads.
+    #[command(after_help = BUILD_AFTER_HELP, verbatim_doc_comment)]
+    Build(build_cmd::BuildArgs),
+
+    /// Print every knob: name, type, default, tool (ptxas or cicc), the pass
+    /// that reads it, and what it does (from the seed documents).
+    #[command(after_help = EXIT_CODES)]
+    Knobs(knobs_cmd::KnobsArgs),
 }
+
+const BUILD_AFTER_HELP: &str = "Examples:
+  ptxopt build kernel.ptx                      writes kernel.opt.ptx
+  ptxopt build a.ptx b.ptx --out-dir out/      writes out/a.ptx and out/b.ptx
+  ptxopt build k.ptx -o - --knob LoopUnroll=0  prints the output
+  ptxopt build k.ptx --dump-after 22 -o -      the code after OriLoopUnrolling
+  ptxopt build --list-phases
+
+Exit status: 0 = no errors, 1 = errors in the input, 2 = usage or I/O error.";
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -52,5 +96,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check(args) => check_cmd::run(args),
+        Command::Build(args) => build_cmd::run(args),
+        Command::Knobs(args) => knobs_cmd::run(args),
     }
 }

@@ -41,3 +41,23 @@ pub fn render(out: &mut String, path: &str, text: &str, index: &LineIndex, diag:
     let _ = writeln!(out, " {number} | {line_text}");
     let _ = writeln!(out, " {pad} | {prefix}{}", "^".repeat(width as usize));
 }
+
+/// Appends one diagnostic as a single `path:line:col: severity: message` line.
+pub fn render_short(
+    out: &mut String,
+    path: &str,
+    text: &str,
+    index: &LineIndex,
+    diag: &Diagnostic,
+) {
+    let lc = index.line_col(text, diag.range.start());
+    let severity = match diag.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let _ = writeln!(
+        out,
+        "{path}:{}:{}: {severity}: {}",
+        lc.line, lc.col, diag.message
+    );
+}

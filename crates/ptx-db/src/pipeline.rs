@@ -1,0 +1,99 @@
+//! The pipeline as a chain of memoized queries.
+//!
+//! For every kernel, each phase of [`PHASES`] is one salsa tracked query whose
+//! input is the previous phase's query (the first phase reads
+//! [`kernel_ir`]). So:
+//!
+//! - `--dump-after PHASE` is a lookup of that phase's memoized result
+//!   ([`ir_after`]);
+//! - a phase switched off (`--named-phases`) or not implemented returns its
+//!   input `Arc` unchanged: cheap, and equal, so what follows is backdated;
+//! - a knob change re-runs the phases that read that knob; where their output
+//!   is unchanged, nothing after them re-runs.
+//!
+//! Every phase reads its [`PhaseSwitch`](crate::PhaseSwitch) (one input per
+//! phase), so changing the selection re-runs only the phases switched.
+
+use std::sync::Arc;
+
+use ptx_ir::ir::Function;
+use ptx_knobs::KnobValue;
+
+use crate::phases::{self, PhaseId, PHASES};
+use crate::queries::{kernel_ir, Kernel};
+use crate::Db;
+
+/// Body of every phase query: the previous phase's output, transformed by this
+/// phase if it is switched on.
+pub(crate) fn execute(db: &dyn Db, kernel: Kernel<'_>, id: PhaseId) -> Arc<Function> {
+    let input = ir_before(db, kernel, id);
+    if !db.phase_switch(id).enabled(db) {
+        return input;
+    }
+    phases::transform(db, kernel, id, input)
+}
+
+/// The input of phase `id`: the output of the one before it, or the lowered IR.
+pub fn ir_before(db: &dyn Db, kernel: Kernel<'_>, id: PhaseId) -> Arc<Function> {
+    match (id as usize).checked_sub(1) {
+        Some(prev) => phases::memoized(db, kernel, PHASES[prev].id).clone(),
+        None => kernel_ir(db, kernel).clone(),
+    }
+}
+
+/// The IR of `kernel` after phase `id` (memoized).
+pub fn ir_after(db: &dyn Db, kernel: Kernel<'_>, id: PhaseId) -> Arc<Function> {
+    phases::memoized(db, kernel, id).clone()
+}
+
+/// The IR of `kernel` after the whole pipeline.
+pub fn kernel_final(db: &dyn Db, kernel: Kernel<'_>) -> Arc<Function> {
+    match PHASES.last() {
+        Some(last) => ir_after(db, kernel, last.id),
+        None => kernel_ir(db, kernel).clone(),
+    }
+}
+
+/// The value of a knob, as read by a phase (a tracked read of that knob's
+/// input only). `None` when the registry has no such knob.
+pub fn knob_value(db: &dyn Db, name: &str) -> Option<KnobValue> {
+    db.knob(name).map(|k| k.value(db).clone())
+}
+
+/// A boolean knob, `default` when the registry lacks it or it is not boolean.
+pub fn knob_bool(db: &dyn Db, name: &str, default: bool) -> bool {
+    match db.knob(name) {
+        Some(k) => k.value(db).as_bool().unwrap_or(default),
+        None => default,
+    }
+}
+
+/// An integer knob, `default` when the registry lacks it or it is not an integer.
+pub fn knob_int(db: &dyn Db, name: &str, default: i64) -> i64 {
+    match db.knob(name) {
+        Some(k) => k.value(db).as_int().unwrap_or(default),
+        None => default,
+    }
+}
+
+/// The target the phases optimize for: the [`Target`](crate::Target) input
+/// when set (`--arch`), otherwise the file's `.target` (`(sm, suffix)`, e.g.
+/// `(90, "a")`); `(0, "")` when neither says.
+pub fn effective_target(db: &dyn Db, kernel: Kernel<'_>) -> (u32, String) {
+    let target = db.target();
+    if target.sm(db) != 0 {
+        return (target.sm(db), target.suffix(db).clone());
+    }
+    let ctx = crate::queries::module_context(db, kernel.file(db));
+    match &ctx.target {
+        Some(t) => {
+            let suffix: String = t
+                .arch
+                .trim_start_matches(|c: char| !c.is_ascii_digit())
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .to_string();
+            (t.sm_number(), suffix)
+        }
+        None => (0, String::new()),
+    }
+}

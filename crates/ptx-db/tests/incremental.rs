@@ -1,0 +1,273 @@
+//! Incrementality, proved by the salsa event log: after an edit, exactly which
+//! queries execute again.
+//!
+//! (a) an edit in one function's body re-runs that function's queries only;
+//! (b) a comment or whitespace edit stops at `kernel_ir` (the trivia firewall);
+//! (c) a knob change re-runs only the phases that read that knob.
+
+use expect_test::{expect, Expect};
+use ptx_db::{build_file, EventLog, RootDatabase, SourceFile, PHASES};
+use ptx_knobs::KnobValue;
+
+const TWO_KERNELS: &str = r#".version 8.3
+.target sm_80
+.address_size 64
+
+// kernel A
+.visible .entry a(
+	.param .u64 a_p
+)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [a_p];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	add.s32 %r2, %r1, 1; // increment
+	st.global.u32 [%rd2], %r2;
+	ret;
+}
+
+// kernel B
+.visible .entry b(
+	.param .u64 b_p
+)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [b_p];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %ctaid.x;
+	st.global.u32 [%rd2], %r1;
+	ret;
+}
+"#;
+
+fn setup() -> (RootDatabase, EventLog, SourceFile) {
+    let (mut db, log) = EventLog::new_database();
+    let file = db.set_file_text("two.ptx", TWO_KERNELS);
+    let built = build_file(&db, file);
+    assert!(built.text.is_some(), "{:?}", built.diagnostics);
+    log.take(&db);
+    (db, log, file)
+}
+
+/// Rebuilds and snapshots the executed queries, with the long run of
+/// pass-through phase queries folded into one line per kernel.
+fn check_rebuild(db: &RootDatabase, log: &EventLog, file: SourceFile, expect: Expect) {
+    let built = build_file(db, file);
+    assert!(built.text.is_some(), "{:?}", built.diagnostics);
+    expect.assert_eq(&fold_phases(&log.take(db)).join("\n"));
+}
+
+/// Replaces a run of consecutive phase queries on one kernel that covers the
+/// whole pipeline by `<all N phases>(kernel)`.
+fn fold_phases(events: &[String]) -> Vec<String> {
+    let is_phase = |e: &str| {
+        PHASES
+            .iter()
+            .any(|p| e.starts_with(&format!("{}(", p.query)))
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        if is_phase(&events[i]) {
+            let arg = events[i][events[i].find('(').unwrap()..].to_string();
+            let mut j = i;
+            while j < events.len() && is_phase(&events[j]) && events[j].ends_with(&arg) {
+                j += 1;
+            }
+            if j - i == PHASES.len() {
+                out.push(format!("<all {} phases>{arg}", PHASES.len()));
+                i = j;
+                continue;
+            }
+        }
+        out.push(events[i].clone());
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn first_build_runs_everything_once() {
+    let (mut db, log) = EventLog::new_database();
+    let file = db.set_file_text("two.ptx", TWO_KERNELS);
+    build_file(&db, file);
+    expect![[r#"
+        file_diagnostics(two.ptx)
+        parse(two.ptx)
+        kernels(two.ptx)
+        kernel_lowered(a)
+        module_context(two.ptx)
+        kernel_lowered(b)
+        file_ptx(two.ptx)
+        module_items(two.ptx)
+        kernel_ptx(a)
+        <all 53 phases>(a)
+        kernel_ir(a)
+        kernel_ptx(b)
+        <all 53 phases>(b)
+        kernel_ir(b)"#]]
+    .assert_eq(&fold_phases(&log.take(&db)).join("\n"));
+}
+
+#[test]
+fn editing_one_body_reruns_only_that_kernel() {
+    let (mut db, log, file) = setup();
+    db.set_file_text(
+        "two.ptx",
+        TWO_KERNELS.replace("mov.u32 %r1, %ctaid.x;", "mov.u32 %r1, %ctaid.y;"),
+    );
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+            parse(two.ptx)
+            file_diagnostics(two.ptx)
+            kernels(two.ptx)
+            module_context(two.ptx)
+            kernel_lowered(b)
+            module_items(two.ptx)
+            kernel_ir(b)
+            <all 53 phases>(b)
+            kernel_ptx(b)
+            file_ptx(two.ptx)"#]],
+    );
+}
+
+#[test]
+fn editing_a_comment_stops_at_lowering() {
+    let (mut db, log, file) = setup();
+    db.set_file_text(
+        "two.ptx",
+        TWO_KERNELS.replace("// increment", "// add one to the thread index"),
+    );
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+        parse(two.ptx)
+        file_diagnostics(two.ptx)
+        kernels(two.ptx)
+        module_context(two.ptx)
+        kernel_lowered(a)
+        module_items(two.ptx)
+        kernel_ir(a)"#]],
+    );
+}
+
+#[test]
+fn editing_whitespace_stops_at_lowering() {
+    let (mut db, log, file) = setup();
+    db.set_file_text(
+        "two.ptx",
+        TWO_KERNELS.replace("add.s32 %r2, %r1, 1;", "add.s32    %r2,   %r1,  1;\n\n"),
+    );
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+        parse(two.ptx)
+        file_diagnostics(two.ptx)
+        kernels(two.ptx)
+        module_context(two.ptx)
+        kernel_lowered(a)
+        module_items(two.ptx)
+        kernel_ir(a)"#]],
+    );
+}
+
+#[test]
+fn editing_a_module_comment_reruns_no_kernel_query() {
+    let (mut db, log, file) = setup();
+    db.set_file_text(
+        "two.ptx",
+        TWO_KERNELS.replace("// kernel A", "// the first kernel\n\n"),
+    );
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+        parse(two.ptx)
+        file_diagnostics(two.ptx)
+        kernels(two.ptx)
+        module_context(two.ptx)
+        module_items(two.ptx)"#]],
+    );
+}
+
+#[test]
+fn changing_loop_unroll_reruns_only_the_unroller() {
+    let (mut db, log, file) = setup();
+    db.set_knob("LoopUnroll", KnobValue::Bool(false)).unwrap();
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+        phase_22_ori_loop_unrolling(a)
+        phase_22_ori_loop_unrolling(b)"#]],
+    );
+}
+
+#[test]
+fn setting_a_knob_to_its_value_reruns_nothing() {
+    let (mut db, log, file) = setup();
+    db.set_knob("LoopUnroll", KnobValue::Bool(true)).unwrap();
+    db.set_file_text("two.ptx", TWO_KERNELS);
+    check_rebuild(&db, &log, file, expect![[r#""#]]);
+}
+
+#[test]
+fn switching_one_phase_off_reruns_only_it() {
+    let (mut db, log, file) = setup();
+    db.set_phase_enabled(ptx_db::PhaseId::GvnCse, false);
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+        phase_49_gvn_cse(a)
+        phase_49_gvn_cse(b)"#]],
+    );
+}
+
+#[test]
+fn adding_a_function_above_runs_phases_only_for_it() {
+    // The module context (module-level names) gains `first`, so `a` and `b`
+    // are lowered again; their IR is unchanged, so their phases do not re-run.
+    let (mut db, log, file) = setup();
+    let new_kernel = ".visible .entry first()\n{\n\tret;\n}\n\n// kernel A";
+    db.set_file_text("two.ptx", TWO_KERNELS.replace("// kernel A", new_kernel));
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+        parse(two.ptx)
+        file_diagnostics(two.ptx)
+        kernels(two.ptx)
+        kernel_lowered(first)
+        module_context(two.ptx)
+        kernel_lowered(a)
+        kernel_lowered(b)
+        module_items(two.ptx)
+        file_ptx(two.ptx)
+        kernel_ptx(first)
+        <all 53 phases>(first)
+        kernel_ir(first)"#]],
+    );
+}
+
+#[test]
+fn changing_an_unrelated_knob_reruns_nothing() {
+    let (mut db, log, file) = setup();
+    // A knob no phase reads yet: no query depends on its input.
+    db.set_knob("UnrollBudget", KnobValue::Int(7)).unwrap();
+    check_rebuild(&db, &log, file, expect![[r#""#]]);
+}

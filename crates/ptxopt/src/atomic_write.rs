@@ -1,0 +1,114 @@
+//! Writing an output file atomically: readers see the old file or the whole new
+//! one, never a part, and a failure leaves no partial file behind.
+//!
+//! The text goes to a temporary file in the destination's folder (same file
+//! system, so the rename is atomic), which is flushed to disk (`fsync`) and
+//! renamed over the destination; the folder is then synced so the rename
+//! itself survives a crash. On any error the temporary file is removed and the
+//! destination is untouched.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Writes `bytes` to `path` atomically.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = temp_path(path)?;
+    let result = write_and_rename(&tmp, path, bytes);
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn write_and_rename(tmp: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).create_new(true).open(tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    drop(file);
+    fs::rename(tmp, path)?;
+    sync_dir(&folder_of(path));
+    Ok(())
+}
+
+/// `.<name>.ptxopt-<pid>-<n>.tmp` beside `path`: hidden, unique within the
+/// process (threads write in parallel) and across processes.
+fn temp_path(path: &Path) -> io::Result<PathBuf> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("`{}` is not a file path", path.display()),
+        )
+    })?;
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let tmp_name = format!(
+        ".{}.ptxopt-{}-{n}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    );
+    Ok(folder_of(path).join(tmp_name))
+}
+
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Makes a rename in `dir` durable. Best effort: not every platform or file
+/// system lets a folder be opened and synced.
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("ptxopt-atomic-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn writes_and_replaces_leaving_no_temp_file() {
+        let dir = scratch("replace");
+        let out = dir.join("out.ptx");
+        write_atomically(&out, b"one").unwrap();
+        write_atomically(&out, b"two").unwrap();
+        assert_eq!(fs::read(&out).unwrap(), b"two");
+        assert_eq!(entries(&dir), ["out.ptx"]);
+    }
+
+    #[test]
+    fn failure_leaves_nothing() {
+        let dir = scratch("fail");
+        // The destination is a folder: the rename fails after the temp file
+        // was written; the temp file must be gone.
+        let out = dir.join("taken");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("keep"), b"x").unwrap();
+        assert!(write_atomically(&out, b"data").is_err());
+        assert_eq!(entries(&dir), ["taken"]);
+        assert_eq!(entries(&out), ["keep"]);
+    }
+}

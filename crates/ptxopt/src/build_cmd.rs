@@ -1,0 +1,578 @@
+//! `ptxopt build FILE...`: check, lower, run the phase pipeline, write PTX.
+//!
+//! Steps:
+//! 1. Check the command line (`--knob`, `--arch`, `--named-phases`,
+//!    `--dump-after`, output paths) and load every configuration file that
+//!    applies; any problem is a usage error (exit 2) before anything is built.
+//! 2. Read the inputs. Files are grouped by the `ptxopt.toml` that applies to
+//!    them; each group gets one [`RootDatabase`] with its settings.
+//! 3. Build the files of a group in parallel, one database clone per worker
+//!    thread (they share memoized results). A file with errors (what `ptxopt
+//!    check` reports, or code ptxopt cannot lower) is not written.
+//! 4. Write each output atomically (see [`crate::atomic_write`]).
+//! 5. Print diagnostics (stderr), dumps (stdout) and a summary (stderr) in
+//!    input order, so the output does not depend on thread timing.
+//!
+//! A progress line is shown on stderr when it is a terminal and there is more
+//! than one file, or when there are many files (one line per tenth).
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use ptx_db::{PhaseId, RootDatabase, SourceFile};
+use ptx_syntax::check::Severity;
+use ptx_syntax::line_index::LineIndex;
+
+use crate::atomic_write::write_atomically;
+use crate::settings::{self, UsageError};
+
+/// Arguments of `ptxopt build`.
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// PTX files to build (`-` reads standard input and writes standard
+    /// output unless `-o` says otherwise).
+    #[arg(value_name = "FILE", required_unless_present = "list_phases")]
+    files: Vec<PathBuf>,
+
+    /// Write the output to OUT (`-`: standard output). Only with one input
+    /// file. Default: `<name>.opt.ptx` beside each input.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUT",
+        conflicts_with = "out_dir"
+    )]
+    output: Option<PathBuf>,
+
+    /// Write each output to DIR/<input file name> (DIR is created if needed).
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
+
+    /// The GPU to optimize for, such as `sm_80` or `sm_90a`. Default: the
+    /// `target` of ptxopt.toml, else each file's own `.target`. The output
+    /// keeps the file's `.target` directive.
+    #[arg(long, value_name = "sm_XX")]
+    arch: Option<String>,
+
+    /// Set a knob, such as `--knob LoopUnroll=false` or
+    /// `--knob unroll-threshold=150`; repeatable; overrides ptxopt.toml.
+    /// `ptxopt knobs` lists every knob with its type and default.
+    #[arg(long = "knob", value_name = "NAME=VALUE")]
+    knobs: Vec<String>,
+
+    /// Read target and knobs from this file instead of the `ptxopt.toml`
+    /// beside each input. Format: `target = "sm_90"` and a `[knobs]` table.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Print the pipeline (number, name, tool, implemented or pass-through,
+    /// knobs read) and exit.
+    #[arg(long)]
+    list_phases: bool,
+
+    /// Print every kernel's code after PHASE (a ptxas number such as `22`, or
+    /// a name such as `OriLoopUnrolling` or `nvptx-peephole`) on standard
+    /// output. Outputs are still written.
+    #[arg(long, value_name = "PHASE")]
+    dump_after: Option<String>,
+
+    /// How `--dump-after` prints: `ptx` (PTX text) or `ir` (the IR dump with
+    /// blocks, successors, defs and uses).
+    #[arg(long, value_enum, default_value_t = DumpFormat::Ptx, value_name = "FORMAT")]
+    dump_format: DumpFormat,
+
+    /// Run only these phases (comma-separated numbers or names); the others
+    /// pass their input through.
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    named_phases: Option<Vec<String>>,
+
+    /// Worker threads (default: the number of cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    jobs: Option<usize>,
+
+    /// Print diagnostics as single `path:line:col: severity: message` lines,
+    /// without source excerpts.
+    #[arg(long)]
+    short: bool,
+
+    /// Print no progress and no summary line.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DumpFormat {
+    Ptx,
+    Ir,
+}
+
+/// Where one output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Dest {
+    Stdout,
+    File(PathBuf),
+}
+
+/// One input as read.
+struct Input {
+    path: PathBuf,
+    display: String,
+    text: Result<String, ReadError>,
+}
+
+enum ReadError {
+    /// Cannot be read: exit 2.
+    Io(String),
+    /// Not UTF-8 (an input error, exit 1): the rendered diagnostic.
+    NotUtf8(String),
+}
+
+/// What building one input produced.
+#[derive(Default)]
+struct FileReport {
+    /// Rendered diagnostics.
+    diagnostics: String,
+    errors: usize,
+    warnings: usize,
+    /// `--dump-after` text.
+    dump: String,
+    /// The output, when it goes to standard output.
+    stdout_text: Option<String>,
+    written: bool,
+    io_error: Option<String>,
+}
+
+/// Runs `ptxopt build`.
+pub fn run(args: BuildArgs) -> ExitCode {
+    if args.list_phases {
+        print!("{}", crate::phase_list::render());
+        return ExitCode::SUCCESS;
+    }
+    match build(&args) {
+        Ok(code) => code,
+        Err(UsageError(message)) => {
+            eprintln!("ptxopt: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn build(args: &BuildArgs) -> Result<ExitCode, UsageError> {
+    let cli = settings::from_cli(
+        args.arch.as_deref(),
+        &args.knobs,
+        args.named_phases.as_deref(),
+    )?;
+    let dump = args.dump_after.as_deref().map(dump_phase).transpose()?;
+    let dests = destinations(args)?;
+
+    // Configuration files, loaded before anything is built.
+    let config_paths: Vec<Option<PathBuf>> = args
+        .files
+        .iter()
+        .map(|f| settings::config_path_for(f, args.config.as_deref()))
+        .collect();
+    let mut configs: BTreeMap<PathBuf, ptx_knobs::Config> = BTreeMap::new();
+    for path in config_paths.iter().flatten() {
+        if !configs.contains_key(path) {
+            configs.insert(path.clone(), settings::load_config(path)?);
+        }
+    }
+    // Settings are checked once up front, so a bad setting is reported before
+    // any file is written.
+    let mut probe = RootDatabase::new();
+    settings::apply(&mut probe, None, &cli)?;
+    for (path, config) in &configs {
+        settings::apply(&mut probe, Some((path, config)), &cli)?;
+    }
+    drop(probe);
+
+    let inputs: Vec<Input> = args.files.iter().map(|p| read_input(p)).collect();
+
+    let mut groups: BTreeMap<Option<PathBuf>, Vec<usize>> = BTreeMap::new();
+    for (i, config) in config_paths.iter().enumerate() {
+        groups.entry(config.clone()).or_default().push(i);
+    }
+
+    let progress = Progress::new(inputs.len(), args.quiet);
+    let mut reports: Vec<Option<FileReport>> = (0..inputs.len()).map(|_| None).collect();
+    for (config, members) in &groups {
+        let config = config.as_ref().map(|p| (p.as_path(), &configs[p]));
+        let mut db = RootDatabase::new();
+        settings::apply(&mut db, config, &cli)?;
+        build_group(
+            &mut db,
+            &inputs,
+            members,
+            &dests,
+            &Job {
+                dump,
+                dump_format: args.dump_format,
+                short: args.short,
+                threads: args.jobs,
+            },
+            &progress,
+            &mut reports,
+        );
+    }
+    progress.finish();
+
+    Ok(report(args, &inputs, reports))
+}
+
+/// What every file of a build shares.
+struct Job {
+    dump: Option<PhaseId>,
+    dump_format: DumpFormat,
+    short: bool,
+    threads: Option<usize>,
+}
+
+/// Resolves `--dump-after`.
+fn dump_phase(word: &str) -> Result<PhaseId, UsageError> {
+    let found = ptx_db::find_phases(word);
+    match found.as_slice() {
+        [] => Err(settings::unknown_phase("--dump-after", word)),
+        [one] => Ok(one.id),
+        many => {
+            let labels: Vec<String> = many.iter().map(|p| p.label()).collect();
+            Err(UsageError(format!(
+                "--dump-after: `{word}` names several phases ({}); give one by number",
+                labels.join(", ")
+            )))
+        }
+    }
+}
+
+/// Where each input's output goes.
+fn destinations(args: &BuildArgs) -> Result<Vec<Dest>, UsageError> {
+    if let Some(out) = &args.output {
+        if args.files.len() != 1 {
+            return Err(UsageError(
+                "-o/--output takes one input file; use --out-dir for several".into(),
+            ));
+        }
+        return Ok(vec![if out.as_os_str() == "-" {
+            Dest::Stdout
+        } else {
+            Dest::File(out.clone())
+        }]);
+    }
+    if let Some(dir) = &args.out_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| UsageError(format!("cannot create `{}`: {e}", dir.display())))?;
+    }
+    let mut seen: BTreeMap<PathBuf, &Path> = BTreeMap::new();
+    let mut dests = Vec::new();
+    for input in &args.files {
+        if input.as_os_str() == "-" {
+            dests.push(Dest::Stdout);
+            continue;
+        }
+        let name = input
+            .file_name()
+            .ok_or_else(|| UsageError(format!("`{}` is not a file name", input.display())))?;
+        let out = match &args.out_dir {
+            Some(dir) => dir.join(name),
+            None => input.with_file_name(default_output_name(input)),
+        };
+        if let Some(other) = seen.get(&out) {
+            if *other != input.as_path() {
+                return Err(UsageError(format!(
+                    "`{}` and `{}` would both be written to `{}`",
+                    other.display(),
+                    input.display(),
+                    out.display()
+                )));
+            }
+        }
+        seen.insert(out.clone(), input);
+        dests.push(Dest::File(out));
+    }
+    Ok(dests)
+}
+
+/// `kernel.ptx` -> `kernel.opt.ptx`.
+fn default_output_name(input: &Path) -> String {
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!("{stem}.opt.ptx")
+}
+
+fn read_input(path: &Path) -> Input {
+    let display = path.display().to_string();
+    let bytes = if display == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
+    } else {
+        std::fs::read(path)
+    };
+    let text = match bytes {
+        Err(e) => Err(ReadError::Io(format!("cannot read `{display}`: {e}"))),
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+            let valid = e.utf8_error().valid_up_to();
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            let index = LineIndex::new(&prefix);
+            let lc = index.line_col(&prefix, (valid as u32).into());
+            ReadError::NotUtf8(format!(
+                "{display}:{}:{}: error: file is not valid UTF-8\n",
+                lc.line, lc.col
+            ))
+        }),
+    };
+    Input {
+        path: path.to_path_buf(),
+        display,
+        text,
+    }
+}
+
+/// Builds the inputs `members` with one database (settings already applied),
+/// in parallel.
+fn build_group(
+    db: &mut RootDatabase,
+    inputs: &[Input],
+    members: &[usize],
+    dests: &[Dest],
+    job: &Job,
+    progress: &Progress,
+    reports: &mut [Option<FileReport>],
+) {
+    // Inputs are set on the database before any clone exists (a setter waits
+    // for every clone to be dropped).
+    let mut work: Vec<(usize, SourceFile)> = Vec::new();
+    for &i in members {
+        match &inputs[i].text {
+            Ok(text) => work.push((i, db.set_file_text(&inputs[i].path, text.as_str()))),
+            Err(e) => {
+                reports[i] = Some(match e {
+                    ReadError::Io(message) => FileReport {
+                        io_error: Some(message.clone()),
+                        ..FileReport::default()
+                    },
+                    ReadError::NotUtf8(rendered) => FileReport {
+                        diagnostics: rendered.clone(),
+                        errors: 1,
+                        ..FileReport::default()
+                    },
+                });
+                progress.tick();
+            }
+        }
+    }
+    let threads = job
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, work.len().max(1));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, FileReport)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let db = db.clone();
+            let (next, results, work) = (&next, &results, &work);
+            scope.spawn(move || loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&(i, file)) = work.get(n) else { break };
+                let report = build_one(&db, file, &inputs[i], &dests[i], job);
+                results.lock().expect("no poisoned lock").push((i, report));
+                progress.tick();
+            });
+        }
+    });
+    for (i, report) in results.into_inner().expect("no poisoned lock") {
+        reports[i] = Some(report);
+    }
+}
+
+/// Builds one file and writes its output.
+fn build_one(
+    db: &RootDatabase,
+    file: SourceFile,
+    input: &Input,
+    dest: &Dest,
+    job: &Job,
+) -> FileReport {
+    let built = ptx_db::build_file(db, file);
+    let text = file.text(db);
+    let index = LineIndex::new(text);
+    let mut report = FileReport::default();
+    for d in &built.diagnostics {
+        if job.short {
+            crate::render::render_short(&mut report.diagnostics, &input.display, text, &index, d);
+        } else {
+            crate::render::render(&mut report.diagnostics, &input.display, text, &index, d);
+        }
+        match d.severity {
+            Severity::Error => report.errors += 1,
+            Severity::Warning => report.warnings += 1,
+        }
+    }
+    let Some(output) = built.text else {
+        // A file ptxopt cannot lower is reported with an error diagnostic too.
+        report.errors = report.errors.max(1);
+        return report;
+    };
+    if let Some(phase) = job.dump {
+        report.dump = dump(db, file, &input.display, phase, job.dump_format);
+    }
+    match dest {
+        Dest::Stdout => {
+            report.stdout_text = Some(output.to_string());
+            report.written = true;
+        }
+        Dest::File(path) => match write_atomically(path, output.as_bytes()) {
+            Ok(()) => report.written = true,
+            Err(e) => report.io_error = Some(format!("cannot write `{}`: {e}", path.display())),
+        },
+    }
+    report
+}
+
+/// Every kernel of `file` after `phase`.
+fn dump(
+    db: &RootDatabase,
+    file: SourceFile,
+    display: &str,
+    phase: PhaseId,
+    format: DumpFormat,
+) -> String {
+    let label = ptx_db::phase_info(phase).label();
+    let mut out = String::new();
+    for kernel in ptx_db::kernels(db, file) {
+        let ir = ptx_db::ir_after(db, *kernel, phase);
+        out.push_str(&format!(
+            "// ---- {display}: `{}` after {label} ----\n",
+            kernel.name(db)
+        ));
+        out.push_str(&match format {
+            DumpFormat::Ptx => ptx_ir::emit_function(&ir),
+            DumpFormat::Ir => ptx_ir::ir::dump::dump_function(&ir),
+        });
+        out.push('\n');
+    }
+    out
+}
+
+/// Prints the reports in input order; the exit status.
+fn report(args: &BuildArgs, inputs: &[Input], reports: Vec<Option<FileReport>>) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut stdout = stdout.lock();
+    let stderr = std::io::stderr();
+    let mut stderr = stderr.lock();
+    let (mut written, mut failed, mut warnings, mut io_errors) = (0, 0, 0, 0);
+    for (input, report) in inputs.iter().zip(reports) {
+        let report = report.expect("every input has a report");
+        let _ = stderr.write_all(report.diagnostics.as_bytes());
+        if report.errors > 0 {
+            failed += 1;
+            let _ = writeln!(
+                stderr,
+                "ptxopt: `{}` has errors; its output was not written",
+                input.display
+            );
+        }
+        if let Some(e) = &report.io_error {
+            io_errors += 1;
+            let _ = writeln!(stderr, "ptxopt: error: {e}");
+        }
+        let _ = stdout.write_all(report.dump.as_bytes());
+        if let Some(text) = &report.stdout_text {
+            let _ = stdout.write_all(text.as_bytes());
+        }
+        written += usize::from(report.written);
+        warnings += report.warnings;
+    }
+    let _ = stdout.flush();
+    if !args.quiet {
+        let files = inputs.len();
+        let _ = writeln!(
+            stderr,
+            "built {files} file{}: {written} written, {failed} with errors, {warnings} warning{}",
+            plural(files),
+            plural(warnings)
+        );
+    }
+    if io_errors > 0 {
+        ExitCode::from(2)
+    } else if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Files this many or more get progress lines even when stderr is not a
+/// terminal.
+const PROGRESS_MIN_FILES: usize = 100;
+
+/// The progress line on stderr.
+struct Progress {
+    total: usize,
+    done: AtomicUsize,
+    mode: ProgressMode,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ProgressMode {
+    Off,
+    /// Rewrites one line (`\r`).
+    Terminal,
+    /// One line per tenth of the files.
+    Lines,
+}
+
+impl Progress {
+    fn new(total: usize, quiet: bool) -> Progress {
+        let mode = if quiet {
+            ProgressMode::Off
+        } else if std::io::stderr().is_terminal() && total > 1 {
+            ProgressMode::Terminal
+        } else if total >= PROGRESS_MIN_FILES {
+            ProgressMode::Lines
+        } else {
+            ProgressMode::Off
+        };
+        Progress {
+            total,
+            done: AtomicUsize::new(0),
+            mode,
+        }
+    }
+
+    fn tick(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        match self.mode {
+            ProgressMode::Off => {}
+            ProgressMode::Terminal => {
+                eprint!("\r\x1b[Kbuilding: {done}/{} files", self.total);
+            }
+            ProgressMode::Lines => {
+                let step = self.total.div_ceil(10).max(1);
+                // Crossed a multiple of `step` (`is_multiple_of` needs Rust 1.87).
+                if done / step != (done - 1) / step && done < self.total {
+                    eprintln!("building: {done}/{} files", self.total);
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if self.mode == ProgressMode::Terminal {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
