@@ -27,7 +27,7 @@
 
 use std::sync::Arc;
 
-use ptx_ir::ir::{Function, Header, Module, ModuleItem};
+use ptx_ir::ir::{Function, Header, ModuleItem};
 use ptx_ir::{LowerError, ModuleContext};
 use ptx_syntax::ast::{self, AstNode};
 use ptx_syntax::check::{Diagnostic, Severity};
@@ -149,14 +149,12 @@ pub fn kernel_ir<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<Function> {
 /// items in order ([`ModuleItem::Function`]`(i)` stands for the `i`-th entry of
 /// [`kernels`]).
 ///
-/// Lowering module-level declarations is only exposed through
-/// `ptx_ir::lower_module`, which also lowers every body; the bodies are dropped
-/// here so that the result (and what depends on it) is backdated after an edit
-/// inside a function.
+/// `ptx_ir::lower_module_items` lowers no function body, so the result (and
+/// what depends on it) is backdated after an edit inside a function.
 #[salsa::tracked(returns(ref))]
 pub fn module_items(db: &dyn Db, file: SourceFile) -> (Header, Arc<[ModuleItem]>) {
-    let (module, _errors): (Module, _) = ptx_ir::lower_module(parse(db, file));
-    (module.header, module.items.into())
+    let (header, items, _errors) = ptx_ir::lower_module_items(parse(db, file));
+    (header, items.into())
 }
 
 /// Lowering problems of a whole file with absolute ranges, for reporting.

@@ -23,4 +23,4 @@ pub mod ir;
 pub mod lower;
 
 pub use emit::{emit_function, emit_module};
-pub use lower::{lower_function, lower_module, LowerError, ModuleContext};
+pub use lower::{lower_function, lower_module, lower_module_items, LowerError, ModuleContext};

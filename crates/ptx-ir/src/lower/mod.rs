@@ -23,7 +23,7 @@ mod text;
 
 pub use context::{ModuleContext, SymbolKind};
 pub use function::lower_function;
-pub use module::lower_module;
+pub use module::{lower_module, lower_module_items};
 
 use ptx_syntax::TextRange;
 

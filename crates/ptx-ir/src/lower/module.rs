@@ -22,12 +22,55 @@ pub fn lower_module(parse: &Parse) -> (Module, Vec<LowerError>) {
         functions: Vec::new(),
     };
     let mut errors = Vec::new();
+    let mut functions = Vec::new();
+    let mut items = Vec::new();
+    {
+        let mut scratch = Module {
+            header: module.header.clone(),
+            items: Vec::new(),
+            functions: Vec::new(),
+        };
+        let mut body = BodyMode::Lower(&mut scratch);
+        for node in file.syntax().children() {
+            if let Some(item) = lower_item(&node, &ctx, &mut body, &mut errors) {
+                items.push(item);
+            }
+        }
+        functions.append(&mut scratch.functions);
+    }
+    module.items = items;
+    module.functions = functions;
+    (module, errors)
+}
+
+/// The header and the module-level items of a file, without lowering any
+/// function body: each definition is a `ModuleItem::Function(i)` placeholder for
+/// the i-th definition (what [`lower_module`] would put in `functions`). The
+/// incremental database lowers bodies one function at a time and uses this for
+/// the rest, so an edit inside a body leaves this result equal.
+pub fn lower_module_items(parse: &Parse) -> (crate::ir::Header, Vec<ModuleItem>, Vec<LowerError>) {
+    let file = parse.tree();
+    let ctx = ModuleContext::new(&file);
+    let mut errors = Vec::new();
+    let mut items = Vec::new();
+    let mut definitions = 0;
     for node in file.syntax().children() {
-        if let Some(item) = lower_item(&node, &ctx, &mut module, &mut errors) {
-            module.items.push(item);
+        let mut body = BodyMode::Skip {
+            definitions: &mut definitions,
+        };
+        if let Some(item) = lower_item(&node, &ctx, &mut body, &mut errors) {
+            items.push(item);
         }
     }
-    (module, errors)
+    (ctx.header(), items, errors)
+}
+
+/// What [`lower_item`] does with a function definition.
+enum BodyMode<'a> {
+    /// Lower the body into the module (`lower_module`).
+    Lower(&'a mut Module),
+    /// Only number the definitions (`lower_module_items`).
+    Skip { definitions: &'a mut usize },
 }
 
 /// Lowers one child of the root; `None` for the header directives and for what
@@ -35,7 +78,7 @@ pub fn lower_module(parse: &Parse) -> (Module, Vec<LowerError>) {
 fn lower_item(
     node: &SyntaxNode,
     ctx: &ModuleContext,
-    module: &mut Module,
+    body: &mut BodyMode<'_>,
     errors: &mut Vec<LowerError>,
 ) -> Option<ModuleItem> {
     Some(match node.kind() {
@@ -44,10 +87,18 @@ fn lower_item(
             if func.body().is_none() {
                 return Some(ModuleItem::Declaration(lower_signature(&func, errors)));
             }
-            let (function, errs) = lower_function_absolute(&func, ctx);
-            errors.extend(errs);
-            module.functions.push(function);
-            ModuleItem::Function(module.functions.len() - 1)
+            match body {
+                BodyMode::Lower(module) => {
+                    let (function, errs) = lower_function_absolute(&func, ctx);
+                    errors.extend(errs);
+                    module.functions.push(function);
+                    ModuleItem::Function(module.functions.len() - 1)
+                }
+                BodyMode::Skip { definitions } => {
+                    **definitions += 1;
+                    ModuleItem::Function(**definitions - 1)
+                }
+            }
         }
         SyntaxKind::VAR_DECL => {
             let decl = ast::VarDecl::cast(node.clone())?;

@@ -1,0 +1,215 @@
+//! The control-flow graph of a function: successors and predecessors of every
+//! block in the layout, the entry, the reverse post-order of the reachable
+//! blocks, the unreachable blocks, and where each instruction sits.
+//!
+//! Seed: `000_ed667d9feced6e07.txt`, "Loop Representation in Ori IR" (blocks
+//! carry predecessor and successor lists; every loop pass walks the blocks in
+//! the reverse-post-order array). Successors are
+//! [`Function::all_successors`](ptx_ir::ir::Function::all_successors): branch
+//! targets, then the fallthrough block.
+//!
+//! The depth-first search that numbers the blocks visits successors in that
+//! order, so the RPO is deterministic. A function with no blocks has no entry.
+//!
+//! No knobs.
+
+use la_arena::ArenaMap;
+use ptx_ir::ir::{BlockId, Function, InstId};
+
+/// The control-flow graph; see the module documentation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Cfg {
+    /// The first block of the layout.
+    pub entry: Option<BlockId>,
+    /// Every block of the layout, in layout order.
+    pub blocks: Vec<BlockId>,
+    succs: ArenaMap<BlockId, Vec<BlockId>>,
+    preds: ArenaMap<BlockId, Vec<BlockId>>,
+    /// The blocks reachable from the entry, in reverse post-order.
+    pub rpo: Vec<BlockId>,
+    rpo_index: ArenaMap<BlockId, u32>,
+    /// Blocks of the layout not reachable from the entry, in layout order.
+    pub unreachable: Vec<BlockId>,
+    /// Reachable blocks with no successor (`ret`, `exit`, unguarded `trap`, or
+    /// the last block of the layout), in layout order.
+    pub exits: Vec<BlockId>,
+    inst_block: ArenaMap<InstId, BlockId>,
+    inst_pos: ArenaMap<InstId, u32>,
+}
+
+/// Builds the CFG of `func`.
+pub fn cfg(func: &Function) -> Cfg {
+    let succs = func.all_successors();
+    let mut preds: ArenaMap<BlockId, Vec<BlockId>> = ArenaMap::default();
+    for &b in &func.layout {
+        preds.insert(b, Vec::new());
+    }
+    for &b in &func.layout {
+        for &s in succs.get(b).map(Vec::as_slice).unwrap_or(&[]) {
+            if let Some(p) = preds.get_mut(s) {
+                if !p.contains(&b) {
+                    p.push(b);
+                }
+            }
+        }
+    }
+    let entry = func.layout.first().copied();
+
+    // Iterative DFS for the post-order.
+    let mut post = Vec::with_capacity(func.layout.len());
+    let mut visited: ArenaMap<BlockId, ()> = ArenaMap::default();
+    if let Some(e) = entry {
+        let mut stack: Vec<(BlockId, usize)> = vec![(e, 0)];
+        visited.insert(e, ());
+        while let Some((b, i)) = stack.last_mut() {
+            let b = *b;
+            let list = succs.get(b).map(Vec::as_slice).unwrap_or(&[]);
+            if let Some(&s) = list.get(*i) {
+                *i += 1;
+                if !visited.contains_idx(s) && preds.contains_idx(s) {
+                    visited.insert(s, ());
+                    stack.push((s, 0));
+                }
+            } else {
+                post.push(b);
+                stack.pop();
+            }
+        }
+    }
+    post.reverse();
+    let rpo = post;
+    let mut rpo_index = ArenaMap::default();
+    for (i, &b) in rpo.iter().enumerate() {
+        rpo_index.insert(b, i as u32);
+    }
+    let unreachable = func
+        .layout
+        .iter()
+        .copied()
+        .filter(|b| !rpo_index.contains_idx(*b))
+        .collect();
+    let exits = func
+        .layout
+        .iter()
+        .copied()
+        .filter(|&b| rpo_index.contains_idx(b) && succs.get(b).is_none_or(|s| s.is_empty()))
+        .collect();
+    let mut inst_block = ArenaMap::default();
+    let mut inst_pos = ArenaMap::default();
+    for &b in &func.layout {
+        for (pos, &i) in func.blocks[b].insts.iter().enumerate() {
+            inst_block.insert(i, b);
+            inst_pos.insert(i, pos as u32);
+        }
+    }
+    Cfg {
+        entry,
+        blocks: func.layout.clone(),
+        succs,
+        preds,
+        rpo,
+        rpo_index,
+        unreachable,
+        exits,
+        inst_block,
+        inst_pos,
+    }
+}
+
+impl Cfg {
+    /// The successors of `block` (empty for a block not in the layout).
+    pub fn succs(&self, block: BlockId) -> &[BlockId] {
+        self.succs.get(block).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The predecessors of `block`, unreachable ones included, in layout order of
+    /// the edges' sources.
+    pub fn preds(&self, block: BlockId) -> &[BlockId] {
+        self.preds.get(block).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The position of `block` in [`Cfg::rpo`]; `None` when unreachable.
+    pub fn rpo_index(&self, block: BlockId) -> Option<u32> {
+        self.rpo_index.get(block).copied()
+    }
+
+    pub fn is_reachable(&self, block: BlockId) -> bool {
+        self.rpo_index.contains_idx(block)
+    }
+
+    /// The block an instruction of the layout is in.
+    pub fn block_of(&self, inst: InstId) -> Option<BlockId> {
+        self.inst_block.get(inst).copied()
+    }
+
+    /// The position of an instruction in its block.
+    pub fn position_of(&self, inst: InstId) -> Option<u32> {
+        self.inst_pos.get(inst).copied()
+    }
+
+    /// Whether `from -> to` is an edge.
+    pub fn has_edge(&self, from: BlockId, to: BlockId) -> bool {
+        self.succs(from).contains(&to)
+    }
+
+    /// Number of blocks in the layout.
+    pub fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+}
+
+/// A short name for a block, as the IR dump writes it: `bb3`.
+pub fn block_name(block: BlockId) -> String {
+    format!("bb{}", block.into_raw().into_u32())
+}
+
+/// A short name for an instruction, as the IR dump writes it: `i17`.
+pub fn inst_name(inst: InstId) -> String {
+    format!("i{}", inst.into_raw().into_u32())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::{func, names};
+
+    #[test]
+    fn diamond_with_unreachable_block() {
+        let f = func(
+            "setp.eq.s32 %p1, %r1, 0;
+             @%p1 bra A;
+             add.s32 %r2, %r1, 1;
+             bra J;
+           DEAD:
+             add.s32 %r2, %r1, 3;
+           A:
+             add.s32 %r2, %r1, 2;
+           J:
+             ret;",
+        );
+        let g = cfg(&f);
+        assert_eq!(names(&g.rpo), "bb0 bb1 bb3 bb4");
+        assert_eq!(names(&g.unreachable), "bb2");
+        assert_eq!(names(&g.exits), "bb4");
+        assert_eq!(names(g.succs(g.entry.unwrap())), "bb3 bb1");
+        // The unreachable block still counts as a predecessor of A.
+        let a = g.blocks[3];
+        assert_eq!(names(g.preds(a)), "bb0 bb2");
+        assert_eq!(g.rpo_index(g.blocks[2]), None);
+        let last = f.blocks[g.blocks[4]].insts[0];
+        assert_eq!(g.block_of(last), Some(g.blocks[4]));
+        assert_eq!(g.position_of(last), Some(0));
+    }
+
+    #[test]
+    fn empty_function_has_no_entry() {
+        let f = ptx_ir::ir::Function::new(crate::test_util::sig());
+        let g = cfg(&f);
+        assert_eq!(g.entry, None);
+        assert!(g.rpo.is_empty() && g.is_empty());
+    }
+}

@@ -1,0 +1,687 @@
+//! Hash-consed value numbers for instruction results.
+//!
+//! Seed: `001_3e9d45dd172cfaf4.txt`, "Phase 49 -- GvnCse (Global Value
+//! Numbering + CSE)": "VN transfer function (formal)" (an eligible instruction
+//! whose key is already in the table gets its leader's value number, otherwise
+//! a fresh one), "Key design decisions" 3 (commutative operands — ADD, MUL, AND,
+//! OR, XOR, MIN, MAX — are sorted by value number before hashing), 4 (the
+//! address space is part of the opcode, so memory operations in different
+//! spaces never match), 5 (a predicated instruction hashes its predicate's value
+//! number as an extra operand: the same computation under different predicates
+//! is a different value) and 6 (volatile and barrier-type registers are not
+//! CSE'd), and "Instruction Eligibility" (only a whitelist of opcodes may be
+//! merged). Blocks are walked in RPO, as the full GvnCse does.
+//!
+//! The IR is not SSA, so value numbers are attached to register *states*: a
+//! walk in RPO keeps, for every register, the value it holds. At a block with
+//! several predecessors a register whose incoming values differ gets a `Phi`
+//! value for (block, register); at a loop header (a block with a retreating
+//! predecessor) every register defined in the cycle gets one. A register never
+//! written before holds its `Entry` value.
+//!
+//! An instruction's value number ([`ValueNumbering::inst_value`]) is the hash-
+//! consed key `(opcode with all modifiers, operand values, guard value and
+//! sense)`. Pure instructions (arithmetic, logic, compares, moves, conversions
+//! — see [`is_pure`]) with equal keys get equal numbers; loads, stores,
+//! atomics, barriers, calls, texture, warp-level instructions, carry-flag
+//! arithmetic (`.cc`, `addc`) and reads of volatile special registers
+//! (`%clock`, `%globaltimer`, `%smid`, ...) get a fresh `Opaque` number each.
+//! The value a register holds after a guarded definition is `Select(guard,
+//! result, old value)`. An instruction with several results (`setp p|q`, a
+//! vector destination) numbers each as `Result(instruction value, index)`.
+//!
+//! [`ValueNumbering::redundant`] lists instructions whose value number equals
+//! that of a dominating earlier instruction: GvnCse's candidates.
+//!
+//! No knobs here (GvnCse's `EnableGvnCse` and mode knobs belong to the pass).
+
+use la_arena::ArenaMap;
+use ptx_ir::ir::{
+    defs_and_uses, AddressBase, BlockId, Function, ImmValue, Inst, InstId, Operand, RegId,
+};
+use rustc_hash::FxHashMap;
+
+use crate::cfg::Cfg;
+use crate::dominators::DomTree;
+
+/// A value number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Vn(pub u32);
+
+/// An operand inside a value key.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum VnOperand {
+    Value(Vn),
+    Int(i128),
+    F32(u32),
+    F64(u64),
+    Special(String),
+    Symbol(String, i64),
+    Label(u32),
+    Address(Box<VnOperand>, i64),
+    List(Vec<VnOperand>),
+    /// An operand kind with no value (a sink, an expression).
+    Other(String),
+}
+
+/// What a value number stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// The value of a register at function entry.
+    Entry(RegId),
+    /// The merge of different incoming values of `reg` at `block`.
+    Phi { block: BlockId, reg: RegId },
+    /// A pure computation.
+    Expr {
+        opcode: String,
+        operands: Vec<VnOperand>,
+        guard: Option<(Vn, bool)>,
+    },
+    /// A computation that is never merged (memory, side effects).
+    Opaque(InstId),
+    /// Result `index` of a multi-result instruction value.
+    Result(Vn, u32),
+    /// After a guarded definition: `guard (negated?) ? value : old`.
+    Select {
+        guard: Vn,
+        negated: bool,
+        value: Vn,
+        old: Vn,
+    },
+}
+
+/// Value numbers of a function; see the module documentation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ValueNumbering {
+    /// Every value, indexed by [`Vn`].
+    pub values: Vec<ValueKind>,
+    inst_value: ArenaMap<InstId, Vn>,
+    results: ArenaMap<InstId, Vec<Vn>>,
+    /// Instructions in the order they were numbered (RPO of their blocks).
+    pub order: Vec<InstId>,
+}
+
+/// Commutative opcode words (their first two sources may be swapped).
+const COMMUTATIVE: &[&str] = &[
+    "add", "mul", "mul24", "and", "or", "xor", "min", "max", "mad", "mad24", "fma",
+];
+
+/// Opcode words that compute a value from their operands only.
+const PURE: &[&str] = &[
+    "add",
+    "sub",
+    "mul",
+    "mad",
+    "mul24",
+    "mad24",
+    "sad",
+    "div",
+    "rem",
+    "abs",
+    "neg",
+    "min",
+    "max",
+    "popc",
+    "clz",
+    "bfind",
+    "fns",
+    "brev",
+    "bfe",
+    "bfi",
+    "bmsk",
+    "szext",
+    "dp4a",
+    "dp2a",
+    "and",
+    "or",
+    "xor",
+    "not",
+    "cnot",
+    "lop3",
+    "shf",
+    "shl",
+    "shr",
+    "prmt",
+    "mov",
+    "cvt",
+    "cvta",
+    "isspacep",
+    "mapa",
+    "set",
+    "setp",
+    "selp",
+    "slct",
+    "testp",
+    "copysign",
+    "fma",
+    "rcp",
+    "sqrt",
+    "rsqrt",
+    "sin",
+    "cos",
+    "lg2",
+    "ex2",
+    "tanh",
+    "vadd",
+    "vsub",
+    "vabsdiff",
+    "vmin",
+    "vmax",
+    "vshl",
+    "vshr",
+    "vmad",
+    "vset",
+    "vadd2",
+    "vsub2",
+    "vavrg2",
+    "vabsdiff2",
+    "vmin2",
+    "vmax2",
+    "vadd4",
+    "vsub4",
+    "vavrg4",
+    "vabsdiff4",
+    "vmin4",
+    "vmax4",
+    "vset2",
+    "vset4",
+];
+
+/// Special registers whose value changes between reads.
+fn volatile_special(name: &str) -> bool {
+    [
+        "%clock",
+        "%globaltimer",
+        "%pm",
+        "%smid",
+        "%warpid",
+        "%nsmid",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
+/// Whether `inst` may be merged with an equal one (see the module
+/// documentation).
+pub fn is_pure(inst: &Inst) -> bool {
+    let name = inst.opcode.name.as_str();
+    if !PURE.contains(&name) {
+        return false;
+    }
+    if inst.opcode.modifiers.iter().any(|m| m == ".cc") {
+        return false;
+    }
+    let mut volatile = false;
+    for op in &inst.operands {
+        visit_specials(op, &mut |s| volatile |= volatile_special(s));
+    }
+    !volatile
+}
+
+fn visit_specials(op: &Operand, f: &mut impl FnMut(&str)) {
+    match op {
+        Operand::Special { name, .. } => f(name),
+        Operand::AddressList(items) | Operand::Vector(items) | Operand::ArgList(items) => {
+            items.iter().for_each(|o| visit_specials(o, f))
+        }
+        Operand::PredPair(a, b) => {
+            visit_specials(a, f);
+            visit_specials(b, f);
+        }
+        _ => {}
+    }
+}
+
+struct Builder {
+    vn: ValueNumbering,
+    table: FxHashMap<ValueKind, Vn>,
+}
+
+impl Builder {
+    fn intern(&mut self, kind: ValueKind) -> Vn {
+        if let Some(&v) = self.table.get(&kind) {
+            return v;
+        }
+        let v = Vn(self.vn.values.len() as u32);
+        self.vn.values.push(kind.clone());
+        self.table.insert(kind, v);
+        v
+    }
+}
+
+fn reg_index(r: RegId) -> usize {
+    r.into_raw().into_u32() as usize
+}
+
+fn operand_key(op: &Operand, state: &[Vn]) -> VnOperand {
+    let val = |r: &RegId| VnOperand::Value(state[reg_index(*r)]);
+    match op {
+        Operand::Reg { reg, component } => match component {
+            None => val(reg),
+            Some(c) => VnOperand::List(vec![val(reg), VnOperand::Other(c.clone())]),
+        },
+        Operand::Special { name, component } => {
+            VnOperand::Special(format!("{name}{}", component.as_deref().unwrap_or("")))
+        }
+        Operand::Imm(imm) => match imm.value {
+            ImmValue::Int(v) => VnOperand::Int(v),
+            ImmValue::F32(b) => VnOperand::F32(b),
+            ImmValue::F64(b) => VnOperand::F64(b),
+        },
+        Operand::Symbol { name, offset } => VnOperand::Symbol(name.clone(), *offset),
+        Operand::Label(b) => VnOperand::Label(b.into_raw().into_u32()),
+        Operand::Address(a) => {
+            let base = match &a.base {
+                AddressBase::Reg(r) => val(r),
+                AddressBase::Symbol(s) => VnOperand::Symbol(s.clone(), 0),
+                AddressBase::Absolute => VnOperand::Int(0),
+            };
+            VnOperand::Address(Box::new(base), a.offset)
+        }
+        Operand::AddressList(items) | Operand::Vector(items) | Operand::ArgList(items) => {
+            VnOperand::List(items.iter().map(|o| operand_key(o, state)).collect())
+        }
+        Operand::PredPair(a, b) => {
+            VnOperand::List(vec![operand_key(a, state), operand_key(b, state)])
+        }
+        Operand::Sink => VnOperand::Other("_".into()),
+        Operand::NegPred(r) => VnOperand::List(vec![VnOperand::Other("!".into()), val(r)]),
+        Operand::NegReg { reg, component } => VnOperand::List(vec![
+            VnOperand::Other("-".into()),
+            val(reg),
+            VnOperand::Other(component.clone().unwrap_or_default()),
+        ]),
+        Operand::RegOffset { reg, offset } => {
+            VnOperand::List(vec![val(reg), VnOperand::Int(*offset as i128)])
+        }
+        Operand::Expr(e) => VnOperand::Other(e.clone()),
+    }
+}
+
+/// Whether the two sources after the destination can be swapped: commutative
+/// arithmetic, and `setp`/`set` with `.eq`/`.ne`.
+fn commutative(inst: &Inst) -> bool {
+    let name = inst.opcode.name.as_str();
+    if COMMUTATIVE.contains(&name) {
+        return true;
+    }
+    matches!(name, "setp" | "set")
+        && inst
+            .opcode
+            .modifiers
+            .iter()
+            .any(|m| matches!(m.as_str(), ".eq" | ".ne" | ".equ" | ".neu"))
+        && !inst
+            .opcode
+            .modifiers
+            .iter()
+            .any(|m| matches!(m.as_str(), ".and" | ".or" | ".xor"))
+}
+
+/// Registers defined in the blocks that reach `latch` without passing through
+/// `header`.
+fn defined_in_cycle(
+    func: &Function,
+    cfg: &Cfg,
+    header: BlockId,
+    latches: &[BlockId],
+) -> Vec<RegId> {
+    let mut seen: ArenaMap<BlockId, ()> = ArenaMap::default();
+    seen.insert(header, ());
+    let mut work: Vec<BlockId> = Vec::new();
+    for &l in latches {
+        if seen.insert(l, ()).is_none() {
+            work.push(l);
+        }
+    }
+    let mut blocks = vec![header];
+    while let Some(b) = work.pop() {
+        blocks.push(b);
+        for &p in cfg.preds(b) {
+            if cfg.is_reachable(p) && seen.insert(p, ()).is_none() {
+                work.push(p);
+            }
+        }
+    }
+    let mut regs = Vec::new();
+    for b in blocks {
+        for &i in &func.blocks[b].insts {
+            regs.extend(defs_and_uses(&func.insts[i]).defs);
+        }
+    }
+    regs.sort();
+    regs.dedup();
+    regs
+}
+
+/// Numbers the values of `func`.
+pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
+    let nregs = func.regs.len();
+    let mut b = Builder {
+        vn: ValueNumbering::default(),
+        table: FxHashMap::default(),
+    };
+    let entry_state: Vec<Vn> = (0..nregs)
+        .map(|i| {
+            let r = la_arena::Idx::from_raw(la_arena::RawIdx::from(i as u32));
+            b.intern(ValueKind::Entry(r))
+        })
+        .collect();
+    let mut exit_states: ArenaMap<BlockId, Vec<Vn>> = ArenaMap::default();
+    for &block in &cfg.rpo {
+        let my_rpo = cfg.rpo_index(block).unwrap_or(0);
+        let mut incoming: Vec<&Vec<Vn>> = Vec::new();
+        let mut retreating: Vec<BlockId> = Vec::new();
+        if Some(block) == cfg.entry {
+            incoming.push(&entry_state);
+        }
+        for &p in cfg.preds(block) {
+            match cfg.rpo_index(p) {
+                Some(pi) if pi < my_rpo => incoming.extend(exit_states.get(p)),
+                Some(_) => retreating.push(p),
+                None => {}
+            }
+        }
+        let mut state: Vec<Vn> = match incoming.as_slice() {
+            [one] if retreating.is_empty() => (*one).clone(),
+            _ => {
+                let mut s = Vec::with_capacity(nregs);
+                for r in 0..nregs {
+                    let first = incoming.first().map(|st| st[r]);
+                    let agree = first.is_some() && incoming.iter().all(|st| Some(st[r]) == first);
+                    let reg = la_arena::Idx::from_raw(la_arena::RawIdx::from(r as u32));
+                    s.push(match (agree, first) {
+                        (true, Some(v)) => v,
+                        _ => b.intern(ValueKind::Phi { block, reg }),
+                    });
+                }
+                s
+            }
+        };
+        if !retreating.is_empty() {
+            for reg in defined_in_cycle(func, cfg, block, &retreating) {
+                state[reg_index(reg)] = b.intern(ValueKind::Phi { block, reg });
+            }
+        }
+        for &i in &func.blocks[block].insts {
+            let inst = &func.insts[i];
+            let du = defs_and_uses(inst);
+            let guard = inst.guard.map(|g| (state[reg_index(g.reg)], g.negated));
+            let value = if is_pure(inst) && !du.defs.is_empty() {
+                let skip = if ptx_ir::ir::def_use::writes_first_operand(inst) {
+                    1
+                } else {
+                    0
+                };
+                let mut operands: Vec<VnOperand> = inst
+                    .operands
+                    .iter()
+                    .skip(skip)
+                    .map(|o| operand_key(o, &state))
+                    .collect();
+                // Partial writes read the destination too.
+                if skip == 1 {
+                    if let Some(Operand::Reg {
+                        reg,
+                        component: Some(c),
+                    }) = inst.operands.first()
+                    {
+                        operands.push(VnOperand::List(vec![
+                            VnOperand::Value(state[reg_index(*reg)]),
+                            VnOperand::Other(c.clone()),
+                        ]));
+                    }
+                }
+                if commutative(inst) && operands.len() >= 2 && operands[0] > operands[1] {
+                    operands.swap(0, 1);
+                }
+                b.intern(ValueKind::Expr {
+                    opcode: inst.opcode.text(),
+                    operands,
+                    guard,
+                })
+            } else {
+                b.intern(ValueKind::Opaque(i))
+            };
+            b.vn.inst_value.insert(i, value);
+            let mut results = Vec::with_capacity(du.defs.len());
+            let multi = du.defs.len() > 1;
+            for (k, &d) in du.defs.iter().enumerate() {
+                let mut v = if multi {
+                    b.intern(ValueKind::Result(value, k as u32))
+                } else {
+                    value
+                };
+                if let Some((g, negated)) = guard {
+                    v = b.intern(ValueKind::Select {
+                        guard: g,
+                        negated,
+                        value: v,
+                        old: state[reg_index(d)],
+                    });
+                }
+                results.push(v);
+            }
+            for (&d, &v) in du.defs.iter().zip(&results) {
+                state[reg_index(d)] = v;
+            }
+            b.vn.results.insert(i, results);
+            b.vn.order.push(i);
+        }
+        exit_states.insert(block, state);
+    }
+    b.vn
+}
+
+impl ValueNumbering {
+    /// The value number of `inst` itself (its key); `None` for instructions in
+    /// unreachable blocks.
+    pub fn inst_value(&self, inst: InstId) -> Option<Vn> {
+        self.inst_value.get(inst).copied()
+    }
+
+    /// The values the registers `inst` defines hold after it, in
+    /// [`defs_and_uses`] order.
+    pub fn results(&self, inst: InstId) -> &[Vn] {
+        self.results.get(inst).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn kind(&self, vn: Vn) -> &ValueKind {
+        &self.values[vn.0 as usize]
+    }
+
+    /// Whether `vn` can be merged (a pure expression or a projection of one).
+    pub fn is_mergeable(&self, vn: Vn) -> bool {
+        match self.kind(vn) {
+            ValueKind::Expr { .. } => true,
+            ValueKind::Result(v, _) => self.is_mergeable(*v),
+            _ => false,
+        }
+    }
+
+    /// Pairs `(redundant, leader)`: `redundant` computes the same pure value as
+    /// `leader`, which comes first and dominates it (same block earlier, or a
+    /// strictly dominating block). One leader per redundant instruction: the
+    /// first dominating one in numbering order.
+    pub fn redundant(&self, cfg: &Cfg, dom: &DomTree) -> Vec<(InstId, InstId)> {
+        let mut by_value: FxHashMap<Vn, Vec<InstId>> = FxHashMap::default();
+        let mut out = Vec::new();
+        for &i in &self.order {
+            let Some(v) = self.inst_value(i) else {
+                continue;
+            };
+            if !self.is_mergeable(v) {
+                continue;
+            }
+            let list = by_value.entry(v).or_default();
+            let leader = list
+                .iter()
+                .copied()
+                .find(|&l| match (cfg.block_of(l), cfg.block_of(i)) {
+                    (Some(bl), Some(bi)) if bl == bi => cfg.position_of(l) < cfg.position_of(i),
+                    (Some(bl), Some(bi)) => dom.strictly_dominates(bl, bi),
+                    _ => false,
+                });
+            match leader {
+                Some(l) => out.push((i, l)),
+                None => list.push(i),
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cfg::{cfg, inst_name};
+    use crate::dominators::dominators;
+    use crate::test_util::func;
+
+    fn redundant(body: &str) -> String {
+        let f = func(body);
+        let g = cfg(&f);
+        let d = dominators(&g);
+        let vn = value_numbering(&f, &g);
+        vn.redundant(&g, &d)
+            .iter()
+            .map(|&(r, l)| format!("{}={}", inst_name(r), inst_name(l)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn commutative_operands_and_copies() {
+        assert_eq!(
+            redundant(
+                "add.s32 %r1, %r2, %r3;
+                 add.s32 %r4, %r3, %r2;
+                 sub.s32 %r5, %r2, %r3;
+                 sub.s32 %r6, %r3, %r2;
+                 mul.lo.s32 %r7, %r2, 4;
+                 mul.lo.s32 %r8, 4, %r2;
+                 add.u32 %r9, %r2, %r3;
+                 ret;"
+            ),
+            "i1=i0 i5=i4"
+        );
+    }
+
+    #[test]
+    fn redefinition_changes_the_value() {
+        assert_eq!(
+            redundant(
+                "add.s32 %r1, %r2, 1;
+                 mov.u32 %r2, 5;
+                 add.s32 %r3, %r2, 1;
+                 ret;"
+            ),
+            ""
+        );
+    }
+
+    #[test]
+    fn memory_and_side_effects_are_not_merged() {
+        assert_eq!(
+            redundant(
+                "ld.param.u64 %rd1, [p];
+                 ld.global.u32 %r1, [%rd1];
+                 ld.global.u32 %r2, [%rd1];
+                 mov.u32 %r3, %clock;
+                 mov.u32 %r4, %clock;
+                 mov.u32 %r5, %tid.x;
+                 mov.u32 %r6, %tid.x;
+                 add.cc.u32 %r7, %r5, 1;
+                 add.cc.u32 %r8, %r5, 1;
+                 ret;"
+            ),
+            "i6=i5"
+        );
+    }
+
+    #[test]
+    fn guards_are_operands() {
+        assert_eq!(
+            redundant(
+                "setp.eq.s32 %p1, %r9, %r8;
+                 setp.eq.s32 %p2, %r8, %r9;
+                 @%p1 add.s32 %r1, %r2, 1;
+                 @%p2 add.s32 %r3, %r2, 1;
+                 @!%p1 add.s32 %r4, %r2, 1;
+                 add.s32 %r5, %r2, 1;
+                 ret;"
+            ),
+            // p2 == p1 (eq is commutative), so the second add matches the first;
+            // the negated guard and the unguarded add are different values.
+            "i1=i0 i3=i2"
+        );
+    }
+
+    #[test]
+    fn dominance_scopes_and_merges() {
+        // Same expression on both arms: neither dominates the other; after the
+        // join the register differs by path, so a use of it is a phi.
+        let f = func(
+            "setp.eq.s32 %p1, %r9, 0;
+             @%p1 bra A;
+             add.s32 %r1, %r2, 1;
+             bra J;
+           A:
+             add.s32 %r1, %r2, 1;
+           J:
+             add.s32 %r3, %r2, 1;
+             mul.lo.s32 %r4, %r1, 2;
+             ret;",
+        );
+        let g = cfg(&f);
+        let d = dominators(&g);
+        let vn = value_numbering(&f, &g);
+        // The two arms compute the same value, so the join agrees: no phi.
+        let join = g.blocks[3];
+        let mul = f.blocks[join].insts[1];
+        let ValueKind::Expr { operands, .. } = vn.kind(vn.inst_value(mul).unwrap()) else {
+            panic!()
+        };
+        assert!(
+            matches!(operands[0], VnOperand::Value(v) if matches!(vn.kind(v), ValueKind::Expr { .. }))
+        );
+        // No leader dominates the join's add except... none: the arms do not
+        // dominate J.
+        assert_eq!(vn.redundant(&g, &d), vec![]);
+    }
+
+    #[test]
+    fn loop_headers_get_phis_for_values_changed_in_the_loop() {
+        let f = func(
+            "mov.u32 %r1, 0;
+             mov.u32 %r2, 7;
+           L:
+             add.s32 %r3, %r2, 1;
+             add.s32 %r4, %r1, 1;
+             add.s32 %r1, %r1, 1;
+             setp.lt.s32 %p1, %r1, 10;
+             @%p1 bra L;
+             add.s32 %r5, %r2, 1;
+             ret;",
+        );
+        let g = cfg(&f);
+        let d = dominators(&g);
+        let vn = value_numbering(&f, &g);
+        let l = g.blocks[1];
+        let r1_use = f.blocks[l].insts[1];
+        let ValueKind::Expr { operands, .. } = vn.kind(vn.inst_value(r1_use).unwrap()) else {
+            panic!()
+        };
+        assert!(
+            matches!(operands[0], VnOperand::Value(v) if matches!(vn.kind(v), ValueKind::Phi { .. }))
+        );
+        // r2 is not changed in the loop, so `r2 + 1` after the loop is the same
+        // value as in it; and `r1 + 1` twice in the loop body is redundant.
+        let names: Vec<String> = vn
+            .redundant(&g, &d)
+            .iter()
+            .map(|&(r, l)| format!("{}={}", inst_name(r), inst_name(l)))
+            .collect();
+        assert_eq!(names, vec!["i4=i3", "i7=i2"]);
+    }
+}
