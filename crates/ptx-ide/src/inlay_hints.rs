@@ -1,0 +1,97 @@
+//! Inlay hints from the per-function analyses:
+//!
+//! - after each instruction, the live registers after it (`R n P m`);
+//! - at each block (after its label, or before the first instruction of an
+//!   unlabelled block), the block's maximum (`max R n P m`);
+//! - at each loop header label, the loop depth and trip count.
+
+use std::path::Path;
+
+use ptx_db::RootDatabase;
+use ptx_syntax::ast::AstNode;
+use ptx_syntax::{TextRange, TextSize};
+
+use crate::analysis::{file_kernels, kernel_analysis};
+
+/// What a hint says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InlayHintKind {
+    /// Live registers after an instruction.
+    Pressure,
+    /// A block's maximum pressure.
+    BlockMax,
+    /// Loop depth and trip count at a loop header.
+    Loop,
+}
+
+/// A hint shown at `offset`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InlayHint {
+    pub offset: TextSize,
+    pub kind: InlayHintKind,
+    pub label: String,
+}
+
+pub(crate) fn inlay_hints(db: &RootDatabase, path: &Path) -> Vec<InlayHint> {
+    let mut hints = Vec::new();
+    for k in file_kernels(db, path) {
+        let ka = kernel_analysis(db, k.kernel);
+        let label_end = |label: &str| -> Option<TextSize> {
+            // The label definition inside this function (`name:`).
+            k.syntax
+                .syntax()
+                .descendants()
+                .filter_map(ptx_syntax::ast::LabelDef::cast)
+                .find(|l| l.name().is_some_and(|n| n.text() == label))
+                .map(|l| l.syntax().text_range().end())
+        };
+        for &block in &ka.func.layout {
+            let b = &ka.func.blocks[block];
+            let max = ka.pressure.block_max(block);
+            let max_label = format!("max R {} P {}", max.r.value, max.p.value);
+            let at = match &b.label {
+                Some(label) => label_end(label),
+                None => b
+                    .insts
+                    .first()
+                    .and_then(|&i| k.inst_range(i))
+                    .map(|r| r.start()),
+            };
+            if let Some(offset) = at {
+                if !b.insts.is_empty() {
+                    hints.push(InlayHint {
+                        offset,
+                        kind: InlayHintKind::BlockMax,
+                        label: max_label,
+                    });
+                }
+                if let Some(facts) = ka.loop_facts(block) {
+                    let trip = facts
+                        .trip_count
+                        .map_or_else(|| "?".to_string(), |n| n.to_string());
+                    hints.push(InlayHint {
+                        offset,
+                        kind: InlayHintKind::Loop,
+                        label: format!("loop depth {} trips {trip}", facts.depth),
+                    });
+                }
+            }
+            for &inst in &b.insts {
+                let Some(range) = k.inst_range(inst) else {
+                    continue;
+                };
+                if range == TextRange::default() {
+                    continue;
+                }
+                let p = ka.pressure.at(inst).after;
+                hints.push(InlayHint {
+                    offset: range.end(),
+                    kind: InlayHintKind::Pressure,
+                    label: format!("R {} P {}", p.r, p.p),
+                });
+            }
+        }
+    }
+    hints.sort_by_key(|h| h.offset);
+    hints
+}

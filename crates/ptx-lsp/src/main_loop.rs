@@ -1,0 +1,332 @@
+//! The main loop: one thread owns the database and the documents and selects
+//! over client messages and worker results; requests run on a pool of worker
+//! threads, each on its own database snapshot.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::thread;
+
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types as lsp;
+use lsp_types::notification::Notification as _;
+use ptx_ide::{AnalysisHost, CancellationToken, Cancelled, LineIndex};
+
+use crate::config::Settings;
+use crate::convert;
+use crate::handlers;
+use crate::ServerError;
+
+pub(crate) fn capabilities() -> lsp::ServerCapabilities {
+    lsp::ServerCapabilities {
+        text_document_sync: Some(lsp::TextDocumentSyncCapability::Options(
+            lsp::TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(lsp::TextDocumentSyncKind::INCREMENTAL),
+                ..Default::default()
+            },
+        )),
+        hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
+        inlay_hint_provider: Some(lsp::OneOf::Left(true)),
+        definition_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        document_symbol_provider: Some(lsp::OneOf::Left(true)),
+        workspace_symbol_provider: Some(lsp::OneOf::Left(true)),
+        code_lens_provider: Some(lsp::CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
+        rename_provider: Some(lsp::OneOf::Left(true)),
+        semantic_tokens_provider: Some(
+            lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(
+                lsp::SemanticTokensOptions {
+                    legend: lsp::SemanticTokensLegend {
+                        token_types: convert::TOKEN_TYPES.to_vec(),
+                        token_modifiers: convert::TOKEN_MODIFIERS.to_vec(),
+                    },
+                    full: Some(lsp::SemanticTokensFullOptions::Bool(true)),
+                    range: None,
+                    ..Default::default()
+                },
+            ),
+        ),
+        ..Default::default()
+    }
+}
+
+/// An open document.
+pub(crate) struct Document {
+    pub text: String,
+    pub version: i32,
+    pub index: Arc<LineIndex>,
+}
+
+/// What a worker sends back.
+enum Task {
+    Response(Response),
+    /// A request whose snapshot was cancelled.
+    Cancelled(RequestId, Cancelled),
+    Diagnostics {
+        uri: lsp::Uri,
+        version: i32,
+        diagnostics: Vec<lsp::Diagnostic>,
+    },
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+struct State {
+    sender: Sender<Message>,
+    host: AnalysisHost,
+    docs: HashMap<lsp::Uri, Document>,
+    jobs: Sender<Job>,
+    tasks: Sender<Task>,
+    /// Requests running on workers, with the token that cancels each.
+    in_flight: HashMap<RequestId, CancellationToken>,
+}
+
+pub(crate) fn main_loop(
+    connection: Connection,
+    params: lsp::InitializeParams,
+) -> Result<(), ServerError> {
+    let (job_tx, job_rx) = unbounded::<Job>();
+    let (task_tx, task_rx) = unbounded::<Task>();
+    let workers = thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(2, 4);
+    let handles: Vec<_> = (0..workers)
+        .map(|i| {
+            let rx = job_rx.clone();
+            thread::Builder::new()
+                .name(format!("ptx-lsp-worker-{i}"))
+                .spawn(move || {
+                    for job in rx {
+                        job();
+                    }
+                })
+        })
+        .collect::<Result<_, _>>()?;
+    drop(job_rx);
+    let mut state = State {
+        sender: connection.sender.clone(),
+        host: AnalysisHost::new(),
+        docs: HashMap::new(),
+        jobs: job_tx,
+        tasks: task_tx,
+        in_flight: HashMap::new(),
+    };
+    if let Some(options) = &params.initialization_options {
+        state.apply_settings(&Settings::from_json(options));
+    }
+    let result = state.run(&connection, &task_rx);
+    drop(state);
+    for h in handles {
+        let _ = h.join();
+    }
+    result
+}
+
+impl State {
+    fn run(&mut self, connection: &Connection, tasks: &Receiver<Task>) -> Result<(), ServerError> {
+        loop {
+            select! {
+                recv(connection.receiver) -> msg => {
+                    let Ok(msg) = msg else { return Ok(()) };
+                    match msg {
+                        Message::Request(req) => {
+                            if connection.handle_shutdown(&req)? {
+                                return Ok(());
+                            }
+                            self.on_request(req);
+                        }
+                        Message::Notification(not) => {
+                            if not.method == lsp::notification::Exit::METHOD {
+                                return Ok(());
+                            }
+                            self.on_notification(not)?;
+                        }
+                        Message::Response(_) => {}
+                    }
+                }
+                recv(tasks) -> task => {
+                    if let Ok(task) = task {
+                        self.on_task(task)?;
+                    }
+                }
+            }
+        }
+    }
+
+    fn send(&self, msg: impl Into<Message>) {
+        let _ = self.sender.send(msg.into());
+    }
+
+    fn notify<N: lsp::notification::Notification>(&self, params: N::Params) {
+        self.send(Notification::new(N::METHOD.to_string(), params));
+    }
+
+    fn on_task(&mut self, task: Task) -> Result<(), ServerError> {
+        match task {
+            Task::Response(resp) => {
+                if self.in_flight.remove(&resp.id).is_some() {
+                    self.send(resp);
+                }
+            }
+            Task::Cancelled(id, why) => {
+                if self.in_flight.remove(&id).is_some() {
+                    let (code, message) = match why {
+                        Cancelled::Local => (ErrorCode::RequestCanceled, "canceled by client"),
+                        _ => (ErrorCode::ContentModified, "content modified"),
+                    };
+                    self.send(Response::new_err(id, code as i32, message.to_string()));
+                }
+            }
+            Task::Diagnostics {
+                uri,
+                version,
+                diagnostics,
+            } => {
+                // Only publish for the document's current version.
+                if self.docs.get(&uri).is_some_and(|d| d.version == version) {
+                    self.notify::<lsp::notification::PublishDiagnostics>(
+                        lsp::PublishDiagnosticsParams {
+                            uri,
+                            diagnostics,
+                            version: Some(version),
+                        },
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_settings(&mut self, settings: &Settings) {
+        let errors = settings.apply(&mut self.host);
+        for message in errors {
+            self.notify::<lsp::notification::ShowMessage>(lsp::ShowMessageParams {
+                typ: lsp::MessageType::WARNING,
+                message: format!("ptxopt settings: {message}"),
+            });
+        }
+    }
+
+    fn on_notification(&mut self, not: Notification) -> Result<(), ServerError> {
+        use lsp::notification as n;
+        match not.method.as_str() {
+            n::DidOpenTextDocument::METHOD => {
+                let p: lsp::DidOpenTextDocumentParams = serde_json::from_value(not.params)?;
+                let doc = p.text_document;
+                self.set_document(doc.uri, doc.text, doc.version);
+            }
+            n::DidChangeTextDocument::METHOD => {
+                let p: lsp::DidChangeTextDocumentParams = serde_json::from_value(not.params)?;
+                let uri = p.text_document.uri;
+                let Some(doc) = self.docs.get(&uri) else {
+                    return Ok(());
+                };
+                let mut text = doc.text.clone();
+                let mut index = doc.index.clone();
+                for change in p.content_changes {
+                    match change.range {
+                        Some(range) => {
+                            let r = convert::text_range(&index, range);
+                            text.replace_range(
+                                usize::from(r.start())..usize::from(r.end()),
+                                &change.text,
+                            );
+                        }
+                        None => text = change.text,
+                    }
+                    index = Arc::new(LineIndex::new(&text));
+                }
+                self.set_document(uri, text, p.text_document.version);
+            }
+            n::DidCloseTextDocument::METHOD => {
+                let p: lsp::DidCloseTextDocumentParams = serde_json::from_value(not.params)?;
+                self.docs.remove(&p.text_document.uri);
+                self.notify::<n::PublishDiagnostics>(lsp::PublishDiagnosticsParams {
+                    uri: p.text_document.uri,
+                    diagnostics: Vec::new(),
+                    version: None,
+                });
+            }
+            n::DidChangeConfiguration::METHOD => {
+                let p: lsp::DidChangeConfigurationParams = serde_json::from_value(not.params)?;
+                self.apply_settings(&Settings::from_json(&p.settings));
+            }
+            n::Cancel::METHOD => {
+                let p: lsp::CancelParams = serde_json::from_value(not.params)?;
+                let id: RequestId = match p.id {
+                    lsp::NumberOrString::Number(i) => i.into(),
+                    lsp::NumberOrString::String(s) => s.into(),
+                };
+                if let Some(token) = self.in_flight.get(&id) {
+                    token.cancel();
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Records a document's new text (cancelling what runs on snapshots) and
+    /// schedules its diagnostics.
+    fn set_document(&mut self, uri: lsp::Uri, text: String, version: i32) {
+        self.host
+            .set_file_text(convert::path_of(&uri), text.clone());
+        let index = Arc::new(LineIndex::new(&text));
+        self.docs.insert(
+            uri.clone(),
+            Document {
+                text,
+                version,
+                index: index.clone(),
+            },
+        );
+        let analysis = self.host.analysis();
+        let tasks = self.tasks.clone();
+        let _ = self.jobs.send(Box::new(move || {
+            let path = convert::path_of(&uri);
+            if let Ok(diags) = analysis.diagnostics(&path) {
+                let diagnostics = diags
+                    .iter()
+                    .map(|d| convert::diagnostic(&index, d))
+                    .collect();
+                let _ = tasks.send(Task::Diagnostics {
+                    uri,
+                    version,
+                    diagnostics,
+                });
+            }
+        }));
+    }
+
+    fn on_request(&mut self, req: Request) {
+        let id = req.id.clone();
+        let analysis = self.host.analysis();
+        let token = analysis.cancellation_token();
+        let job = match handlers::dispatch(req) {
+            Ok(job) => job,
+            Err(resp) => {
+                self.send(resp);
+                return;
+            }
+        };
+        self.in_flight.insert(id.clone(), token);
+        let tasks = self.tasks.clone();
+        let _ = self.jobs.send(Box::new(move || {
+            let task = match job(&analysis) {
+                Ok(Ok(value)) => Task::Response(Response::new_ok(id, value)),
+                Ok(Err(message)) => Task::Response(Response::new_err(
+                    id,
+                    ErrorCode::InvalidParams as i32,
+                    message,
+                )),
+                Err(cancelled) => Task::Cancelled(id, cancelled),
+            };
+            drop(analysis);
+            let _ = tasks.send(task);
+        }));
+    }
+}

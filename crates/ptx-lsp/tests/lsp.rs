@@ -1,0 +1,851 @@
+//! In-process tests of the language server over `Connection::memory()`: a
+//! client drives the real main loop, and the answers are snapshotted.
+
+use std::collections::VecDeque;
+use std::thread::JoinHandle;
+
+use expect_test::{expect, Expect};
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use lsp_types::notification::Notification as _;
+use lsp_types::{self as lsp, notification as n, request as r};
+use serde_json::{json, Value};
+
+const LOOP: &str = "\
+.version 8.5
+.target sm_80
+.address_size 64
+
+.global .align 4 .u32 counter;
+
+.func (.param .b32 ret) twice(.param .b32 x)
+{
+\t.reg .b32 %t<2>;
+\tld.param.b32 %t0, [x];
+\tadd.s32 %t1, %t0, %t0;
+\tst.param.b32 [ret], %t1;
+\tret;
+}
+
+.visible .entry k(.param .u64 k_param_0)
+{
+\t.reg .pred %p<2>;
+\t.reg .b32 %r<4>;
+\t.reg .f32 %f<3>;
+\t.reg .b64 %rd<3>;
+\t.reg .b32 %acc;
+
+\tld.param.u64 %rd1, [k_param_0];
+\tmov.u32 %r1, 0;
+\tmov.f32 %f1, 0f00000000;
+\tmov.u32 %acc, 0;
+$L__loop:
+\tadd.f32 %f1, %f1, 0f3F800000;
+\tadd.s32 %acc, %acc, %r1;
+\tadd.s32 %r1, %r1, 1;
+\tsetp.lt.s32 %p1, %r1, 16;
+\t@%p1 bra $L__loop;
+\tst.global.u32 [counter], %acc;
+\tst.global.f32 [%rd1], %f1;
+\tret;
+}
+";
+
+struct Client {
+    conn: Connection,
+    server: Option<JoinHandle<()>>,
+    next_id: i32,
+    notifications: VecDeque<Notification>,
+}
+
+impl Client {
+    fn new(initialization_options: Option<Value>) -> Client {
+        let (server, conn) = Connection::memory();
+        let handle = std::thread::spawn(move || ptx_lsp::run(server).expect("server ran"));
+        let mut client = Client {
+            conn,
+            server: Some(handle),
+            next_id: 0,
+            notifications: VecDeque::new(),
+        };
+        let caps = client.request::<r::Initialize>(lsp::InitializeParams {
+            initialization_options,
+            ..Default::default()
+        });
+        assert!(caps["capabilities"]["hoverProvider"] == json!(true));
+        client.notify::<n::Initialized>(lsp::InitializedParams {});
+        client
+    }
+
+    fn send_request<R: r::Request>(&mut self, params: R::Params) -> RequestId {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        let req = Request::new(id.clone(), R::METHOD.to_string(), params);
+        self.conn.sender.send(req.into()).unwrap();
+        id
+    }
+
+    /// The response to `id`: `Ok(result)` or `Err((code, message))`.
+    fn response(&mut self, id: RequestId) -> Result<Value, (i32, String)> {
+        loop {
+            match self.conn.receiver.recv().expect("server alive") {
+                Message::Response(resp) if resp.id == id => {
+                    return match resp.error {
+                        Some(e) => Err((e.code, e.message)),
+                        None => Ok(resp.result.unwrap_or(Value::Null)),
+                    }
+                }
+                Message::Notification(not) => self.notifications.push_back(not),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    fn request<R: r::Request>(&mut self, params: R::Params) -> Value {
+        let id = self.send_request::<R>(params);
+        self.response(id).expect("a result")
+    }
+
+    fn notify<N: n::Notification>(&self, params: N::Params) {
+        let not = Notification::new(N::METHOD.to_string(), params);
+        self.conn.sender.send(not.into()).unwrap();
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify::<n::DidOpenTextDocument>(lsp::DidOpenTextDocumentParams {
+            text_document: lsp::TextDocumentItem::new(
+                uri.parse().unwrap(),
+                "ptx".into(),
+                1,
+                text.into(),
+            ),
+        });
+    }
+
+    /// The next notification of method `method`.
+    fn notification(&mut self, method: &str) -> Value {
+        if let Some(i) = self.notifications.iter().position(|n| n.method == method) {
+            return self.notifications.remove(i).unwrap().params;
+        }
+        loop {
+            match self.conn.receiver.recv().expect("server alive") {
+                Message::Notification(not) if not.method == method => return not.params,
+                Message::Notification(not) => self.notifications.push_back(not),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    fn diagnostics(&mut self) -> lsp::PublishDiagnosticsParams {
+        serde_json::from_value(self.notification(n::PublishDiagnostics::METHOD)).unwrap()
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        let id = self.send_request::<r::Shutdown>(());
+        self.response(id).expect("shutdown answered");
+        self.notify::<n::Exit>(());
+        self.server
+            .take()
+            .unwrap()
+            .join()
+            .expect("server stopped cleanly");
+    }
+}
+
+const URI: &str = "file:///t/loop.ptx";
+
+fn uri() -> lsp::Uri {
+    URI.parse().unwrap()
+}
+
+fn doc() -> lsp::TextDocumentIdentifier {
+    lsp::TextDocumentIdentifier::new(uri())
+}
+
+/// The position of the `nth` (0-based) occurrence of `needle` in `text`, plus
+/// `delta` columns (ASCII text).
+fn at(text: &str, needle: &str, nth: usize, delta: u32) -> lsp::Position {
+    let offset = text
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("{needle} #{nth}"))
+        .0;
+    let line = text[..offset].matches('\n').count() as u32;
+    let col = (offset - text[..offset].rfind('\n').map_or(0, |i| i + 1)) as u32;
+    lsp::Position::new(line, col + delta)
+}
+
+fn tdp(text: &str, needle: &str, nth: usize, delta: u32) -> lsp::TextDocumentPositionParams {
+    lsp::TextDocumentPositionParams::new(doc(), at(text, needle, nth, delta))
+}
+
+/// `line:col-line:col` (1-based lines, as editors show them).
+fn show_range(range: &Value) -> String {
+    let r: lsp::Range = serde_json::from_value(range.clone()).unwrap();
+    format!(
+        "{}:{}-{}:{}",
+        r.start.line + 1,
+        r.start.character,
+        r.end.line + 1,
+        r.end.character
+    )
+}
+
+fn show_diags(p: &lsp::PublishDiagnosticsParams) -> String {
+    let mut out = format!("version {:?}\n", p.version);
+    for d in &p.diagnostics {
+        out.push_str(&format!(
+            "{}:{} {:?} {}\n",
+            d.range.start.line + 1,
+            d.range.start.character,
+            d.severity.unwrap(),
+            d.message
+        ));
+    }
+    out
+}
+
+fn check(actual: String, expect: Expect) {
+    expect.assert_eq(&actual);
+}
+
+#[test]
+fn diagnostics_on_open_change_and_fix() {
+    let mut c = Client::new(None);
+    c.open(URI, LOOP);
+    check(
+        show_diags(&c.diagnostics()),
+        expect![[r#"
+        version Some(1)
+    "#]],
+    );
+
+    // An incremental edit that breaks the file: `%r1` -> `%r9` (undeclared).
+    let pos = at(LOOP, "add.s32 %r1, %r1, 1", 0, 13);
+    let edit = |version: i32, text: &str| lsp::DidChangeTextDocumentParams {
+        text_document: lsp::VersionedTextDocumentIdentifier::new(uri(), version),
+        content_changes: vec![lsp::TextDocumentContentChangeEvent {
+            range: Some(lsp::Range::new(
+                pos,
+                lsp::Position::new(pos.line, pos.character + 3),
+            )),
+            range_length: None,
+            text: text.into(),
+        }],
+    };
+    c.notify::<n::DidChangeTextDocument>(edit(2, "%r9"));
+    check(
+        show_diags(&c.diagnostics()),
+        expect![[r#"
+        version Some(2)
+        31:14 Error undeclared register `%r9`
+    "#]],
+    );
+
+    // The fix clears them.
+    c.notify::<n::DidChangeTextDocument>(edit(3, "%r1"));
+    check(
+        show_diags(&c.diagnostics()),
+        expect![[r#"
+        version Some(3)
+    "#]],
+    );
+
+    // Closing clears them too.
+    c.notify::<n::DidCloseTextDocument>(lsp::DidCloseTextDocumentParams {
+        text_document: doc(),
+    });
+    check(
+        show_diags(&c.diagnostics()),
+        expect![[r#"
+        version None
+    "#]],
+    );
+}
+
+#[test]
+fn examples_have_no_diagnostics() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../test-data/examples");
+    let mut c = Client::new(None);
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let uri = format!("file://{}", path.display());
+        c.open(&uri, &text);
+        let d = c.diagnostics();
+        assert!(
+            d.diagnostics.is_empty(),
+            "{}: {}",
+            path.display(),
+            show_diags(&d)
+        );
+        // Every IDE feature answers on real code without failing.
+        let td = lsp::TextDocumentIdentifier::new(uri.parse().unwrap());
+        let hints = c.request::<r::InlayHintRequest>(lsp::InlayHintParams {
+            text_document: td.clone(),
+            range: lsp::Range::new(lsp::Position::new(0, 0), lsp::Position::new(10_000, 0)),
+            work_done_progress_params: Default::default(),
+        });
+        assert!(!hints.as_array().unwrap().is_empty(), "{}", path.display());
+        let lenses = c.request::<r::CodeLensRequest>(lsp::CodeLensParams {
+            text_document: td,
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        });
+        assert!(!lenses.as_array().unwrap().is_empty(), "{}", path.display());
+    }
+}
+
+fn hover(c: &mut Client, text: &str, needle: &str, nth: usize, delta: u32) -> String {
+    let v = c.request::<r::HoverRequest>(lsp::HoverParams {
+        text_document_position_params: tdp(text, needle, nth, delta),
+        work_done_progress_params: Default::default(),
+    });
+    if v.is_null() {
+        return "null".into();
+    }
+    format!(
+        "{}\n{}",
+        show_range(&v["range"]),
+        v["contents"]["value"].as_str().unwrap()
+    )
+}
+
+#[test]
+fn hover_instruction_register_label() {
+    let mut c = Client::new(None);
+    c.open(URI, LOOP);
+    c.diagnostics();
+    check(
+        hover(&mut c, LOOP, "add.f32", 0, 1),
+        expect![[r#"
+        29:1-29:8
+        **`add.f32`** — Add two values: d = a + b (integer, floating point, half precision, packed, or f32 = f16/bf16 + f32).
+
+        ```ptx
+        add.type d, a, b;
+        add{.sat}.s32 d, a, b;
+        add{.rnd}{.ftz}{.sat}.f32 d, a, b;
+        add{.rnd}{.ftz}.f32x2 d, a, b;
+        add{.rnd}.f64 d, a, b;
+        add{.rnd}{.ftz}{.sat}.f16 d, a, b;
+        add{.rnd}{.ftz}{.sat}.f16x2 d, a, b;
+        add{.rnd}.bf16 d, a, b;
+        add{.rnd}.bf16x2 d, a, b;
+        add{.rnd}{.sat}.f32.atype d, a, c;
+        ```
+
+        - latency class MediumShort (7), pipe FMA, 5 cycles (stall 5) on sm_80
+        - live registers: before R 5 P 0, after R 5 P 0"#]],
+    );
+    check(
+        hover(&mut c, LOOP, "ld.param.u64", 0, 4),
+        expect![[r#"
+        24:1-24:13
+        **`ld.param.u64`** — Load a register variable (scalar or vector) from a state space.
+
+        ```ptx
+        ld{.weak}{.ss}{.cop}{.level::cache_hint}{.level::prefetch_size}{.vec}.type d, [a]{.unified}{, cache-policy};
+        ld{.weak}{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.level::prefetch_size}{.vec}.type d, [a]{.unified}{, cache-policy};
+        ld.volatile{.ss}{.level::prefetch_size}{.vec}.type d, [a];
+        ld.relaxed.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.level::prefetch_size}{.vec}.type d, [a]{, cache-policy};
+        ld.acquire.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.level::prefetch_size}{.vec}.type d, [a]{, cache-policy};
+        ld.mmio.relaxed.sys{.global}.type d, [a];
+        ```
+
+        - latency class Texture (20), pipe TEX, 200 cycles (stall 64) on sm_80
+        - live registers: before R 0 P 0, after R 2 P 0"#]],
+    );
+    check(
+        hover(&mut c, LOOP, "%r1", 1, 1),
+        expect![[r#"
+        30:21-30:24
+        **`%r1`** register
+
+        ```ptx
+        .reg .b32 %r<4>;
+        ```
+
+        - type `.b32`, class R
+        - 2 defs, 3 uses
+        - live range: 8 instructions"#]],
+    );
+    check(
+        hover(&mut c, LOOP, "%acc", 0, 1),
+        expect![[r#"
+        22:11-22:15
+        **`%acc`** register
+
+        ```ptx
+        .reg .b32 %acc;
+        ```
+
+        - type `.b32`, class R
+        - 2 defs, 2 uses
+        - live range: 7 instructions"#]],
+    );
+    check(
+        hover(&mut c, LOOP, "$L__loop", 1, 2),
+        expect![[r#"
+        33:10-33:18
+        **`$L__loop`** label
+
+        - block bb1, loop depth 1
+        - loop header: depth 1, trip count 16
+          (%r1 = 0; step +1; while %r1 < 16 (s32, compare after increment))
+        - ResMII 1, RecMII 5"#]],
+    );
+    check(
+        hover(&mut c, LOOP, "k_param_0", 1, 0),
+        expect![[r#"
+        24:21-24:30
+        **`k_param_0`** parameter
+
+        ```ptx
+        .param .u64 k_param_0
+        ```"#]],
+    );
+    check(
+        hover(&mut c, LOOP, "counter", 1, 0),
+        expect![[r#"
+        34:16-34:23
+        **`counter`** variable
+
+        ```ptx
+        .global .align 4 .u32 counter;
+        ```"#]],
+    );
+    check(hover(&mut c, LOOP, "\n\n", 0, 0), expect!["null"]);
+}
+
+#[test]
+fn inlay_hints() {
+    let mut c = Client::new(None);
+    c.open(URI, LOOP);
+    c.diagnostics();
+    let v = c.request::<r::InlayHintRequest>(lsp::InlayHintParams {
+        text_document: doc(),
+        range: lsp::Range::new(at(LOOP, ".visible", 0, 0), lsp::Position::new(999, 0)),
+        work_done_progress_params: Default::default(),
+    });
+    let mut out = String::new();
+    for h in v.as_array().unwrap() {
+        let p: lsp::Position = serde_json::from_value(h["position"].clone()).unwrap();
+        out.push_str(&format!(
+            "{}:{} {}\n",
+            p.line + 1,
+            p.character,
+            h["label"].as_str().unwrap()
+        ));
+    }
+    check(
+        out,
+        expect![[r#"
+        24:1 max R 5 P 0
+        24:32 R 2 P 0
+        25:16 R 3 P 0
+        26:25 R 4 P 0
+        27:17 R 5 P 0
+        28:9 max R 5 P 1
+        28:9 loop depth 1 trips 16
+        29:30 R 5 P 0
+        30:25 R 5 P 0
+        31:21 R 5 P 0
+        32:26 R 5 P 1
+        33:19 R 5 P 0
+        34:1 max R 4 P 0
+        34:31 R 3 P 0
+        35:27 R 0 P 0
+        36:5 R 0 P 0
+    "#]],
+    );
+}
+
+fn locations(v: &Value) -> String {
+    match v {
+        Value::Array(items) => items
+            .iter()
+            .map(|l| show_range(&l["range"]) + "\n")
+            .collect(),
+        Value::Null => "null\n".into(),
+        l => show_range(&l["range"]) + "\n",
+    }
+}
+
+#[test]
+fn definition_and_references() {
+    let mut c = Client::new(None);
+    c.open(URI, LOOP);
+    c.diagnostics();
+    let mut out = String::new();
+    for (needle, nth) in [
+        ("%r1", 2),
+        ("%acc", 3),
+        ("$L__loop", 1),
+        ("k_param_0", 1),
+        ("counter", 1),
+        ("[x]", 0),
+        ("%t0", 1),
+        ("ret;", 0),
+    ] {
+        let delta = u32::from(needle.starts_with('['));
+        let def = c.request::<r::GotoDefinition>(lsp::GotoDefinitionParams {
+            text_document_position_params: tdp(LOOP, needle, nth, delta),
+            work_done_progress_params: Default::default(),
+            partial_result_params: Default::default(),
+        });
+        let refs = if needle == "ret;" {
+            Value::Null
+        } else {
+            c.request::<r::References>(lsp::ReferenceParams {
+                text_document_position: tdp(LOOP, needle, nth, delta),
+                work_done_progress_params: Default::default(),
+                partial_result_params: Default::default(),
+                context: lsp::ReferenceContext {
+                    include_declaration: true,
+                },
+            })
+        };
+        out.push_str(&format!(
+            "{needle}#{nth}: definition {}references:\n{}",
+            locations(&def),
+            locations(&refs)
+        ));
+    }
+    check(
+        out,
+        expect![[r#"
+        %r1#2: definition 19:11-19:13
+        references:
+        19:11-19:13
+        25:9-25:12
+        30:21-30:24
+        31:9-31:12
+        31:14-31:17
+        32:18-32:21
+        %acc#3: definition 22:11-22:15
+        references:
+        22:11-22:15
+        27:9-27:13
+        30:9-30:13
+        30:15-30:19
+        34:26-34:30
+        $L__loop#1: definition 28:0-28:8
+        references:
+        28:0-28:8
+        33:10-33:18
+        k_param_0#1: definition 16:30-16:39
+        references:
+        16:30-16:39
+        24:21-24:30
+        counter#1: definition 5:22-5:29
+        references:
+        5:22-5:29
+        34:16-34:23
+        [x]#0: definition 7:42-7:43
+        references:
+        7:42-7:43
+        10:20-10:21
+        %t0#1: definition 9:11-9:13
+        references:
+        9:11-9:13
+        10:14-10:17
+        11:14-11:17
+        11:19-11:22
+        ret;#0: definition null
+        references:
+        null
+    "#]],
+    );
+}
+
+#[test]
+fn document_and_workspace_symbols() {
+    let mut c = Client::new(None);
+    c.open(URI, LOOP);
+    c.open("file:///t/other.ptx", ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry kernel_two()\n{\n\tret;\n}\n");
+    c.diagnostics();
+    c.diagnostics();
+    let v = c.request::<r::DocumentSymbolRequest>(lsp::DocumentSymbolParams {
+        text_document: doc(),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    fn walk(v: &Value, depth: usize, out: &mut String) {
+        for s in v.as_array().unwrap() {
+            out.push_str(&format!(
+                "{:indent$}{} kind {} {}\n",
+                "",
+                s["name"].as_str().unwrap(),
+                s["kind"],
+                show_range(&s["selectionRange"]),
+                indent = depth * 2
+            ));
+            if let Some(children) = s.get("children") {
+                walk(children, depth + 1, out);
+            }
+        }
+    }
+    let mut out = String::new();
+    walk(&v, 0, &mut out);
+    check(
+        out,
+        expect![[r#"
+        counter kind 13 5:22-5:29
+        twice kind 12 7:24-7:29
+          ret kind 8 7:19-7:22
+          x kind 8 7:42-7:43
+        k kind 6 16:16-16:17
+          k_param_0 kind 8 16:30-16:39
+          $L__loop kind 20 28:0-28:8
+    "#]],
+    );
+
+    let v = c.request::<r::WorkspaceSymbolRequest>(lsp::WorkspaceSymbolParams {
+        query: "K".into(),
+        ..Default::default()
+    });
+    let out: String = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {} {}\n",
+                s["name"].as_str().unwrap(),
+                s["location"]["uri"].as_str().unwrap(),
+                show_range(&s["location"]["range"])
+            )
+        })
+        .collect();
+    check(
+        out,
+        expect![[r#"
+        k file:///t/loop.ptx 16:16-16:17
+        kernel_two file:///t/other.ptx 4:16-4:26
+    "#]],
+    );
+}
+
+fn lenses(c: &mut Client) -> String {
+    let v = c.request::<r::CodeLensRequest>(lsp::CodeLensParams {
+        text_document: doc(),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {}\n",
+                show_range(&l["range"]),
+                l["command"]["title"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn code_lenses_follow_the_target_setting() {
+    let mut c = Client::new(Some(json!({ "target": "sm_75" })));
+    c.open(URI, LOOP);
+    c.diagnostics();
+    check(
+        lenses(&mut c),
+        expect![[r#"
+        7:24-7:29 max live R 1 P 0; occupancy 32/32 warps on sm_75
+        16:16-16:17 max live R 5 P 1; occupancy 32/32 warps on sm_75
+        28:0-28:8 loop depth 1: trip count 16
+    "#]],
+    );
+    // Back to the file's own `.target` (sm_80), through the configuration.
+    c.notify::<n::DidChangeConfiguration>(lsp::DidChangeConfigurationParams {
+        settings: json!({ "ptxopt": { "target": null, "knobs": { "NoSuchKnob": 1 } } }),
+    });
+    let msg = c.notification(n::ShowMessage::METHOD);
+    check(
+        msg["message"].as_str().unwrap().to_string(),
+        expect!["ptxopt settings: unknown knob `NoSuchKnob`"],
+    );
+    check(
+        lenses(&mut c),
+        expect![[r#"
+        7:24-7:29 max live R 1 P 0; occupancy 64/64 warps on sm_80
+        16:16-16:17 max live R 5 P 1; occupancy 64/64 warps on sm_80
+        28:0-28:8 loop depth 1: trip count 16
+    "#]],
+    );
+}
+
+#[test]
+fn semantic_tokens_folding_and_rename() {
+    let text = ".version 8.5\n.target sm_80\n.address_size 64\n// one\n// two\n.visible .entry e(\n\t.param .u64 p\n)\n{\n\t.reg .b32 %v;\nL1:\n\tmov.u32 %v, %tid.x;\n\tbra L1;\n}\n";
+    let mut c = Client::new(None);
+    c.open(URI, text);
+    c.diagnostics();
+    let v = c.request::<r::SemanticTokensFullRequest>(lsp::SemanticTokensParams {
+        text_document: doc(),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    let data: Vec<u32> = serde_json::from_value(v["data"].clone()).unwrap();
+    let mut out = String::new();
+    let (mut line, mut col) = (0, 0);
+    for t in data.chunks(5) {
+        if t[0] > 0 {
+            col = 0;
+        }
+        line += t[0];
+        col += t[1];
+        let l = text.lines().nth(line as usize).unwrap();
+        let tok = &l[col as usize..(col + t[2]) as usize];
+        out.push_str(&format!(
+            "{} {tok:?} type {} mods {}\n",
+            line + 1,
+            t[3],
+            t[4]
+        ));
+    }
+    check(
+        out,
+        expect![[r#"
+        1 ".version" type 2 mods 0
+        1 "8.5" type 7 mods 0
+        2 ".target" type 2 mods 0
+        3 ".address_size" type 2 mods 0
+        3 "64" type 7 mods 0
+        4 "// one" type 9 mods 0
+        5 "// two" type 9 mods 0
+        6 ".visible" type 2 mods 0
+        6 ".entry" type 2 mods 0
+        6 "e" type 6 mods 1
+        7 ".param" type 2 mods 0
+        7 ".u64" type 2 mods 0
+        7 "p" type 5 mods 1
+        10 ".reg" type 2 mods 0
+        10 ".b32" type 2 mods 0
+        10 "%v" type 3 mods 1
+        11 "L1" type 4 mods 1
+        12 "mov" type 0 mods 0
+        12 ".u32" type 1 mods 0
+        12 "%v" type 3 mods 0
+        12 "%tid" type 3 mods 2
+        12 ".x" type 3 mods 2
+        13 "bra" type 0 mods 0
+        13 "L1" type 4 mods 0
+    "#]],
+    );
+
+    let v = c.request::<r::FoldingRangeRequest>(lsp::FoldingRangeParams {
+        text_document: doc(),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    });
+    let out: String = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{}..{} {}\n", f["startLine"], f["endLine"], f["kind"]))
+        .collect();
+    check(
+        out,
+        expect![[r#"
+        3..4 "comment"
+        5..7 "region"
+        8..13 "region"
+    "#]],
+    );
+
+    let rename = |c: &mut Client, needle: &str, new: &str| {
+        let id = c.send_request::<r::Rename>(lsp::RenameParams {
+            text_document_position: tdp(text, needle, 1, 1),
+            new_name: new.into(),
+            work_done_progress_params: Default::default(),
+        });
+        match c.response(id) {
+            Ok(v) => v["changes"][URI]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} {}\n",
+                        show_range(&e["range"]),
+                        e["newText"].as_str().unwrap()
+                    )
+                })
+                .collect::<String>(),
+            Err((code, message)) => format!("error {code}: {message}\n"),
+        }
+    };
+    let out = rename(&mut c, "%v", "%value")
+        + &rename(&mut c, "L1", "$L__top")
+        + &rename(&mut c, "L1", "9bad");
+    check(
+        out,
+        expect![[r#"
+        10:11-10:13 %value
+        12:9-12:11 %value
+        11:0-11:2 $L__top
+        13:5-13:7 $L__top
+        error -32602: `9bad` is not a valid name here
+    "#]],
+    );
+}
+
+#[test]
+fn cancellation_and_unknown_requests() {
+    let mut c = Client::new(None);
+    c.open(URI, LOOP);
+    c.diagnostics();
+    // A request cancelled by the client (or by an edit racing it) is answered
+    // with a result or with RequestCanceled / ContentModified, never dropped.
+    let id = c.send_request::<r::InlayHintRequest>(lsp::InlayHintParams {
+        text_document: doc(),
+        range: lsp::Range::new(lsp::Position::new(0, 0), lsp::Position::new(999, 0)),
+        work_done_progress_params: Default::default(),
+    });
+    c.notify::<n::Cancel>(lsp::CancelParams {
+        id: lsp::NumberOrString::Number(c.next_id),
+    });
+    c.notify::<n::DidChangeTextDocument>(lsp::DidChangeTextDocumentParams {
+        text_document: lsp::VersionedTextDocumentIdentifier::new(uri(), 2),
+        content_changes: vec![lsp::TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text: LOOP.replace("16", "32"),
+        }],
+    });
+    match c.response(id) {
+        Ok(v) => assert!(v.is_array()),
+        Err((code, _)) => assert!(code == -32800 || code == -32801, "{code}"),
+    }
+    // The edit was applied: the trip count is now 32.
+    assert!(hover(&mut c, &LOOP.replace("16", "32"), "$L__loop", 1, 1).contains("trip count 32"));
+    // Cancelling a request that is already answered is harmless.
+    c.notify::<n::Cancel>(lsp::CancelParams {
+        id: lsp::NumberOrString::Number(1),
+    });
+
+    let id = c.send_request::<r::Completion>(lsp::CompletionParams {
+        text_document_position: tdp(LOOP, "ret", 0, 0),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+        context: None,
+    });
+    check(
+        format!("{:?}", c.response(id)),
+        expect![[r#"Err((-32601, "unknown request textDocument/completion"))"#]],
+    );
+}
