@@ -6,12 +6,22 @@
 //!   is a failure (`PTXOPT_REQUIRE_PTXAS`, `PTXOPT_REQUIRE_CORPUS`).
 //! - `bench-parse [FILE]`: lex and lex+parse throughput in MB/s on one core
 //!   (default: the dealii module of the shared corpus).
+//! - `pressure`: our maximum live R per function beside ptxas `-v`'s "Used N
+//!   registers" over the shared corpus (ptxas-accepted zluda files, dealii)
+//!   and `test-data/examples`: a table and a summary (median ratio, share
+//!   within ±20%). See [`pressure`].
+//! - `bench-analyze [FILE]`: cold analysis of a module in a new database
+//!   against `ptxas` on the same file, and re-analysis after a one-function
+//!   edit in a warm database against cold. See [`bench_analyze`].
 
 /// The allocator the `ptxopt` binary uses (syntax trees are allocation-heavy:
 /// mimalloc takes ~13% fewer instructions per parse than glibc malloc, and frees
 /// trees far faster), so that `bench-parse` measures what users get.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+mod bench_analyze;
+mod pressure;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -22,8 +32,13 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test(&args[1..]),
         Some("bench-parse") => bench_parse(args.get(1).map(PathBuf::from)),
+        Some("pressure") => pressure::run(),
+        Some("bench-analyze") => bench_analyze::run(args.get(1).map(PathBuf::from)),
         _ => {
-            eprintln!("usage: cargo xtask <test [cargo test args...] | bench-parse [FILE]>");
+            eprintln!(
+                "usage: cargo xtask <test [cargo test args...] | bench-parse [FILE] | pressure \
+                 | bench-analyze [FILE]>"
+            );
             return ExitCode::from(2);
         }
     };
@@ -113,32 +128,54 @@ fn test(extra: &[String]) -> Result<(), String> {
     }
 }
 
-fn bench_parse(file: Option<PathBuf>) -> Result<(), String> {
-    if cfg!(debug_assertions) {
-        // Benchmarks mean nothing in a debug build: re-run this task optimized.
-        let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-        cmd.current_dir(workspace_root())
-            .args([
-                "run",
-                "--quiet",
-                "--release",
-                "--package",
-                "xtask",
-                "--",
-                "bench-parse",
-            ])
-            .args(file.iter());
-        let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
-        return if status.success() {
-            Ok(())
-        } else {
-            Err(format!("benchmark failed ({status})"))
-        };
+/// In a debug build, re-runs `cargo xtask TASK ARGS` optimized and returns
+/// its result (`Some`); in a release build, `None`: go on. Benchmarks mean
+/// nothing in a debug build.
+fn rerun_in_release(task: &str, args: &[std::ffi::OsString]) -> Option<Result<(), String>> {
+    if !cfg!(debug_assertions) {
+        return None;
     }
-    let path = file.unwrap_or_else(|| {
-        workspace_root()
-            .join("../shared/corpus/dealii/matrix_free_device_matrix_vector_01.1.sm_80.ptx")
-    });
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.current_dir(workspace_root())
+        .args([
+            "run",
+            "--quiet",
+            "--release",
+            "--package",
+            "xtask",
+            "--",
+            task,
+        ])
+        .args(args);
+    Some(match cmd.status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!("{task} failed ({status})")),
+        Err(e) => Err(format!("cannot run cargo: {e}")),
+    })
+}
+
+/// The dealii module of the shared corpus (the default benchmark input).
+fn dealii() -> PathBuf {
+    workspace_root().join("../shared/corpus/dealii/matrix_free_device_matrix_vector_01.1.sm_80.ptx")
+}
+
+/// ptxas 13.0.88: `$PTXOPT_CUDA_HOME/bin/ptxas`, else
+/// `~/.cache/ptxopt/cuda-13.0.88/bin/ptxas`, when it exists.
+fn find_ptxas() -> Option<PathBuf> {
+    let home = std::env::var_os("PTXOPT_CUDA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxopt/cuda-13.0.88"))
+        })?;
+    Some(home.join("bin/ptxas")).filter(|p| p.exists())
+}
+
+fn bench_parse(file: Option<PathBuf>) -> Result<(), String> {
+    let args: Vec<std::ffi::OsString> = file.iter().map(|f| f.clone().into_os_string()).collect();
+    if let Some(result) = rerun_in_release("bench-parse", &args) {
+        return result;
+    }
+    let path = file.unwrap_or_else(dealii);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mb = text.len() as f64 / 1e6;

@@ -9,6 +9,8 @@
 //!                                      │
 //!                      kernel_lowered ─► kernel_ir   (trivia and positions dropped)
 //!                                      │
+//!            cfg, dominators, loops, liveness, …   (one query per analysis, [`analysis`])
+//!                                      │
 //!            cicc passes ─► ptxas phases 3 … 88   (one query per phase, chained)
 //!                                      │
 //!                      kernel_ptx ─► file_ptx ─► build_file
@@ -26,6 +28,7 @@
 //! Queries unwind with `salsa::Cancelled` when an input is set while they run
 //! on a clone; do not build with `panic = "abort"`.
 
+pub mod analysis;
 mod database;
 mod event_log;
 pub mod inputs;
@@ -43,6 +46,6 @@ pub use pipeline::{
     effective_target, ir_after, ir_before, kernel_final, knob_bool, knob_int, knob_value,
 };
 pub use queries::{
-    file_diagnostics, kernel_ir, kernel_lowered, kernels, module_context, module_items, parse,
-    Diag, Kernel,
+    file_diagnostics, kernel_ir, kernel_lowered, kernel_starts, kernels, module_context,
+    module_items, parse, Diag, Kernel,
 };

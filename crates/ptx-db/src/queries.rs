@@ -157,12 +157,20 @@ pub fn module_items(db: &dyn Db, file: SourceFile) -> (Header, Arc<[ModuleItem]>
     (header, items.into())
 }
 
+/// Where each kernel of [`kernels`] starts in its file (by
+/// [`Kernel::index`]): add it to a range of [`kernel_lowered`] to get an
+/// absolute range. Not memoized (it changes with every edit above a kernel,
+/// and is cheap); call it once per file and index it.
+pub fn kernel_starts(db: &dyn Db, file: SourceFile) -> Vec<TextSize> {
+    function_definitions(parse(db, file))
+        .map(|f| f.syntax().text_range().start())
+        .collect()
+}
+
 /// Lowering problems of a whole file with absolute ranges, for reporting.
 /// Empty for every file ptxas accepts that lowering fully models.
 pub fn lowering_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diag> {
-    let starts: Vec<TextSize> = function_definitions(parse(db, file))
-        .map(|f| f.syntax().text_range().start())
-        .collect();
+    let starts = kernel_starts(db, file);
     let mut out = Vec::new();
     for kernel in kernels(db, file) {
         let base = starts.get(kernel.index(db)).copied().unwrap_or_default();

@@ -5,10 +5,12 @@
 //! - `build FILE...`: check, lower, run the phase pipeline (the `ptx-db`
 //!   database), write optimized PTX atomically.
 //! - `knobs`: print the knob registry.
+//! - `analyze FILE`: loops, register pressure, latency classes per function.
 //!
 //! Exit codes (stable, for scripts): 0 no errors; 1 errors in the input; 2 usage
 //! or I/O errors.
 
+mod analyze_cmd;
 mod atomic_write;
 mod build_cmd;
 mod check_cmd;
@@ -76,6 +78,13 @@ enum Command {
     /// that reads it, and what it does (from the seed documents).
     #[command(after_help = EXIT_CODES)]
     Knobs(knobs_cmd::KnobsArgs),
+
+    /// Analyze each function of a PTX file: blocks; loops (header line,
+    /// depth, latch lines, trip count, ResMII/RecMII of single-block loops);
+    /// maximum live R and P registers and the line where each peaks; the
+    /// latency-class histogram. `--format json` is stable for scripts.
+    #[command(after_help = EXIT_CODES)]
+    Analyze(analyze_cmd::AnalyzeArgs),
 }
 
 const BUILD_AFTER_HELP: &str = "Examples:
@@ -104,5 +113,6 @@ fn main() -> ExitCode {
         Command::Check(args) => check_cmd::run(args),
         Command::Build(args) => build_cmd::run(args),
         Command::Knobs(args) => knobs_cmd::run(args),
+        Command::Analyze(args) => analyze_cmd::run(args),
     }
 }

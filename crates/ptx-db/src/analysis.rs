@@ -1,0 +1,197 @@
+//! The analyses as memoized queries: one salsa tracked query per analysis per
+//! kernel, each calling the pure `ptx-analysis` function on the kernel's IR
+//! and on the results of the queries it builds on.
+//!
+//! ```text
+//! kernel_ir ─┬─► cfg ─┬─► dominators ─┬─► loops ─┬─► trip_counts
+//!            │        │               │          └─────────────────► loop_mii
+//!            │        ├─► post_dominators                              ▲
+//!            │        ├─► reaching_defs ──► trip_counts                │
+//!            │        ├─► liveness ──► reg_pressure                    │
+//!            │        └─► value_numbers                                │
+//!            └────────────────────────────► latency ───────────────────┤
+//! Target input + .target ─► target_profile ─► latency, loop_mii ───────┘
+//! ```
+//!
+//! **Which IR.** Every query reads [`kernel_ir`]: the function as written,
+//! lowered, with source positions dropped. Three reasons:
+//!
+//! - Its instruction and block ids are those of [`kernel_lowered`](crate::kernel_lowered),
+//!   which keeps each instruction's range (relative to the function), so a
+//!   result (the instruction where pressure peaks, a loop header) maps back to
+//!   a source line. These analyses describe the code the user wrote (`ptxopt
+//!   analyze`, editor hovers), not the code some phase produced.
+//! - `kernel_ir` is the trivia firewall: a comment or whitespace edit re-runs
+//!   it, it returns an equal value and is backdated, so no analysis re-runs.
+//! - The IR after phase 3 AnalyzeControlFlow is today the same `Arc` (the
+//!   cicc passes before it pass their input through), but once a cicc pass
+//!   transforms code its ids no longer match the source. A phase that needs an
+//!   analysis of its own input calls the `ptx-analysis` function on that
+//!   input.
+//!
+//! **What invalidates what.** An edit in a function's body changes that
+//! kernel's `kernel_ir` only, so only that kernel's analyses re-run (and each
+//! stops where its result is unchanged: an edit that changes an immediate
+//! re-runs `cfg`, which is backdated, so `dominators` and `loops` do not re-run).
+//! Only [`latency`] and [`loop_mii`] read the target, through
+//! [`target_profile`]; changing `--arch` re-runs those two (HIGH durability:
+//! a change to a LOW input, such as a file's text, does not make salsa
+//! re-validate them when only the target is read).
+//!
+//! Results are returned as `Arc`s (cheap to hand out, and `returns(ref)` gives
+//! a reference into the memo).
+
+use std::sync::Arc;
+
+use ptx_analysis::cfg::Cfg;
+use ptx_analysis::dominators::DomTree;
+use ptx_analysis::latency::{LatencyInfo, LoopMii};
+use ptx_analysis::liveness::Liveness;
+use ptx_analysis::loops::LoopForest;
+use ptx_analysis::reaching_defs::ReachingDefs;
+use ptx_analysis::reg_pressure::RegPressure;
+use ptx_analysis::trip_count::TripCounts;
+use ptx_analysis::value_numbering::ValueNumbering;
+use ptx_analysis::Target as TargetProfile;
+
+use crate::inputs::SourceFile;
+use crate::queries::{kernel_ir, kernels, Kernel};
+use crate::Db;
+
+/// The target profile the analyses of a file's kernels use: the
+/// [`Target`](crate::Target) input when set (`--arch`), else the file's
+/// `.target`, else sm_75 (see [`TargetProfile::for_sm`]; `sm_90a` uses the
+/// sm_90 profile).
+#[salsa::tracked(returns(ref))]
+pub fn target_profile(db: &dyn Db, file: SourceFile) -> TargetProfile {
+    let target = db.target();
+    let sm = match target.sm(db) {
+        0 => crate::queries::module_context(db, file)
+            .target
+            .as_ref()
+            .map_or(0, |t| t.sm_number()),
+        sm => sm,
+    };
+    TargetProfile::for_sm(sm)
+}
+
+/// Successors, predecessors, RPO and unreachable blocks.
+#[salsa::tracked(returns(ref))]
+pub fn cfg<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<Cfg> {
+    Arc::new(ptx_analysis::cfg::cfg(kernel_ir(db, kernel)))
+}
+
+/// The dominator tree.
+#[salsa::tracked(returns(ref))]
+pub fn dominators<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<DomTree> {
+    Arc::new(ptx_analysis::dominators::dominators(cfg(db, kernel)))
+}
+
+/// The post-dominator tree.
+#[salsa::tracked(returns(ref))]
+pub fn post_dominators<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<DomTree> {
+    Arc::new(ptx_analysis::dominators::post_dominators(cfg(db, kernel)))
+}
+
+/// Natural loops (header, latches, depth, preheader, exits) and irreducible
+/// regions.
+#[salsa::tracked(returns(ref))]
+pub fn loops<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<LoopForest> {
+    Arc::new(ptx_analysis::loops::loops(
+        cfg(db, kernel),
+        dominators(db, kernel),
+    ))
+}
+
+/// Reaching definitions and def-use chains.
+#[salsa::tracked(returns(ref))]
+pub fn reaching_defs<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<ReachingDefs> {
+    Arc::new(ptx_analysis::reaching_defs::reaching_defs(
+        kernel_ir(db, kernel),
+        cfg(db, kernel),
+    ))
+}
+
+/// The induction variable and trip count of each loop (in [`loops`] order).
+#[salsa::tracked(returns(ref))]
+pub fn trip_counts<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<TripCounts> {
+    Arc::new(ptx_analysis::trip_count::trip_counts(
+        kernel_ir(db, kernel),
+        cfg(db, kernel),
+        dominators(db, kernel),
+        loops(db, kernel),
+        reaching_defs(db, kernel),
+    ))
+}
+
+/// Live registers per block and around each instruction.
+#[salsa::tracked(returns(ref))]
+pub fn liveness<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<Liveness> {
+    Arc::new(ptx_analysis::liveness::liveness(
+        kernel_ir(db, kernel),
+        cfg(db, kernel),
+    ))
+}
+
+/// Live R/P registers in ptxas units, their maxima and where.
+#[salsa::tracked(returns(ref))]
+pub fn reg_pressure<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<RegPressure> {
+    Arc::new(ptx_analysis::reg_pressure::reg_pressure(
+        kernel_ir(db, kernel),
+        cfg(db, kernel),
+        liveness(db, kernel),
+    ))
+}
+
+/// Latency class, pipe and stall cycles of each instruction on the kernel's
+/// [`target_profile`], and the class histogram.
+#[salsa::tracked(returns(ref))]
+pub fn latency<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<LatencyInfo> {
+    Arc::new(ptx_analysis::latency::latency(
+        kernel_ir(db, kernel),
+        target_profile(db, kernel.file(db)),
+    ))
+}
+
+/// ResMII, RecMII and MII of every single-block loop.
+#[salsa::tracked(returns(ref))]
+pub fn loop_mii<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<[LoopMii]> {
+    ptx_analysis::latency::loop_mii(
+        kernel_ir(db, kernel),
+        loops(db, kernel),
+        latency(db, kernel),
+        target_profile(db, kernel.file(db)),
+    )
+    .into()
+}
+
+/// Hash-consed value numbers of instruction results.
+#[salsa::tracked(returns(ref))]
+pub fn value_numbers<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<ValueNumbering> {
+    Arc::new(ptx_analysis::value_numbering::value_numbering(
+        kernel_ir(db, kernel),
+        cfg(db, kernel),
+    ))
+}
+
+/// Computes every analysis of one kernel (for benchmarks and warm-up).
+pub fn analyze_kernel(db: &dyn Db, kernel: Kernel<'_>) {
+    cfg(db, kernel);
+    dominators(db, kernel);
+    post_dominators(db, kernel);
+    loops(db, kernel);
+    reaching_defs(db, kernel);
+    trip_counts(db, kernel);
+    liveness(db, kernel);
+    reg_pressure(db, kernel);
+    latency(db, kernel);
+    loop_mii(db, kernel);
+    value_numbers(db, kernel);
+}
+
+/// Computes every analysis of every kernel of a file.
+pub fn analyze_file(db: &dyn Db, file: SourceFile) {
+    for &kernel in kernels(db, file) {
+        analyze_kernel(db, kernel);
+    }
+}

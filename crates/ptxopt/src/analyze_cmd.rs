@@ -1,0 +1,487 @@
+//! `ptxopt analyze FILE`: what the analyses find in each function, with source
+//! lines.
+//!
+//! The results come from the analysis queries of `ptx-db` (`ptx_db::analysis`),
+//! which run on each kernel's IR as written (`kernel_ir`). Their instruction
+//! ids are those of `kernel_lowered`, whose instruction ranges are relative to
+//! the function; adding the function's start (`ptx_db::kernel_starts`) gives a
+//! position in the file, and a 1-based line.
+//!
+//! Per function: blocks, instructions; loops (header line, depth, latch
+//! lines, trip count, ResMII/RecMII of single-block innermost loops; `null`
+//! where not computed); maximum live R and P and the line where each peaks;
+//! the latency-class histogram (class code → instructions).
+//!
+//! The JSON form is for scripts; its field names are stable (fields may be
+//! added, none renamed):
+//!
+//! ```text
+//! {"file": "...", "target": "sm_80", "functions": [{"name": "...",
+//!   "kind": "entry"|"func", "line": N, "blocks": N, "instructions": N,
+//!   "max_live": {"r": N, "p": N, "line": N, "p_line": N},
+//!   "loops": [{"header_line": N, "depth": N, "latch_lines": [N],
+//!              "trip_count": N|null, "res_mii": N|null, "rec_mii": N|null}],
+//!   "latency_classes": {"6": N, ...}}]}
+//! ```
+//!
+//! Exit status: 0; 1 when the file has errors (printed on stderr as `check`
+//! prints them, nothing on stdout); 2 on a usage or I/O error (unreadable
+//! file, bad `--arch`, no function named by `--function`).
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use ptx_analysis::target::LatencyClass;
+use ptx_analysis::trip_count::TripCount;
+use ptx_db::analysis;
+use ptx_db::{Kernel, RootDatabase, SourceFile};
+use ptx_ir::ir::{BlockId, FunctionKind, InstId};
+use ptx_syntax::check::Severity;
+use ptx_syntax::line_index::LineIndex;
+use ptx_syntax::{SyntaxKind, SyntaxNode, TextSize};
+
+use crate::settings;
+
+/// Arguments of `ptxopt analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The PTX file to analyze (`-` reads standard input).
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+
+    /// Report only the function with this name.
+    #[arg(long, value_name = "NAME")]
+    function: Option<String>,
+
+    /// `text` for people, `json` for scripts (stable field names).
+    #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT")]
+    format: Format,
+
+    /// The target profile for latencies and ResMII, such as `sm_86`.
+    /// Default: the file's `.target`.
+    #[arg(long, value_name = "sm_XX")]
+    arch: Option<String>,
+
+    /// Print diagnostics as single `path:line:col: severity: message` lines.
+    #[arg(long)]
+    short: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// The analysis of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileAnalysis {
+    pub file: String,
+    /// The target profile used (`sm_80`).
+    pub target: String,
+    pub functions: Vec<FunctionAnalysis>,
+}
+
+/// The analysis of one function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionAnalysis {
+    pub name: String,
+    pub kind: FunctionKind,
+    /// The line of the function's first token.
+    pub line: u32,
+    pub blocks: usize,
+    pub instructions: usize,
+    pub max_r: u32,
+    pub max_p: u32,
+    /// Where the maximum R (P) is reached; the function's line when at entry.
+    pub max_r_line: u32,
+    pub max_p_line: u32,
+    pub loops: Vec<LoopAnalysis>,
+    /// (class code, instructions), classes with none left out, in code order.
+    pub latency_classes: Vec<(u8, u32)>,
+}
+
+/// One loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopAnalysis {
+    pub header_line: u32,
+    pub depth: u32,
+    /// The line of each latch's last instruction (the back edge).
+    pub latch_lines: Vec<u32>,
+    pub trip_count: Option<u64>,
+    /// Why the trip count is unknown.
+    pub trip_count_unknown: Option<String>,
+    pub res_mii: Option<u32>,
+    pub rec_mii: Option<u32>,
+}
+
+/// Runs `ptxopt analyze`.
+pub fn run(args: AnalyzeArgs) -> ExitCode {
+    let arch = match args.arch.as_deref().map(settings::parse_arch).transpose() {
+        Ok(arch) => arch,
+        Err(settings::UsageError(message)) => return usage(&message),
+    };
+    let display = args.file.display().to_string();
+    let bytes = if display == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
+    } else {
+        std::fs::read(&args.file)
+    };
+    let text = match bytes {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!(
+                    "{display}: error: file is not valid UTF-8 (byte {})",
+                    e.utf8_error().valid_up_to()
+                );
+                return ExitCode::from(1);
+            }
+        },
+        Err(e) => return usage(&format!("cannot read `{display}`: {e}")),
+    };
+
+    let mut db = RootDatabase::new();
+    if let Some(arch) = &arch {
+        db.set_target(arch.sm, &arch.suffix);
+    }
+    let file = db.set_file_text(&args.file, text);
+
+    // Errors stop here, as in `build`: a file ptxas rejects is not analyzed.
+    let text = file.text(&db);
+    let index = LineIndex::new(text);
+    let mut diagnostics: Vec<ptx_db::Diag> = ptx_db::file_diagnostics(&db, file).to_vec();
+    let has_check_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    if !has_check_errors {
+        diagnostics.extend(ptx_db::queries::lowering_diagnostics(&db, file));
+    }
+    let mut rendered = String::new();
+    let mut errors = 0;
+    for d in &diagnostics {
+        if args.short {
+            crate::render::render_short(&mut rendered, &display, text, &index, d);
+        } else {
+            crate::render::render(&mut rendered, &display, text, &index, d);
+        }
+        errors += usize::from(d.severity == Severity::Error);
+    }
+    eprint!("{rendered}");
+    if errors > 0 {
+        eprintln!(
+            "ptxopt: `{display}` has {errors} error{}; not analyzed",
+            if errors == 1 { "" } else { "s" }
+        );
+        return ExitCode::from(1);
+    }
+
+    let mut report = analyze(&db, file, &display);
+    if let Some(name) = &args.function {
+        report.functions.retain(|f| &f.name == name);
+        if report.functions.is_empty() {
+            return usage(&format!("`{display}` defines no function `{name}`"));
+        }
+    }
+    let out = match args.format {
+        Format::Text => render_text(&report),
+        Format::Json => render_json(&report),
+    };
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes());
+    let _ = stdout.flush();
+    ExitCode::SUCCESS
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprintln!("ptxopt: error: {message}");
+    ExitCode::from(2)
+}
+
+/// Analyzes every function of a file without errors (through the database's
+/// analysis queries).
+pub fn analyze(db: &RootDatabase, file: SourceFile, display: &str) -> FileAnalysis {
+    let text = file.text(db);
+    let index = LineIndex::new(text);
+    let starts = ptx_db::kernel_starts(db, file);
+    let line = |offset: TextSize| index.line_col(text, offset).line;
+    let functions = ptx_db::kernels(db, file)
+        .iter()
+        .map(|&kernel| {
+            let start = starts.get(kernel.index(db)).copied().unwrap_or_default();
+            analyze_kernel(db, kernel, start, &line)
+        })
+        .collect();
+    FileAnalysis {
+        file: display.to_string(),
+        target: analysis::target_profile(db, file).name.to_string(),
+        functions,
+    }
+}
+
+fn analyze_kernel(
+    db: &RootDatabase,
+    kernel: Kernel<'_>,
+    start: TextSize,
+    line: &dyn Fn(TextSize) -> u32,
+) -> FunctionAnalysis {
+    // Instruction ids of `kernel_ir` (which the analyses read) are those of
+    // `kernel_lowered`, which keeps the ranges.
+    let (func, _) = ptx_db::kernel_lowered(db, kernel);
+    let fn_line = line(start);
+    let inst_line = |inst: InstId| line(start + func.insts[inst].range.start());
+    let labels = label_offsets(kernel.syntax(db));
+    let block_line = |block: BlockId| {
+        let b = &func.blocks[block];
+        let label = b
+            .label
+            .as_ref()
+            .and_then(|l| labels.iter().find(|(name, _)| name == l))
+            .map(|&(_, offset)| line(start + offset));
+        label
+            .or_else(|| b.insts.first().map(|&i| inst_line(i)))
+            .unwrap_or(fn_line)
+    };
+    let block_end_line = |block: BlockId| {
+        func.blocks[block]
+            .insts
+            .last()
+            .map_or_else(|| block_line(block), |&i| inst_line(i))
+    };
+
+    let cfg = analysis::cfg(db, kernel);
+    let loops = analysis::loops(db, kernel);
+    let trips = analysis::trip_counts(db, kernel);
+    let pressure = analysis::reg_pressure(db, kernel);
+    let latency = analysis::latency(db, kernel);
+    let mii = analysis::loop_mii(db, kernel);
+
+    let loops = loops
+        .loops
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (trip_count, trip_count_unknown) = match trips.loops.get(i).map(|t| &t.count) {
+                Some(TripCount::Known(n)) => (Some(*n), None),
+                Some(TripCount::Unknown(why)) => (None, Some(why.clone())),
+                None => (None, None),
+            };
+            let m = mii.iter().find(|m| m.loop_id.0 as usize == i);
+            LoopAnalysis {
+                header_line: block_line(l.header),
+                depth: l.depth,
+                latch_lines: l.latches.iter().map(|&b| block_end_line(b)).collect(),
+                trip_count,
+                trip_count_unknown,
+                res_mii: m.map(|m| m.res_mii),
+                rec_mii: m.map(|m| m.rec_mii),
+            }
+        })
+        .collect();
+    let at = |inst: Option<InstId>| inst.map_or(fn_line, inst_line);
+    FunctionAnalysis {
+        name: kernel.name(db).clone(),
+        kind: func.sig.kind,
+        line: fn_line,
+        blocks: cfg.len(),
+        instructions: func.insts_in_order().count(),
+        max_r: pressure.max.r.value,
+        max_p: pressure.max.p.value,
+        max_r_line: at(pressure.max.r.inst),
+        max_p_line: at(pressure.max.p.inst),
+        loops,
+        latency_classes: LatencyClass::ALL
+            .iter()
+            .map(|c| (c.code(), latency.histogram[c.ordinal()]))
+            .filter(|&(_, n)| n > 0)
+            .collect(),
+    }
+}
+
+/// The labels defined in a function (from its green node) with their offsets
+/// relative to the function's start, in source order.
+fn label_offsets(green: &ptx_syntax::GreenNode) -> Vec<(String, TextSize)> {
+    SyntaxNode::new_root(green.clone())
+        .descendants()
+        .filter(|n| n.kind() == SyntaxKind::LABEL_DEF)
+        .filter_map(|n| {
+            let name = n
+                .children()
+                .find(|c| c.kind() == SyntaxKind::NAME)?
+                .text()
+                .to_string();
+            Some((name, n.text_range().start()))
+        })
+        .collect()
+}
+
+fn kind_word(kind: FunctionKind) -> &'static str {
+    match kind {
+        FunctionKind::Entry => "entry",
+        FunctionKind::Func => "func",
+    }
+}
+
+/// The human-readable report.
+pub fn render_text(report: &FileAnalysis) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} (target {})", report.file, report.target);
+    for f in &report.functions {
+        let _ = writeln!(
+            out,
+            "\n.{} {} (line {}): {} block{}, {} instruction{}",
+            kind_word(f.kind),
+            f.name,
+            f.line,
+            f.blocks,
+            plural(f.blocks),
+            f.instructions,
+            plural(f.instructions)
+        );
+        let _ = writeln!(
+            out,
+            "  max live: R {} at line {}, P {} at line {}",
+            f.max_r, f.max_r_line, f.max_p, f.max_p_line
+        );
+        if f.loops.is_empty() {
+            let _ = writeln!(out, "  loops: none");
+        } else {
+            let _ = writeln!(out, "  loops:");
+        }
+        for l in &f.loops {
+            let latches: Vec<String> = l.latch_lines.iter().map(u32::to_string).collect();
+            let trip = match (l.trip_count, &l.trip_count_unknown) {
+                (Some(n), _) => n.to_string(),
+                (None, Some(why)) => format!("unknown ({why})"),
+                (None, None) => "unknown".to_string(),
+            };
+            let mut line = format!(
+                "    line {}: depth {}, latch line{} {}, trip count {trip}",
+                l.header_line,
+                l.depth,
+                plural(l.latch_lines.len()),
+                latches.join(", "),
+            );
+            if let (Some(res), Some(rec)) = (l.res_mii, l.rec_mii) {
+                let _ = write!(line, ", ResMII {res}, RecMII {rec}");
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        let classes: Vec<String> = f
+            .latency_classes
+            .iter()
+            .map(|(c, n)| format!("{c}:{n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  latency classes: {}",
+            if classes.is_empty() {
+                "-".to_string()
+            } else {
+                classes.join(" ")
+            }
+        );
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The JSON report (see the module documentation), one function per line.
+pub fn render_json(report: &FileAnalysis) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "{{\"file\":{},\"target\":{},\"functions\":[",
+        json_str(&report.file),
+        json_str(&report.target)
+    );
+    for (i, f) in report.functions.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "\n{{\"name\":{},\"kind\":\"{}\",\"line\":{},\"blocks\":{},\"instructions\":{},\
+             \"max_live\":{{\"r\":{},\"p\":{},\"line\":{},\"p_line\":{}}},\"loops\":[",
+            json_str(&f.name),
+            kind_word(f.kind),
+            f.line,
+            f.blocks,
+            f.instructions,
+            f.max_r,
+            f.max_p,
+            f.max_r_line,
+            f.max_p_line
+        );
+        for (j, l) in f.loops.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            let latches: Vec<String> = l.latch_lines.iter().map(u32::to_string).collect();
+            let _ = write!(
+                out,
+                "{{\"header_line\":{},\"depth\":{},\"latch_lines\":[{}],\"trip_count\":{},\
+                 \"res_mii\":{},\"rec_mii\":{}}}",
+                l.header_line,
+                l.depth,
+                latches.join(","),
+                json_opt(l.trip_count),
+                json_opt(l.res_mii),
+                json_opt(l.rec_mii)
+            );
+        }
+        out.push_str("],\"latency_classes\":{");
+        let classes: Vec<String> = f
+            .latency_classes
+            .iter()
+            .map(|(c, n)| format!("\"{c}\":{n}"))
+            .collect();
+        out.push_str(&classes.join(","));
+        out.push_str("}}");
+    }
+    out.push_str("\n]}\n");
+    out
+}
+
+fn json_opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(|| "null".to_string(), |v| v.to_string())
+}
+
+/// A JSON string literal.
+fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_are_escaped() {
+        assert_eq!(json_str("a\"b\\c\n\u{1}"), r#""a\"b\\c\n\u0001""#);
+    }
+}

@@ -1,0 +1,239 @@
+//! `cargo xtask bench-analyze [FILE]`: how fast the analyses are, cold and
+//! after an edit (default FILE: the dealii module of the shared corpus).
+//!
+//! (a) **Cold**: a new database, the file set, its diagnostics (what
+//! `ptxopt analyze` checks first) and every analysis query of every function
+//! (`ptx_db::analysis::analyze_file`), in one thread; against
+//! `ptxas -arch=sm_80 FILE -o /dev/null` (wall time, when ptxas is found).
+//! Goal: at most 0.05x of ptxas.
+//!
+//! (b) **Warm edit**: in a database that has analyzed the file, change one
+//! instruction's immediate in one function (alternating between two values,
+//! so each round is a real change), then the same work as (a); against (a).
+//! What re-runs: the per-file queries (parse, check, kernel split) and the
+//! analyses of the edited function. Goal: at most 1% of cold.
+//!
+//! Medians of several runs, in a release build (a debug build re-runs itself
+//! with `--release`); dropping a database is not timed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use ptx_db::RootDatabase;
+
+use crate::{dealii, display, find_ptxas, median, rerun_in_release};
+
+pub fn run(file: Option<PathBuf>) -> Result<(), String> {
+    let args: Vec<std::ffi::OsString> = file.iter().map(|f| f.clone().into_os_string()).collect();
+    if let Some(result) = rerun_in_release("bench-analyze", &args) {
+        return result;
+    }
+    let path = file.unwrap_or_else(dealii);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (edit_at, immediate) =
+        find_edit(&text).ok_or("no `add`/`mov` with an immediate to edit")?;
+    let edited = [
+        text.clone(),
+        format!(
+            "{}{}{}",
+            &text[..edit_at],
+            immediate + 1,
+            &text[edit_at + immediate.to_string().len()..]
+        ),
+    ];
+    let functions = {
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text(&path, text.as_str());
+        ptx_db::kernels(&db, file).len()
+    };
+    println!(
+        "file: {} ({:.3} MB, {} lines, {} functions)",
+        display(&path),
+        text.len() as f64 / 1e6,
+        text.lines().count(),
+        functions
+    );
+    let line = text[..edit_at].matches('\n').count() + 1;
+    println!(
+        "edit: the immediate {immediate} on line {line} becomes {}, and back",
+        immediate + 1
+    );
+
+    // (a) cold.
+    let cold_runs = 7;
+    let _ = analyze_cold(&path, &text); // warm-up (page cache, allocator)
+    let cold = median(cold_runs, || analyze_cold(&path, &text));
+    println!(
+        "cold analyze (new database, check + all analyses): {:8.2} ms  (median of {cold_runs})",
+        cold * 1e3
+    );
+    match find_ptxas() {
+        Some(ptxas) => {
+            let runs = 3;
+            let mut failed = None;
+            let t = median(runs, || {
+                let start = Instant::now();
+                match Command::new(&ptxas)
+                    .args(["-arch=sm_80"])
+                    .arg(&path)
+                    .args(["-o", "/dev/null"])
+                    .output()
+                {
+                    Ok(out) if out.status.success() => {}
+                    Ok(out) => failed = Some(String::from_utf8_lossy(&out.stderr).into_owned()),
+                    Err(e) => failed = Some(e.to_string()),
+                }
+                start.elapsed().as_secs_f64()
+            });
+            if let Some(why) = failed {
+                println!("ptxas failed on the file: {why}");
+            } else {
+                println!(
+                    "ptxas -arch=sm_80 (wall):                          {:8.2} ms  (median of {runs})",
+                    t * 1e3
+                );
+                println!(
+                    "(a) cold analyze / ptxas = {:.4}x  (goal <= 0.05x)",
+                    cold / t
+                );
+            }
+        }
+        None => println!("ptxas not found (PTXOPT_CUDA_HOME): (a) has no ratio"),
+    }
+
+    // (b) warm: one database, edits alternating between the two texts.
+    let mut db = RootDatabase::new();
+    let file = db.set_file_text(&path, edited[0].as_str());
+    analyze(&db, file);
+    let warm_runs = 21;
+    let mut round = 0;
+    let warm = median(warm_runs, || {
+        round += 1;
+        let start = Instant::now();
+        db.set_file_text(&path, edited[round % 2].as_str());
+        analyze(&db, file);
+        start.elapsed().as_secs_f64()
+    });
+    println!(
+        "re-analyze after the edit (warm database):         {:8.3} ms  (median of {warm_runs})",
+        warm * 1e3
+    );
+    println!(
+        "(b) warm edit / cold = {:.2}%  (goal <= 1%)",
+        warm / cold * 100.0
+    );
+    // Where the time goes: each step timed after the previous one is
+    // memoized (cold: a new database; warm: after an edit).
+    let mut analyses = [0.0; 2];
+    for (label, warm) in [("cold", false), ("warm", true)] {
+        let steps = breakdown(&path, &edited, warm, warm_runs);
+        let parts: Vec<String> = steps
+            .iter()
+            .map(|(name, t)| format!("{name} {:.2} ms", t * 1e3))
+            .collect();
+        println!("  {label} steps: {}", parts.join(", "));
+        analyses[usize::from(warm)] = steps.last().map_or(0.0, |s| s.1);
+    }
+    println!(
+        "  the analysis queries alone: warm edit / cold = {:.2}% (parse and check are per \
+         file and re-run on every edit)",
+        analyses[1] / analyses[0] * 100.0
+    );
+    Ok(())
+}
+
+/// Median time of each step: parse, check, lowering of every function (and
+/// the kernel split), the analyses.
+fn breakdown(
+    path: &Path,
+    texts: &[String; 2],
+    warm: bool,
+    runs: usize,
+) -> Vec<(&'static str, f64)> {
+    let mut times: Vec<[f64; 4]> = Vec::new();
+    let mut db = RootDatabase::new();
+    let file = db.set_file_text(path, texts[0].as_str());
+    if warm {
+        analyze(&db, file);
+    }
+    for round in 1..=runs {
+        if !warm {
+            db = RootDatabase::new();
+        }
+        let file = db.set_file_text(path, texts[round % 2].as_str());
+        let mut t = [0.0; 4];
+        let start = Instant::now();
+        std::hint::black_box(ptx_db::parse(&db, file));
+        t[0] = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        std::hint::black_box(ptx_db::file_diagnostics(&db, file).len());
+        t[1] = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        for &k in ptx_db::kernels(&db, file) {
+            std::hint::black_box(ptx_db::kernel_ir(&db, k));
+        }
+        t[2] = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        ptx_db::analysis::analyze_file(&db, file);
+        t[3] = start.elapsed().as_secs_f64();
+        times.push(t);
+    }
+    let names = ["parse", "check", "split+lower", "analyses"];
+    (0..4)
+        .map(|i| {
+            let mut v: Vec<f64> = times.iter().map(|t| t[i]).collect();
+            v.sort_by(f64::total_cmp);
+            (names[i], v[v.len() / 2])
+        })
+        .collect()
+}
+
+/// Check and analyze every function of a file already set.
+fn analyze(db: &RootDatabase, file: ptx_db::SourceFile) {
+    std::hint::black_box(ptx_db::file_diagnostics(db, file).len());
+    ptx_db::analysis::analyze_file(db, file);
+}
+
+/// Seconds for a cold analysis (the database is dropped outside the timing).
+fn analyze_cold(path: &Path, text: &str) -> f64 {
+    let start = Instant::now();
+    let mut db = RootDatabase::new();
+    let file = db.set_file_text(path, text);
+    analyze(&db, file);
+    let t = start.elapsed().as_secs_f64();
+    drop(db);
+    t
+}
+
+/// The offset and value of the immediate of the first `add.s32`/`add.u32`/
+/// `mov.u32` whose last operand is a decimal number, inside a function body
+/// (after the first `{`).
+fn find_edit(text: &str) -> Option<(usize, u64)> {
+    let body = text.find('{')?;
+    let mut offset = body;
+    for line in text[body..].split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if ["add.s32", "add.u32", "mov.u32", "add.s64"]
+            .iter()
+            .any(|op| trimmed.starts_with(op))
+        {
+            if let Some(semi) = line.find(';') {
+                let before = &line[..semi];
+                let start = before
+                    .rfind(|c: char| !c.is_ascii_digit())
+                    .map_or(0, |i| i + 1);
+                let digits = &before[start..];
+                let prev = before[..start].trim_end();
+                if !digits.is_empty() && prev.ends_with(',') {
+                    if let Ok(n) = digits.parse::<u64>() {
+                        return Some((offset + start, n));
+                    }
+                }
+            }
+        }
+        offset += line.len();
+    }
+    None
+}

@@ -1,0 +1,158 @@
+//! `cargo xtask pressure`: our maximum live R per function beside ptxas's
+//! register count.
+//!
+//! Inputs: the shared corpus (`../shared/corpus`: every `zluda/spirv_run`
+//! file that ptxas accepts, and the dealii module) and `test-data/examples`.
+//! Each file is assembled with `ptxas -arch=<its .target, at least sm_75> -v`
+//! (ptxas from `PTXOPT_CUDA_HOME`, else `~/.cache/ptxopt/cuda-13.0.88`); a file
+//! ptxas rejects (or crashes on) is left out and counted. Our figure is the
+//! maximum live R of `ptx_analysis::reg_pressure` on the lowered function;
+//! [`ptx_analysis::pressure_report`] pairs them and summarizes (median of
+//! ours/ptxas, share of functions within ±20%).
+//!
+//! ptxas allocates after its own optimizations (rematerialization,
+//! scheduling, address folding) and reserves registers of its own, so this is
+//! a figure for orientation, not a test.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use ptx_ir::ir::Module;
+
+use crate::{dealii, display, find_ptxas, workspace_root};
+
+/// One input file, assembled and lowered.
+struct Assembled {
+    name: String,
+    module: Module,
+    counts: BTreeMap<String, u32>,
+}
+
+pub fn run() -> Result<(), String> {
+    let ptxas = find_ptxas().ok_or(
+        "ptxas not found: set PTXOPT_CUDA_HOME or run `cargo xtask test` once to install it",
+    )?;
+    let corpus = workspace_root().join("../shared/corpus");
+    let mut files = Vec::new();
+    files.extend(ptx_files(&corpus.join("zluda/spirv_run")));
+    if dealii().exists() {
+        files.push(dealii());
+    }
+    files.extend(ptx_files(&workspace_root().join("test-data/examples")));
+    if files.is_empty() {
+        return Err("no input: neither the corpus nor test-data/examples found".into());
+    }
+    eprintln!(
+        "xtask: assembling {} files with {}",
+        files.len(),
+        ptxas.display()
+    );
+
+    let root = workspace_root();
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<(usize, Result<Assembled, String>)>> = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(path) = files.get(i) else { break };
+                let result = assemble(&ptxas, path, &root);
+                results.lock().expect("no poisoned lock").push((i, result));
+            });
+        }
+    });
+    let mut results = results.into_inner().expect("no poisoned lock");
+    results.sort_by_key(|(i, _)| *i);
+
+    let mut rejected = Vec::new();
+    let mut assembled = Vec::new();
+    for (i, result) in results {
+        match result {
+            Ok(a) => assembled.push(a),
+            Err(why) => rejected.push(format!("{}: {why}", display(&files[i]))),
+        }
+    }
+    let report = ptx_analysis::pressure_report(
+        assembled
+            .iter()
+            .map(|a| (a.name.as_str(), &a.module, &a.counts)),
+    );
+    println!("{report}");
+    println!(
+        "{} files assembled by ptxas, {} left out (rejected by ptxas or not lowered)",
+        assembled.len(),
+        rejected.len()
+    );
+    for r in &rejected {
+        println!("  left out: {r}");
+    }
+    Ok(())
+}
+
+/// Lowers a file and runs `ptxas -v` on it.
+fn assemble(ptxas: &Path, path: &Path, root: &Path) -> Result<Assembled, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let (module, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&text));
+    if !errors.is_empty() {
+        return Err(format!("{} lowering errors", errors.len()));
+    }
+    let arch = arch_for(&module);
+    let out = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg("-v")
+        .arg(path)
+        .args(["-o", "/dev/null"])
+        .output()
+        .map_err(|e| format!("cannot run ptxas: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("ptxas -arch={arch} rejects it"));
+    }
+    let output = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let name = path
+        .canonicalize()
+        .unwrap_or_else(|_| path.to_path_buf())
+        .strip_prefix(root.canonicalize().unwrap_or_else(|_| root.to_path_buf()))
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| {
+            // Outside the workspace (the shared corpus): from `corpus/` on.
+            let s = path.display().to_string();
+            PathBuf::from(match s.find("corpus/") {
+                Some(i) => s[i + "corpus/".len()..].to_string(),
+                None => s,
+            })
+        });
+    Ok(Assembled {
+        name: name.display().to_string(),
+        module,
+        counts: ptx_analysis::report::parse_ptxas_register_counts(&output),
+    })
+}
+
+/// The `-arch` for a module: its `.target`, at least sm_75 (ptxas 13's floor).
+fn arch_for(module: &Module) -> String {
+    match &module.header.target {
+        Some(t) if t.sm_number() >= 75 => t.arch.replace("compute_", "sm_"),
+        _ => "sm_75".into(),
+    }
+}
+
+/// The `.ptx` files directly in `dir`, sorted (none when it is absent).
+fn ptx_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .collect();
+    files.sort();
+    files
+}
