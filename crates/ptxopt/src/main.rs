@@ -85,6 +85,15 @@ enum Command {
     /// latency-class histogram. `--format json` is stable for scripts.
     #[command(after_help = EXIT_CODES)]
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Run the PTX language server over standard input/output (LSP): diagnostics,
+    /// hover with latency class and live registers, register-pressure and loop
+    /// inlay hints, code lenses with occupancy, navigation, symbols, rename.
+    ///
+    /// Editors start it themselves: see editors/code (VS Code) and editors/nvim.
+    /// Settings come from initializationOptions or workspace configuration:
+    /// `{"target": "sm_90", "knobs": {"LoopUnroll": false}}`.
+    #[command(after_help = "Exit status: 0 after a clean shutdown, 1 if the connection fails.")]
+    Lsp,
 }
 
 const BUILD_AFTER_HELP: &str = "Examples:
@@ -114,5 +123,12 @@ fn main() -> ExitCode {
         Command::Build(args) => build_cmd::run(args),
         Command::Knobs(args) => knobs_cmd::run(args),
         Command::Analyze(args) => analyze_cmd::run(args),
+        Command::Lsp => match ptx_lsp::run_stdio() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("ptxopt lsp: {e}");
+                ExitCode::from(1)
+            }
+        },
     }
 }
