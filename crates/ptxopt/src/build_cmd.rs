@@ -297,7 +297,7 @@ fn destinations(args: &BuildArgs) -> Result<Vec<Dest>, UsageError> {
 }
 
 /// `kernel.ptx` -> `kernel.opt.ptx`.
-fn default_output_name(input: &Path) -> String {
+pub(crate) fn default_output_name(input: &Path) -> String {
     let stem = input
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -315,22 +315,28 @@ fn read_input(path: &Path) -> Input {
     };
     let text = match bytes {
         Err(e) => Err(ReadError::Io(format!("cannot read `{display}`: {e}"))),
-        Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
-            let valid = e.utf8_error().valid_up_to();
-            let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
-            let index = LineIndex::new(&prefix);
-            let lc = index.line_col(&prefix, (valid as u32).into());
-            ReadError::NotUtf8(format!(
-                "{display}:{}:{}: error: file is not valid UTF-8\n",
-                lc.line, lc.col
-            ))
-        }),
+        Ok(bytes) => decode_utf8(&display, bytes).map_err(ReadError::NotUtf8),
     };
     Input {
         path: path.to_path_buf(),
         display,
         text,
     }
+}
+
+/// The text of an input, or the rendered "not valid UTF-8" error (with the
+/// line and column of the first bad byte).
+pub(crate) fn decode_utf8(display: &str, bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+        let index = LineIndex::new(&prefix);
+        let lc = index.line_col(&prefix, (valid as u32).into());
+        format!(
+            "{display}:{}:{}: error: file is not valid UTF-8\n",
+            lc.line, lc.col
+        )
+    })
 }
 
 /// Builds the inputs `members` with one database (settings already applied),
@@ -399,20 +405,14 @@ fn build_one(
     job: &Job,
 ) -> FileReport {
     let built = ptx_db::build_file(db, file);
-    let text = file.text(db);
-    let index = LineIndex::new(text);
     let mut report = FileReport::default();
-    for d in &built.diagnostics {
-        if job.short {
-            crate::render::render_short(&mut report.diagnostics, &input.display, text, &index, d);
-        } else {
-            crate::render::render(&mut report.diagnostics, &input.display, text, &index, d);
-        }
-        match d.severity {
-            Severity::Error => report.errors += 1,
-            Severity::Warning => report.warnings += 1,
-        }
-    }
+    (report.errors, report.warnings) = render_diagnostics(
+        &mut report.diagnostics,
+        &input.display,
+        file.text(db),
+        &built.diagnostics,
+        job.short,
+    );
     let Some(output) = built.text else {
         // A file ptxopt cannot lower is reported with an error diagnostic too.
         report.errors = report.errors.max(1);
@@ -432,6 +432,31 @@ fn build_one(
         },
     }
     report
+}
+
+/// Renders `diagnostics` of the file `text` (shown as `display`) into `out`,
+/// with source excerpts unless `short`; the numbers of errors and warnings.
+pub(crate) fn render_diagnostics(
+    out: &mut String,
+    display: &str,
+    text: &str,
+    diagnostics: &[ptx_db::Diag],
+    short: bool,
+) -> (usize, usize) {
+    let index = LineIndex::new(text);
+    let (mut errors, mut warnings) = (0, 0);
+    for d in diagnostics {
+        if short {
+            crate::render::render_short(out, display, text, &index, d);
+        } else {
+            crate::render::render(out, display, text, &index, d);
+        }
+        match d.severity {
+            Severity::Error => errors += 1,
+            Severity::Warning => warnings += 1,
+        }
+    }
+    (errors, warnings)
 }
 
 /// Every kernel of `file` after `phase`.

@@ -18,6 +18,7 @@ mod knobs_cmd;
 mod phase_list;
 mod render;
 mod settings;
+mod watch_cmd;
 
 use std::process::ExitCode;
 
@@ -94,6 +95,30 @@ enum Command {
     /// `{"target": "sm_90", "knobs": {"LoopUnroll": false}}`.
     #[command(after_help = "Exit status: 0 after a clean shutdown, 1 if the connection fails.")]
     Lsp,
+
+    /// Build PTX files, then rebuild each one when it changes, until Ctrl-C.
+    ///
+    /// PATHs are files or folders (watched recursively: every `*.ptx` file,
+    /// not hidden files, not outputs such as `*.opt.ptx` or anything under
+    /// `--out-dir`). Build options and output names are those of `build`;
+    /// with `--out-dir`, a folder's subfolders are mirrored under it.
+    ///
+    /// One database lives for the whole session: a rebuild re-runs only
+    /// the functions whose code changed and prints one line per file, e.g.
+    ///
+    ///     rebuilt kernel.ptx: 1 file written, 1 of 3 functions recomputed, 2 reused, 4.1 ms
+    ///
+    /// Changes are debounced (`--debounce`, 150 ms) and judged by what is on
+    /// disk, so saving through a temporary file renamed over the original
+    /// works. A file with errors is reported as `build` reports it and its
+    /// previous output is kept; a deleted file is forgotten and its output
+    /// left in place. A `ptxopt.toml` is read when first needed.
+    #[command(
+        after_help = "Exit status: 0 after Ctrl-C or SIGTERM; 2 for a usage error. \
+                      With --once, as for `build`.",
+        verbatim_doc_comment
+    )]
+    Watch(watch_cmd::WatchArgs),
 }
 
 const BUILD_AFTER_HELP: &str = "Examples:
@@ -123,6 +148,7 @@ fn main() -> ExitCode {
         Command::Build(args) => build_cmd::run(args),
         Command::Knobs(args) => knobs_cmd::run(args),
         Command::Analyze(args) => analyze_cmd::run(args),
+        Command::Watch(args) => watch_cmd::run(args),
         Command::Lsp => match ptx_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

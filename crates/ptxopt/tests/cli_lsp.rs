@@ -1,7 +1,7 @@
 //! `ptxopt lsp` over real stdio: initialize, open a file with an error, receive
 //! its diagnostics, shut down cleanly (exit status 0).
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
 fn send(stdin: &mut impl Write, value: &str) {
