@@ -247,6 +247,15 @@ impl Builder {
         self.table.insert(kind, v);
         v
     }
+
+    /// A value whose key is never interned twice (an `Entry`, a `Phi` of
+    /// the block being numbered, an `Opaque`): no table entry is needed, as
+    /// no other kind of key can equal it.
+    fn fresh(&mut self, kind: ValueKind) -> Vn {
+        let v = Vn(self.vn.values.len() as u32);
+        self.vn.values.push(kind);
+        v
+    }
 }
 
 fn reg_index(r: RegId) -> usize {
@@ -364,11 +373,14 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
     let entry_state: Vec<Vn> = (0..nregs)
         .map(|i| {
             let r = la_arena::Idx::from_raw(la_arena::RawIdx::from(i as u32));
-            b.intern(ValueKind::Entry(r))
+            b.fresh(ValueKind::Entry(r))
         })
         .collect();
     let mut exit_states: ArenaMap<BlockId, Vec<Vn>> = ArenaMap::default();
+    // The `Phi` values of the block being numbered, by register.
+    let mut phis: FxHashMap<RegId, Vn> = FxHashMap::default();
     for &block in &cfg.rpo {
+        phis.clear();
         let my_rpo = cfg.rpo_index(block).unwrap_or(0);
         let mut incoming: Vec<&Vec<Vn>> = Vec::new();
         let mut retreating: Vec<BlockId> = Vec::new();
@@ -392,7 +404,11 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
                     let reg = la_arena::Idx::from_raw(la_arena::RawIdx::from(r as u32));
                     s.push(match (agree, first) {
                         (true, Some(v)) => v,
-                        _ => b.intern(ValueKind::Phi { block, reg }),
+                        _ => {
+                            let v = b.fresh(ValueKind::Phi { block, reg });
+                            phis.insert(reg, v);
+                            v
+                        }
                     });
                 }
                 s
@@ -400,7 +416,14 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
         };
         if !retreating.is_empty() {
             for reg in defined_in_cycle(func, cfg, block, &retreating) {
-                state[reg_index(reg)] = b.intern(ValueKind::Phi { block, reg });
+                state[reg_index(reg)] = match phis.get(&reg) {
+                    Some(&v) => v,
+                    None => {
+                        let v = b.fresh(ValueKind::Phi { block, reg });
+                        phis.insert(reg, v);
+                        v
+                    }
+                };
             }
         }
         for &i in &func.blocks[block].insts {
@@ -441,7 +464,7 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
                     guard,
                 })
             } else {
-                b.intern(ValueKind::Opaque(i))
+                b.fresh(ValueKind::Opaque(i))
             };
             b.vn.inst_value.insert(i, value);
             let mut results = Vec::with_capacity(du.defs.len());

@@ -125,10 +125,19 @@ pub struct Family {
 impl Family {
     /// The parsed operand forms of this family.
     pub fn parsed_forms(&self) -> &'static [Form] {
-        let index = FAMILIES
-            .iter()
-            .position(|f| std::ptr::eq(f, self) || f.name == self.name)
-            .expect("family is in FAMILIES");
+        // A family of the table is found by its address (constant time); a copy
+        // made elsewhere falls back to a search by name.
+        let base = FAMILIES.as_ptr() as usize;
+        let offset = (self as *const Family as usize).wrapping_sub(base);
+        let size = std::mem::size_of::<Family>();
+        let index = if offset % size == 0 && offset / size < FAMILIES.len() {
+            offset / size
+        } else {
+            FAMILIES
+                .iter()
+                .position(|f| f.name == self.name)
+                .expect("family is in FAMILIES")
+        };
         &parsed_forms_table()[index]
     }
 

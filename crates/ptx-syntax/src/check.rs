@@ -9,6 +9,8 @@
 //! ptxas accepts is a bug, so where the table or the rules are unsure the check
 //! stays silent.
 
+use std::borrow::Cow;
+
 use ptx_isa::{Family, OperandKind, OperandSpec, OperandType, PtxVersion, TypeCheck, TypeKind};
 use rowan::TextRange;
 use rustc_hash::FxHashMap;
@@ -143,6 +145,8 @@ struct Checker {
     global_spaces: FxHashMap<String, String>,
     /// Names declared by `.func`/`.entry` (not by `.alias`).
     declared_functions: rustc_hash::FxHashSet<String>,
+    /// [`Family::parsed_forms`] by family address.
+    forms: FxHashMap<usize, &'static [ptx_isa::Form]>,
 }
 
 impl Checker {
@@ -172,6 +176,7 @@ impl Checker {
             labels: FxHashMap::default(),
             declared_functions: Default::default(),
             global_spaces: FxHashMap::default(),
+            forms: FxHashMap::default(),
         }
     }
 
@@ -351,7 +356,7 @@ impl Checker {
             if let Some((ptx, sm)) = ptx_isa::type_requirement(word.text()) {
                 self.require(
                     word.text_range(),
-                    &format!("type `{}`", word.text()),
+                    || format!("type `{}`", word.text()),
                     ptx,
                     sm,
                 );
@@ -361,12 +366,24 @@ impl Checker {
 
     fn check_directive_requirement(&mut self, name: &str, range: TextRange) {
         if let Some(d) = ptx_isa::DIRECTIVES.iter().find(|d| d.name == name) {
-            self.require(range, &format!("directive `{name}`"), d.min_ptx, d.min_sm);
+            self.require(range, || format!("directive `{name}`"), d.min_ptx, d.min_sm);
         }
     }
 
     /// Reports when the module's `.version`/`.target` is below what a feature needs.
-    fn require(&mut self, range: TextRange, what: &str, min_ptx: PtxVersion, min_sm: u32) {
+    fn require(
+        &mut self,
+        range: TextRange,
+        what: impl FnOnce() -> String,
+        min_ptx: PtxVersion,
+        min_sm: u32,
+    ) {
+        let old_version = self.version.is_some_and(|v| v < min_ptx);
+        let old_target = self.sm.is_some_and(|sm| sm < min_sm);
+        if !old_version && !old_target {
+            return;
+        }
+        let what = what();
         if let Some(version) = self.version {
             if version < min_ptx {
                 self.error(
@@ -440,17 +457,29 @@ impl Checker {
             return;
         };
         // Labels are visible in the whole function.
-        for label in body.syntax().descendants().filter_map(ast::LabelDef::cast) {
-            let Some(name) = label.name() else { continue };
-            let text = name.text();
-            let range = name.syntax().text_range();
-            if self.labels.insert(text.clone(), range).is_some() {
-                self.error(range, format!("duplicate label `{text}`"));
-            }
-        }
+        self.collect_labels(&body);
         self.check_block(&body, true);
         self.scopes.clear();
         self.ranges.clear();
+    }
+
+    /// The labels of a block and of the blocks nested in it (the parser puts a
+    /// `LABEL_DEF` or `BLOCK` only directly in a `BLOCK`), in source order.
+    fn collect_labels(&mut self, block: &ast::Block) {
+        for stmt in block.statements() {
+            match stmt {
+                Statement::Label(label) => {
+                    let Some(name) = label.name() else { continue };
+                    let text = name.text();
+                    let range = name.syntax().text_range();
+                    if self.labels.insert(text.clone(), range).is_some() {
+                        self.error(range, format!("duplicate label `{text}`"));
+                    }
+                }
+                Statement::Block(inner) => self.collect_labels(&inner),
+                _ => {}
+            }
+        }
     }
 
     fn push_scope(&mut self) {
@@ -518,7 +547,11 @@ impl Checker {
                 }
                 Statement::BranchTargets(targets) => {
                     for t in targets.targets() {
-                        if !self.labels.contains_key(&t.text()) {
+                        let ident = t.ident();
+                        if !self
+                            .labels
+                            .contains_key(ident.as_ref().map_or("", |i| i.text()))
+                        {
                             self.error(
                                 t.syntax().text_range(),
                                 format!("undeclared label `{}`", t.text()),
@@ -578,7 +611,8 @@ impl Checker {
         if let Some(guard) = inst.guard() {
             if let Some(pred) = guard.predicate() {
                 self.check_name(&pred, NameUse::Value);
-                if let Some(decl) = self.lookup_local(&pred.text()) {
+                let ident = pred.ident();
+                if let Some(decl) = self.lookup_local(ident.as_ref().map_or("", |t| t.text())) {
                     if decl.ty.as_deref() != Some(".pred") && decl.space == ".reg" {
                         self.error(
                             pred.syntax().text_range(),
@@ -614,7 +648,7 @@ impl Checker {
         };
         self.require(
             opcode.syntax().text_range(),
-            &format!("`{}`", family.name),
+            || format!("`{}`", family.name),
             family.min_ptx,
             family.min_sm,
         );
@@ -640,12 +674,12 @@ impl Checker {
             if let Some(req) = family.requirements.iter().find(|r| r.modifier == m) {
                 self.require(
                     tok.text_range(),
-                    &format!("`{m}` on `{}`", family.name),
+                    || format!("`{m}` on `{}`", family.name),
                     req.min_ptx,
                     req.min_sm,
                 );
             } else if let Some((ptx, sm)) = ptx_isa::type_requirement(m) {
-                self.require(tok.text_range(), &format!("`{m}`"), ptx, sm);
+                self.require(tok.text_range(), || format!("`{m}`"), ptx, sm);
             }
         }
 
@@ -791,10 +825,11 @@ impl Checker {
             let Some(base) = addr.items().next().and_then(|item| address_base(&item)) else {
                 continue;
             };
-            let text = base.text();
-            let var_space = match self.lookup_local(&text) {
+            let ident = base.ident();
+            let text = ident.as_ref().map_or("", |t| t.text());
+            let var_space = match self.lookup_local(text) {
                 Some(decl) => space_of(&decl.space),
-                None => self.global_spaces.get(&text).and_then(|s| space_of(s)),
+                None => self.global_spaces.get(text).and_then(|s| space_of(s)),
             };
             if let Some(var_space) = var_space {
                 if var_space != inst_space {
@@ -893,15 +928,15 @@ impl Checker {
     }
 
     fn check_name(&mut self, name: &ast::NameRef, expected: NameUse) {
-        let text = name.text();
-        if text.is_empty() || self.lookup_local(&text).is_some() || self.labels.contains_key(&text)
-        {
+        let ident = name.ident();
+        let text = ident.as_ref().map_or("", |t| t.text());
+        if text.is_empty() || self.lookup_local(text).is_some() || self.labels.contains_key(text) {
             return;
         }
-        if self.globals.contains_key(&text) || PREDEFINED_CONSTANTS.contains(&text.as_str()) {
+        if self.globals.contains_key(text) || PREDEFINED_CONSTANTS.contains(&text) {
             return;
         }
-        if text.starts_with('%') && ptx_isa::special_reg(&text).is_some() {
+        if text.starts_with('%') && ptx_isa::special_reg(text).is_some() {
             return;
         }
         let what = match expected {
@@ -923,7 +958,11 @@ impl Checker {
         operands: &[Operand],
         types: &[&str],
     ) {
-        let forms = family.parsed_forms();
+        // `parsed_forms` searches the family table: once per family.
+        let forms = *self
+            .forms
+            .entry(family as *const Family as usize)
+            .or_insert_with(|| family.parsed_forms());
         if forms.is_empty() {
             return;
         }
@@ -982,8 +1021,9 @@ impl Checker {
     fn classify(&self, op: &Operand) -> OpClass {
         match op {
             Operand::Name(n) => {
-                let text = n.text();
-                if let Some(d) = self.lookup_local(&text) {
+                let ident = n.ident();
+                let text = ident.as_ref().map_or("", |t| t.text());
+                if let Some(d) = self.lookup_local(text) {
                     if d.space == ".reg" || d.space == ".sreg" {
                         return if d.ty.as_deref() == Some(".pred") {
                             OpClass::Pred
@@ -993,16 +1033,16 @@ impl Checker {
                     }
                     return OpClass::Symbol;
                 }
-                if self.labels.contains_key(&text) {
+                if self.labels.contains_key(text) {
                     return OpClass::Label;
                 }
-                if text.starts_with('%') && ptx_isa::special_reg(&text).is_some() {
+                if text.starts_with('%') && ptx_isa::special_reg(text).is_some() {
                     return OpClass::Reg;
                 }
-                if PREDEFINED_CONSTANTS.contains(&text.as_str()) {
+                if PREDEFINED_CONSTANTS.contains(&text) {
                     return OpClass::Imm;
                 }
-                if matches!(self.globals.get(&text), Some(GlobalKind::Function { .. })) {
+                if matches!(self.globals.get(text), Some(GlobalKind::Function { .. })) {
                     return OpClass::Function;
                 }
                 OpClass::Symbol
@@ -1037,11 +1077,12 @@ impl Checker {
         let class = self.classify(op);
         // Undeclared names were reported already; don't pile on.
         if let Operand::Name(n) = op {
-            if class == C::Symbol
-                && !self.globals.contains_key(&n.text())
-                && self.lookup_local(&n.text()).is_none()
-            {
-                return None;
+            if class == C::Symbol {
+                let ident = n.ident();
+                let text = ident.as_ref().map_or("", |t| t.text());
+                if !self.globals.contains_key(text) && self.lookup_local(text).is_none() {
+                    return None;
+                }
             }
         }
         let ok = match spec.kind {
@@ -1089,40 +1130,30 @@ impl Checker {
         }
         for (i, op) in operands.iter().enumerate() {
             let Some(spec) = form.spec_at(i) else { break };
-            let expected: Option<String> = match spec.ty {
+            let expected: Option<Cow<str>> = match spec.ty {
                 OperandType::Unchecked => None,
-                OperandType::Inst => types.last().map(|t| t.to_string()),
-                OperandType::Nth(n) => types.get(n as usize).map(|t| t.to_string()),
-                OperandType::Wide => types.last().and_then(|t| resize(t, 2, 1)),
-                OperandType::Half => types.last().and_then(|t| resize(t, 1, 2)),
-                OperandType::Fixed(t) => Some(t.to_string()),
+                OperandType::Inst => types.last().map(|t| Cow::Borrowed(*t)),
+                OperandType::Nth(n) => types.get(n as usize).map(|t| Cow::Borrowed(*t)),
+                OperandType::Wide => types.last().and_then(|t| resize(t, 2, 1)).map(Cow::Owned),
+                OperandType::Half => types.last().and_then(|t| resize(t, 1, 2)).map(Cow::Owned),
+                OperandType::Fixed(t) => Some(Cow::Borrowed(t)),
             };
             let Some(expected) = expected else { continue };
-            let regs: Vec<ast::NameRef> = match op {
-                Operand::Name(n) => vec![n.clone()],
-                Operand::Vector(v) => v
-                    .elements()
-                    .filter_map(|e| match e {
-                        Operand::Name(n) => Some(n),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => continue,
-            };
-            for reg in regs {
+            let mut check_reg = |reg: &ast::NameRef| {
                 if reg.components().next().is_some() {
-                    continue; // %r1.h0 / %tid.x selectors: not a plain register use.
+                    return; // %r1.h0 / %tid.x selectors: not a plain register use.
                 }
-                let Some(decl) = self.lookup_local(&reg.text()) else {
-                    continue;
+                let ident = reg.ident();
+                let Some(decl) = self.lookup_local(ident.as_ref().map_or("", |t| t.text())) else {
+                    return;
                 };
                 if decl.space != ".reg" {
-                    continue;
+                    return;
                 }
-                let Some(declared) = decl.ty.clone() else {
-                    continue;
+                let Some(declared) = decl.ty.as_deref() else {
+                    return;
                 };
-                if !types_compatible(&expected, &declared, family.type_check) {
+                if !types_compatible(&expected, declared, family.type_check) {
                     problems.push(Diagnostic {
                         range: reg.syntax().text_range(),
                         severity: Severity::Error,
@@ -1133,6 +1164,17 @@ impl Checker {
                         ),
                     });
                 }
+            };
+            match op {
+                Operand::Name(n) => check_reg(n),
+                Operand::Vector(v) => {
+                    for e in v.elements() {
+                        if let Operand::Name(n) = e {
+                            check_reg(&n);
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         problems

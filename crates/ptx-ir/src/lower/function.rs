@@ -61,20 +61,23 @@ fn relative(range: TextRange, base: TextSize) -> TextRange {
 /// The names of the labels that start blocks, anywhere in the body.
 fn collect_label_names(body: &ast::Block) -> FxHashSet<String> {
     let mut names = FxHashSet::default();
-    for node in body.syntax().descendants() {
-        let Some(block) = ast::Block::cast(node) else {
-            continue;
-        };
-        let statements: Vec<Statement> = block.statements().collect();
-        for (i, stmt) in statements.iter().enumerate() {
-            if let Statement::Label(label) = stmt {
-                if !names_a_declaration(statements.get(i + 1)) {
-                    names.extend(label.name().map(|n| n.text()));
-                }
+    add_label_names(body, &mut names);
+    names
+}
+
+/// [`collect_label_names`] of one block and the blocks nested in it (the
+/// parser puts a `BLOCK` only in a function or directly in a `BLOCK`).
+fn add_label_names(block: &ast::Block, names: &mut FxHashSet<String>) {
+    let mut statements = block.statements().peekable();
+    while let Some(stmt) = statements.next() {
+        match &stmt {
+            Statement::Label(label) if !names_a_declaration(statements.peek()) => {
+                names.extend(label.name().map(|n| n.text()));
             }
+            Statement::Block(inner) => add_label_names(inner, names),
+            _ => {}
         }
     }
-    names
 }
 
 /// Whether a label followed by `next` names a prototype or target list.
@@ -433,8 +436,10 @@ impl<'a> FnLowerer<'a> {
 
     fn lower_guard(&mut self, guard: &ast::Guard) -> Option<Guard> {
         let range = significant_range(guard.syntax());
-        let name = guard.predicate()?.text();
-        match self.scopes.lookup(&name) {
+        let pred = guard.predicate()?;
+        let ident = pred.ident();
+        let name = ident.as_ref().map_or("", |t| t.text());
+        match self.scopes.lookup(name) {
             Some(Binding::Reg { decl, index }) => Some(Guard {
                 reg: self.reg_for(decl, index),
                 negated: guard.is_negated(),

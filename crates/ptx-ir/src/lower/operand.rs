@@ -55,10 +55,15 @@ impl FnLowerer<'_> {
 
     /// Resolves a name used as an operand.
     fn lower_name(&mut self, name: &ast::NameRef) -> Operand {
-        let text = name.text();
-        let components: String = name.components().map(|t| t.text().to_string()).collect();
-        let component = (!components.is_empty()).then_some(components);
-        match self.scopes.lookup(&text) {
+        let ident = name.ident();
+        let text = ident.as_ref().map_or("", |t| t.text());
+        let mut components = name.components().peekable();
+        let component = components.peek().is_some().then(|| {
+            let mut joined = String::new();
+            components.for_each(|t| joined.push_str(t.text()));
+            joined
+        });
+        match self.scopes.lookup(text) {
             Some(Binding::Reg { decl, index }) => {
                 return Operand::Reg {
                     reg: self.reg_for(decl, index),
@@ -68,23 +73,26 @@ impl FnLowerer<'_> {
             Some(Binding::Symbol(flat)) => return symbol(flat, component),
             None => {}
         }
-        if self.is_label(&text) {
-            return Operand::Label(self.use_label(&text, significant_range(name.syntax())));
+        if self.is_label(text) {
+            return Operand::Label(self.use_label(text, significant_range(name.syntax())));
         }
-        let full = format!("{text}{}", component.as_deref().unwrap_or(""));
-        if ptx_isa::special_reg(&full).is_some() || ptx_isa::special_reg(&text).is_some() {
+        let special = match &component {
+            Some(c) => ptx_isa::special_reg(&format!("{text}{c}")).is_some(),
+            None => false,
+        } || ptx_isa::special_reg(text).is_some();
+        if special {
             return Operand::Special {
-                name: text,
+                name: text.to_string(),
                 component,
             };
         }
-        if !self.ctx.is_symbol(&text) && !PREDEFINED_CONSTANTS.contains(&text.as_str()) {
+        if !self.ctx.is_symbol(text) && !PREDEFINED_CONSTANTS.contains(&text) {
             self.error(
                 significant_range(name.syntax()),
                 format!("`{text}` is not declared"),
             );
         }
-        symbol(text, component)
+        symbol(text.to_string(), component)
     }
 
     fn lower_literal(&mut self, lit: &ast::Literal) -> Operand {
@@ -185,15 +193,18 @@ impl FnLowerer<'_> {
     /// The register operand `node` names, if it is a name of a register.
     fn register_name(&mut self, node: &SyntaxNode) -> Option<Operand> {
         let name = ast::NameRef::cast(node.clone())?;
-        matches!(self.scopes.lookup(&name.text()), Some(Binding::Reg { .. }))
-            .then(|| self.lower_name(&name))
+        let is_reg = name
+            .ident()
+            .is_some_and(|t| matches!(self.scopes.lookup(t.text()), Some(Binding::Reg { .. })));
+        is_reg.then(|| self.lower_name(&name))
     }
 
     fn names_register(&self, node: &SyntaxNode) -> bool {
         let Some(name) = ast::NameRef::cast(node.clone()) else {
             return false;
         };
-        matches!(self.scopes.lookup(&name.text()), Some(Binding::Reg { .. }))
+        name.ident()
+            .is_some_and(|t| matches!(self.scopes.lookup(t.text()), Some(Binding::Reg { .. })))
     }
 
     /// `[%rd1+8]`, `[sym]`, `[sym+4*2]`, `[0x100]`, or a list `[tex, {x, y}]`.

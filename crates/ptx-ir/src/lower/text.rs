@@ -3,13 +3,6 @@
 
 use ptx_syntax::{SyntaxNode, SyntaxToken, TextRange};
 
-/// The non-trivia tokens of `node`, in order.
-pub(crate) fn significant_tokens(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> {
-    node.descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| !t.kind().is_trivia())
-}
-
 /// The non-trivia direct child tokens of `node`.
 pub(crate) fn direct_tokens(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> {
     node.children_with_tokens()
@@ -58,12 +51,44 @@ pub(crate) fn trimmed_text(node: &SyntaxNode) -> String {
 
 /// The range from the first to the last significant token of `node`.
 pub(crate) fn significant_range(node: &SyntaxNode) -> TextRange {
-    let mut tokens = significant_tokens(node);
-    let Some(first) = tokens.next() else {
-        return node.text_range();
-    };
-    let last = tokens.last().unwrap_or_else(|| first.clone());
-    TextRange::new(first.text_range().start(), last.text_range().end())
+    match (first_significant(node), last_significant(node)) {
+        (Some(first), Some(last)) => {
+            TextRange::new(first.text_range().start(), last.text_range().end())
+        }
+        _ => node.text_range(),
+    }
+}
+
+/// The first non-trivia token of `node` (preorder), without walking the rest.
+fn first_significant(node: &SyntaxNode) -> Option<SyntaxToken> {
+    let mut child = node.first_child_or_token();
+    while let Some(element) = child {
+        if let Some(t) = element.as_token() {
+            if !t.kind().is_trivia() {
+                return Some(t.clone());
+            }
+        } else if let Some(t) = element.as_node().and_then(first_significant) {
+            return Some(t);
+        }
+        child = element.next_sibling_or_token();
+    }
+    None
+}
+
+/// The last non-trivia token of `node` (preorder), walking backwards.
+fn last_significant(node: &SyntaxNode) -> Option<SyntaxToken> {
+    let mut child = node.last_child_or_token();
+    while let Some(element) = child {
+        if let Some(t) = element.as_token() {
+            if !t.kind().is_trivia() {
+                return Some(t.clone());
+            }
+        } else if let Some(t) = element.as_node().and_then(last_significant) {
+            return Some(t);
+        }
+        child = element.prev_sibling_or_token();
+    }
+    None
 }
 
 /// The text of a statement after its first `skip` tokens, without the final `;`:
