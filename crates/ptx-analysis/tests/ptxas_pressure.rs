@@ -15,7 +15,7 @@ fn max_live_r_is_near_ptxas_register_count_on_examples() {
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
         let (module, _) = ptx_ir::lower_module(&ptx_syntax::parse(&text));
-        let arch = common::arch_for(&module);
+        let arch = common::arch_for(&text);
         let output = common::run_ptxas(&ptxas, path, &arch)
             .unwrap_or_else(|e| panic!("ptxas rejects {}: {e}", path.display()));
         let counts = ptx_analysis::report::parse_ptxas_register_counts(&output);

@@ -167,19 +167,25 @@ fn assemble(ptxas: &Path, dir: &Path, input: &Input) -> Assembled {
     let arch = arch_for(&input.text);
     Assembled {
         name: input.name.clone(),
-        original: run_ptxas(
+        original: write_and_assemble(
             ptxas,
             &dir.join(format!("{stem}.orig.ptx")),
             &input.text,
             &arch,
         ),
-        emitted: run_ptxas(
+        emitted: write_and_assemble(
             ptxas,
             &dir.join(format!("{stem}.ir.ptx")),
             emitted(input),
             &arch,
         ),
     }
+}
+
+/// Writes `text` to `path` and runs ptxas on it.
+fn write_and_assemble(ptxas: &Path, path: &Path, text: &str, arch: &str) -> Result<String, String> {
+    std::fs::write(path, text).unwrap();
+    run_ptxas(ptxas, path, arch)
 }
 
 fn run_in_parallel<T: Sync, R: Send>(
