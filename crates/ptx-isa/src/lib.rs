@@ -130,7 +130,7 @@ impl Family {
         let base = FAMILIES.as_ptr() as usize;
         let offset = (self as *const Family as usize).wrapping_sub(base);
         let size = std::mem::size_of::<Family>();
-        let index = if offset % size == 0 && offset / size < FAMILIES.len() {
+        let index = if offset.is_multiple_of(size) && offset / size < FAMILIES.len() {
             offset / size
         } else {
             FAMILIES
