@@ -1,0 +1,2066 @@
+//! Pre-decoding: every function of the module into a flat array of
+//! [`DInst`]s, once, when the emulator is created.
+//!
+//! Registers become slots of the warp's register file (a vector register has
+//! one slot per element, a `.b128` two), labels become instruction indices,
+//! every branch gets its reconvergence point (the first instruction of the
+//! immediate post-dominator, see [`crate::cfg`]), symbols are resolved to their
+//! storage ([`SymLoc`]), immediates are converted to the instruction type, and
+//! the opcode and modifiers are matched once into an [`Op`]. An instruction
+//! the emulator does not implement, or an operand it cannot make sense of,
+//! decodes to [`Op::Unsupported`], which fails only if executed.
+
+use la_arena::ArenaMap;
+use ptx_ir::ir::{
+    Address, AddressBase, BlockId, Function, ImmValue, Inst, LocalDecl, Module, ModuleItem,
+    Operand, Param, RegClass, RegId, Signature,
+};
+use rustc_hash::FxHashMap;
+
+use crate::cfg::ipdoms;
+use crate::cvt::CvtSpec;
+use crate::float::{from_f64, Fmt, Rnd};
+use crate::fops::{Cmp, FMods, FOp, HOp};
+use crate::int::{IOp, PrmtMode};
+use crate::layout::{Layout, SymLoc};
+use crate::op::*;
+use crate::types::{mask, Space, Ty};
+
+/// A formal parameter of a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Formal {
+    /// A `.reg` parameter: its first slot ([`NONE`] if the body never uses
+    /// it), the width of each element and the number of slots (a vector
+    /// register has one per element).
+    Reg { slot: u32, bits: u8, n: u32 },
+    /// A `.param` parameter: its offset in the frame (or kernel buffer) and size.
+    Param { off: u64, size: u64 },
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KParam {
+    pub name: String,
+    pub off: u64,
+    pub size: u64,
+}
+
+/// A decoded function.
+#[derive(Clone, Debug)]
+pub struct DFunc {
+    pub name: String,
+    pub is_entry: bool,
+    pub has_body: bool,
+    pub code: Vec<DInst>,
+    pub info: Vec<InstInfo>,
+    pub nslots: u32,
+    pub slot_names: Vec<String>,
+    pub slot_bits: Vec<u8>,
+    pub params: Vec<Formal>,
+    pub rets: Vec<Formal>,
+    /// Kernel parameters (entries only) and the buffer size.
+    pub kparams: Vec<KParam>,
+    pub kparam_size: u64,
+    pub param_frame: u64,
+    pub local_frame: u64,
+}
+
+/// The decoded module.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub funcs: Vec<DFunc>,
+    pub by_name: FxHashMap<String, u32>,
+    pub layout: Layout,
+}
+
+/// Function name to index: definitions in module order, then declarations
+/// without a definition.
+pub fn function_index(module: &Module) -> (FxHashMap<String, u32>, Vec<Signature>) {
+    let mut index = FxHashMap::default();
+    for (i, f) in module.functions.iter().enumerate() {
+        index.entry(f.sig.name.clone()).or_insert(i as u32);
+    }
+    let mut decls = Vec::new();
+    for item in &module.items {
+        if let ModuleItem::Declaration(sig) = item {
+            if !index.contains_key(&sig.name) {
+                index.insert(
+                    sig.name.clone(),
+                    (module.functions.len() + decls.len()) as u32,
+                );
+                decls.push(sig.clone());
+            }
+        }
+    }
+    (index, decls)
+}
+
+impl Program {
+    pub fn build(
+        module: &Module,
+        layout: Layout,
+        by_name: FxHashMap<String, u32>,
+        decls: Vec<Signature>,
+    ) -> Program {
+        let mut funcs = Vec::new();
+        for (fi, f) in module.functions.iter().enumerate() {
+            funcs.push(decode_function(module, &layout, fi, f));
+        }
+        for sig in decls {
+            let mut d = DFunc {
+                name: sig.name.clone(),
+                is_entry: false,
+                has_body: false,
+                code: Vec::new(),
+                info: Vec::new(),
+                nslots: 0,
+                slot_names: Vec::new(),
+                slot_bits: Vec::new(),
+                params: Vec::new(),
+                rets: Vec::new(),
+                kparams: Vec::new(),
+                kparam_size: 0,
+                param_frame: 0,
+                local_frame: 0,
+            };
+            let mut off = 0;
+            d.rets = sig
+                .ret_params
+                .iter()
+                .flatten()
+                .map(|p| param_formal(p, &mut off))
+                .collect();
+            d.params = sig
+                .params
+                .iter()
+                .map(|p| param_formal(p, &mut off))
+                .collect();
+            d.param_frame = off;
+            funcs.push(d);
+        }
+        Program {
+            funcs,
+            by_name,
+            layout,
+        }
+    }
+}
+
+/// Size and alignment of a parameter.
+fn param_size(p: &Param) -> (u64, u64) {
+    let elem =
+        Ty::parse(&p.ty).map(|t| t.bytes() as u64).unwrap_or(8) * p.vector.unwrap_or(1) as u64;
+    let count = p
+        .dims
+        .iter()
+        .fold(1u64, |n, d| n.saturating_mul(d.unwrap_or(0)));
+    // Oversized parameters are clamped so frame sums cannot overflow; the
+    // launch or call then fails on the frame size.
+    let size = elem
+        .saturating_mul(count)
+        .min(crate::layout::MAX_VARIABLE + 1);
+    (size, p.align.unwrap_or(elem).clamp(1, 1 << 16))
+}
+
+fn param_formal(p: &Param, off: &mut u64) -> Formal {
+    let (size, align) = param_size(p);
+    let o = off.div_ceil(align) * align;
+    *off = o + size;
+    Formal::Param { off: o, size }
+}
+
+/// Register slots of a function.
+struct Slots {
+    base: ArenaMap<RegId, u32>,
+    names: Vec<String>,
+    bits: Vec<u8>,
+}
+
+fn assign_slots(f: &Function) -> Slots {
+    let mut s = Slots {
+        base: ArenaMap::default(),
+        names: Vec::new(),
+        bits: Vec::new(),
+    };
+    for (id, reg) in f.regs.iter() {
+        s.base.insert(id, s.names.len() as u32);
+        let elem_bits = if reg.ty == ".pred" {
+            1
+        } else if let Some(v) = reg.vector {
+            let _ = v;
+            ptx_isa::type_bits(&reg.ty).unwrap_or(32).clamp(16, 64) as u8
+        } else {
+            match reg.class {
+                RegClass::P => 1,
+                RegClass::R16 => 16,
+                RegClass::R => 32,
+                RegClass::R64 | RegClass::R128 => 64,
+            }
+        };
+        let wide = reg.ty == ".b128" && reg.vector.is_none();
+        let n = if wide {
+            2
+        } else {
+            reg.vector.unwrap_or(1) as usize
+        };
+        for i in 0..n {
+            let name = match (reg.vector, wide) {
+                (Some(_), _) => format!(
+                    "{}.{}",
+                    reg.name,
+                    ["x", "y", "z", "w", "e4", "e5", "e6", "e7"]
+                        .get(i)
+                        .unwrap_or(&"?")
+                ),
+                (None, true) => format!("{}[{}]", reg.name, if i == 0 { "lo" } else { "hi" }),
+                _ => reg.name.clone(),
+            };
+            s.names.push(name);
+            s.bits.push(elem_bits);
+        }
+    }
+    s
+}
+
+struct Decoder<'a> {
+    f: &'a Function,
+    layout: &'a Layout,
+    slots: &'a Slots,
+    syms: FxHashMap<String, SymLoc>,
+    block_pc: ArenaMap<BlockId, u32>,
+    reconv: ArenaMap<BlockId, u32>,
+    /// The block being decoded.
+    block: Option<BlockId>,
+}
+
+fn decode_function(module: &Module, layout: &Layout, fi: usize, f: &Function) -> DFunc {
+    let slots = assign_slots(f);
+    let is_entry = f.sig.kind == ptx_ir::ir::FunctionKind::Entry;
+    let mut syms: FxHashMap<String, SymLoc> = FxHashMap::default();
+    let mut d = DFunc {
+        name: f.sig.name.clone(),
+        is_entry,
+        has_body: true,
+        code: Vec::new(),
+        info: Vec::new(),
+        nslots: slots.names.len() as u32,
+        slot_names: slots.names.clone(),
+        slot_bits: slots.bits.clone(),
+        params: Vec::new(),
+        rets: Vec::new(),
+        kparams: Vec::new(),
+        kparam_size: 0,
+        param_frame: 0,
+        local_frame: 0,
+    };
+    // Formals.
+    let reg_param_slot = |name: &str| -> (u32, u8, u32) {
+        for (rid, reg) in f.regs.iter() {
+            if let Some(decl) = reg.decl {
+                let rd = &f.reg_decls[decl];
+                if rd.is_param && rd.name == name {
+                    let s = slots.base[rid];
+                    return (s, slots.bits[s as usize], reg.vector.unwrap_or(1));
+                }
+            }
+        }
+        (NONE, 32, 1)
+    };
+    let mut poff = 0u64;
+    let formal = |p: &Param, poff: &mut u64, syms: &mut FxHashMap<String, SymLoc>| -> Formal {
+        if p.space == ".reg" {
+            let (slot, bits, n) = reg_param_slot(&p.name);
+            return Formal::Reg { slot, bits, n };
+        }
+        let fm = param_formal(p, poff);
+        if let Formal::Param { off, .. } = fm {
+            let loc = if is_entry {
+                SymLoc::KParam(off)
+            } else {
+                SymLoc::FrameParam(off)
+            };
+            syms.insert(p.name.clone(), loc);
+        }
+        fm
+    };
+    if is_entry {
+        let mut koff = 0u64;
+        for p in &f.sig.params {
+            let fm = formal(p, &mut koff, &mut syms);
+            if let Formal::Param { off, size } = fm {
+                d.kparams.push(KParam {
+                    name: p.name.clone(),
+                    off,
+                    size,
+                });
+            }
+            d.params.push(fm);
+        }
+        d.kparam_size = koff;
+    } else {
+        for p in f.sig.ret_params.iter().flatten() {
+            let fm = formal(p, &mut poff, &mut syms);
+            d.rets.push(fm);
+        }
+        for p in &f.sig.params {
+            let fm = formal(p, &mut poff, &mut syms);
+            d.params.push(fm);
+        }
+    }
+    // Body declarations.
+    let mut loff = 0u64;
+    for local in &f.locals {
+        let LocalDecl::Var(decl) = local else {
+            continue;
+        };
+        let ty = Ty::parse(&decl.ty).map(|t| t.bytes() as u64).unwrap_or(8);
+        let elem = ty * decl.vector.unwrap_or(1) as u64;
+        let align = decl.align.unwrap_or(elem).clamp(1, 1 << 16);
+        for var in &decl.vars {
+            let count = var
+                .dims
+                .iter()
+                .fold(1u64, |n, d| n.saturating_mul(d.unwrap_or(0)));
+            let size = elem
+                .saturating_mul(count)
+                .min(crate::layout::MAX_VARIABLE + 1);
+            let loc = match decl.space.as_str() {
+                ".local" => {
+                    let o = loff.div_ceil(align) * align;
+                    loff = o + size;
+                    SymLoc::FrameLocal(o)
+                }
+                ".param" => {
+                    let o = poff.div_ceil(align) * align;
+                    poff = o + size;
+                    SymLoc::FrameParam(o)
+                }
+                _ => match layout.func_statics[fi].get(&var.name) {
+                    Some(&loc) => loc,
+                    None => continue,
+                },
+            };
+            syms.insert(var.name.clone(), loc);
+        }
+    }
+    d.param_frame = poff;
+    d.local_frame = loff;
+    let _ = module;
+
+    // Instruction indices of blocks, and reconvergence points.
+    let mut block_pc = ArenaMap::default();
+    let mut pc = 0u32;
+    for &b in &f.layout {
+        block_pc.insert(b, pc);
+        pc += f.blocks[b].insts.len() as u32;
+    }
+    let end_pc = pc;
+    let ip = ipdoms(f);
+    let mut reconv = ArenaMap::default();
+    for (pos, &b) in f.layout.iter().enumerate() {
+        let r = match ip[pos] {
+            Some(p) => block_pc[f.layout[p]],
+            None => NONE,
+        };
+        reconv.insert(b, r);
+    }
+    let mut dec = Decoder {
+        f,
+        layout,
+        slots: &slots,
+        syms,
+        block_pc,
+        reconv,
+        block: None,
+    };
+    for &b in &f.layout {
+        dec.block = Some(b);
+        for &i in &f.blocks[b].insts {
+            let inst = &f.insts[i];
+            let op = dec.decode(inst).unwrap_or_else(|e| {
+                Op::Unsupported(format!("`{}`: {e}", inst.opcode.text()).into())
+            });
+            let guard = inst.guard.map(|g| (slots.base[g.reg], g.negated));
+            d.code.push(DInst { guard, op });
+            d.info.push(InstInfo {
+                offset: u32::from(inst.range.start()),
+                loc: inst.loc().map(|l| (l.file, l.line, l.col)),
+                text: inst.opcode.text(),
+            });
+        }
+    }
+    // Falling off the end returns.
+    d.code.push(DInst {
+        guard: None,
+        op: Op::Ret,
+    });
+    d.info.push(InstInfo {
+        offset: d.info.last().map_or(0, |i| i.offset),
+        loc: None,
+        text: "(end of function)".to_string(),
+    });
+    debug_assert_eq!(d.code.len() as u32, end_pc + 1);
+    d
+}
+
+type R<T> = Result<T, String>;
+
+/// Modifier helpers.
+struct Mods<'a>(&'a [String]);
+
+impl Mods<'_> {
+    fn has(&self, m: &str) -> bool {
+        self.0.iter().any(|x| x == m)
+    }
+    fn types(&self) -> Vec<Ty> {
+        self.0.iter().filter_map(|m| Ty::parse(m)).collect()
+    }
+    fn last_type(&self) -> R<Ty> {
+        self.types()
+            .last()
+            .copied()
+            .ok_or_else(|| "no type".to_string())
+    }
+    fn first_type(&self) -> R<Ty> {
+        self.types()
+            .first()
+            .copied()
+            .ok_or_else(|| "no type".to_string())
+    }
+    fn rnd(&self) -> Option<Rnd> {
+        self.0.iter().find_map(|m| match m.as_str() {
+            ".rn" => Some(Rnd::Rn),
+            ".rz" => Some(Rnd::Rz),
+            ".rm" => Some(Rnd::Rm),
+            ".rp" => Some(Rnd::Rp),
+            ".rna" => Some(Rnd::Rna),
+            _ => None,
+        })
+    }
+    fn irnd(&self) -> Option<Rnd> {
+        self.0.iter().find_map(|m| match m.as_str() {
+            ".rni" => Some(Rnd::Rn),
+            ".rzi" => Some(Rnd::Rz),
+            ".rmi" => Some(Rnd::Rm),
+            ".rpi" => Some(Rnd::Rp),
+            _ => None,
+        })
+    }
+    fn space(&self) -> Space {
+        self.0
+            .iter()
+            .find_map(|m| Space::parse(m))
+            .unwrap_or(Space::Generic)
+    }
+    fn vec(&self) -> usize {
+        self.0
+            .iter()
+            .find_map(|m| match m.as_str() {
+                ".v2" => Some(2),
+                ".v4" => Some(4),
+                ".v8" => Some(8),
+                _ => None,
+            })
+            .unwrap_or(1)
+    }
+    fn cmp(&self) -> Option<Cmp> {
+        self.0.iter().find_map(|m| Cmp::parse(m))
+    }
+    fn bool_op(&self) -> Option<BoolOp> {
+        self.0.iter().find_map(|m| match m.as_str() {
+            ".and" => Some(BoolOp::And),
+            ".or" => Some(BoolOp::Or),
+            ".xor" => Some(BoolOp::Xor),
+            _ => None,
+        })
+    }
+    fn fmods(&self, default: Rnd) -> FMods {
+        FMods {
+            rnd: self.rnd().unwrap_or(default),
+            ftz: self.has(".ftz"),
+            sat: self.has(".sat"),
+            relu: self.has(".relu"),
+        }
+    }
+}
+
+/// The value of an immediate as bits of type `ty`.
+fn imm_bits(v: ImmValue, ty: Ty) -> u64 {
+    let bits = ty.bits().min(64);
+    match v {
+        // Half and narrower formats have no literals: an integer is the bits.
+        ImmValue::Int(i) if ty.is_float() && ty.bits() <= 16 || ty.is_pair() => {
+            (i as u64) & mask(bits)
+        }
+        ImmValue::Int(i) => match ty.fmt() {
+            Some(fmt) if ty.is_float() => {
+                crate::float::from_f64(fmt, i as f64, Rnd::Rn)
+                    << if ty == Ty::TF32 { 13 } else { 0 }
+            }
+            _ => (i as u64) & mask(bits),
+        },
+        ImmValue::F32(b) => match ty {
+            Ty::F32 | Ty::TF32 => b as u64,
+            Ty::F64 => (f32::from_bits(b) as f64).to_bits(),
+            Ty::F16 | Ty::BF16 | Ty::E4M3 | Ty::E5M2 => from_f64(
+                ty.fmt().unwrap_or(Fmt::F16),
+                f32::from_bits(b) as f64,
+                Rnd::Rn,
+            ),
+            _ => b as u64 & mask(bits),
+        },
+        ImmValue::F64(b) => {
+            let x = f64::from_bits(b);
+            match ty {
+                Ty::F64 => b,
+                Ty::F32 | Ty::TF32 => from_f64(Fmt::F32, x, Rnd::Rn),
+                Ty::F16 | Ty::BF16 | Ty::E4M3 | Ty::E5M2 => {
+                    from_f64(ty.fmt().unwrap_or(Fmt::F16), x, Rnd::Rn)
+                }
+                _ if bits == 64 => b,
+                _ if bits == 32 => from_f64(Fmt::F32, x, Rnd::Rn),
+                _ => (x as i64 as u64) & mask(bits),
+            }
+        }
+    }
+}
+
+fn special(name: &str, comp: Option<&str>) -> R<Sreg> {
+    let dim = match comp {
+        Some(".x") | None => 0,
+        Some(".y") => 1,
+        Some(".z") => 2,
+        Some(c) => return Err(format!("component `{c}` of `{name}`")),
+    };
+    Ok(match name {
+        "%tid" => Sreg::Tid(dim),
+        "%ntid" => Sreg::Ntid(dim),
+        "%ctaid" | "%clusterid" => Sreg::Ctaid(dim),
+        "%nctaid" | "%nclusterid" => Sreg::Nctaid(dim),
+        "%laneid" => Sreg::LaneId,
+        "%warpid" => Sreg::WarpId,
+        "%nwarpid" => Sreg::NWarpId,
+        "%smid" => Sreg::SmId,
+        "%nsmid" => Sreg::NSmId,
+        "%gridid" => Sreg::GridId,
+        "%lanemask_eq" => Sreg::LaneMaskEq,
+        "%lanemask_le" => Sreg::LaneMaskLe,
+        "%lanemask_lt" => Sreg::LaneMaskLt,
+        "%lanemask_ge" => Sreg::LaneMaskGe,
+        "%lanemask_gt" => Sreg::LaneMaskGt,
+        "%clock" => Sreg::Clock,
+        "%clock_hi" => Sreg::ClockHi,
+        "%clock64" => Sreg::Clock64,
+        "%globaltimer" => Sreg::GlobalTimer,
+        "%globaltimer_lo" => Sreg::GlobalTimerLo,
+        "%globaltimer_hi" => Sreg::GlobalTimerHi,
+        "%dynamic_smem_size" => Sreg::DynamicSmem,
+        "%total_smem_size" | "%aggr_smem_size" => Sreg::TotalSmem,
+        "%cluster_nctaid" | "%cluster_nctarank" => Sreg::One,
+        _ => Sreg::Zero,
+    })
+}
+
+fn component_index(c: &str) -> Option<u32> {
+    Some(match c {
+        ".x" | ".r" => 0,
+        ".y" | ".g" => 1,
+        ".z" | ".b" => 2,
+        ".w" | ".a" => 3,
+        _ => return None,
+    })
+}
+
+/// A video byte/half selector (`.b0`..`.b3`, `.h0`, `.h1`): (bit offset, width).
+fn video_sel(c: &str) -> Option<(u32, u32)> {
+    Some(match c {
+        ".b0" => (0, 8),
+        ".b1" => (8, 8),
+        ".b2" => (16, 8),
+        ".b3" => (24, 8),
+        ".h0" => (0, 16),
+        ".h1" => (16, 16),
+        _ => return None,
+    })
+}
+
+impl Decoder<'_> {
+    fn slot(&self, reg: RegId, comp: Option<&str>) -> R<u32> {
+        let base = *self.slots.base.get(reg).ok_or("unknown register")?;
+        match comp {
+            None => Ok(base),
+            Some(c) => {
+                let i = component_index(c).ok_or_else(|| format!("register component `{c}`"))?;
+                Ok(base + i)
+            }
+        }
+    }
+
+    fn reg_bits(&self, slot: u32) -> u8 {
+        self.slots.bits[slot as usize]
+    }
+
+    fn symbol(&self, name: &str) -> R<SymLoc> {
+        self.syms
+            .get(name)
+            .or_else(|| self.layout.module_syms.get(name))
+            .copied()
+            .ok_or_else(|| format!("unknown symbol `{name}`"))
+    }
+
+    /// A source operand of type `ty`.
+    fn src(&self, op: &Operand, ty: Ty) -> R<Src> {
+        Ok(match op {
+            Operand::Reg { reg, component } => {
+                if let Some(c) = component.as_deref() {
+                    if video_sel(c).is_some() {
+                        return Err(format!("selector `{c}` outside a video instruction"));
+                    }
+                }
+                Src::Reg(self.slot(*reg, component.as_deref())?)
+            }
+            Operand::Special { name, component } => {
+                Src::Special(special(name, component.as_deref())?)
+            }
+            Operand::Imm(imm) => Src::Imm(imm_bits(imm.value, ty)),
+            Operand::Symbol { name, offset } => match self.symbol(name)? {
+                SymLoc::Value(v) => Src::Imm(v.wrapping_add(*offset as u64)),
+                SymLoc::Func(i) => Src::Imm(self.layout.map.func_addr(i)),
+                loc => Src::Sym(loc, *offset),
+            },
+            Operand::RegOffset { reg, offset } => Src::RegOff(self.slot(*reg, None)?, *offset),
+            Operand::NegPred(reg) => Src::NotPred(self.slot(*reg, None)?),
+            other => return Err(format!("operand {other:?}")),
+        })
+    }
+
+    /// A predicate source (`%p`, `!%p`, 0 or 1).
+    fn pred(&self, op: &Operand) -> R<Src> {
+        self.src(op, Ty::Pred)
+    }
+
+    fn dst(&self, op: &Operand, ty: Ty) -> R<Dst> {
+        match op {
+            Operand::Sink => Ok(Dst::SINK),
+            Operand::Reg { reg, component } => {
+                let slot = self.slot(*reg, component.as_deref())?;
+                Ok(Dst {
+                    slot,
+                    reg_bits: self.reg_bits(slot),
+                    bits: ty.bits().min(64) as u8,
+                    signed: ty.is_signed(),
+                })
+            }
+            other => Err(format!("destination {other:?}")),
+        }
+    }
+
+    /// A destination of `bits` width, zero-extended.
+    fn dst_bits(&self, op: &Operand, bits: u32) -> R<Dst> {
+        let mut d = self.dst(op, Ty::B64)?;
+        d.bits = bits as u8;
+        Ok(d)
+    }
+
+    fn addr(&self, op: &Operand, space: Space) -> R<Addr> {
+        let Operand::Address(Address { base, offset }) = op else {
+            return Err(format!("address {op:?}"));
+        };
+        let base = match base {
+            AddressBase::Reg(r) => Src::Reg(self.slot(*r, None)?),
+            AddressBase::Absolute => Src::Imm(0),
+            AddressBase::Symbol(name) => match self.symbol(name)? {
+                SymLoc::Value(v) => Src::Imm(v),
+                SymLoc::Func(i) => Src::Imm(self.layout.map.func_addr(i)),
+                loc if space == Space::Generic => Src::SymGeneric(loc, 0),
+                loc => Src::Sym(loc, 0),
+            },
+        };
+        Ok(Addr { base, off: *offset })
+    }
+
+    fn operand<'o>(&self, inst: &'o Inst, i: usize) -> R<&'o Operand> {
+        inst.operands
+            .get(i)
+            .ok_or_else(|| format!("missing operand {}", i + 1))
+    }
+
+    /// The element slots of a vector operand `{a, b}` or a vector register.
+    fn vector_items<'o>(&self, op: &'o Operand) -> Option<Vec<&'o Operand>> {
+        match op {
+            Operand::Vector(items) => Some(items.iter().collect()),
+            _ => None,
+        }
+    }
+
+    /// Whether an operand is a whole vector register (`.v2 .u32 %v`).
+    fn vector_reg(&self, op: &Operand) -> Option<(u32, u32)> {
+        if let Operand::Reg {
+            reg,
+            component: None,
+        } = op
+        {
+            let r = &self.f.regs[*reg];
+            if let Some(n) = r.vector {
+                return Some((self.slots.base[*reg], n));
+            }
+        }
+        None
+    }
+
+    fn label_pc(&self, op: &Operand) -> R<u32> {
+        match op {
+            Operand::Label(b) => self
+                .block_pc
+                .get(*b)
+                .copied()
+                .ok_or_else(|| "branch to an undefined label".to_string()),
+            other => Err(format!("branch target {other:?}")),
+        }
+    }
+
+    fn reconv_here(&self) -> u32 {
+        self.block
+            .and_then(|b| self.reconv.get(b).copied())
+            .unwrap_or(NONE)
+    }
+
+    fn decode(&self, inst: &Inst) -> R<Op> {
+        let m = Mods(&inst.opcode.modifiers);
+        let name = inst.opcode.name.as_str();
+        let o = |i| self.operand(inst, i);
+        match name {
+            "mov" => self.decode_mov(inst, &m),
+            "ld" | "ldu" => {
+                let space = m.space();
+                let ety = m.last_type()?;
+                let d = o(0)?;
+                let ds = match (self.vector_items(d), self.vector_reg(d)) {
+                    (Some(items), _) => items
+                        .iter()
+                        .map(|x| self.dst(x, ety))
+                        .collect::<R<Vec<_>>>()?,
+                    (None, Some((base, n))) if m.vec() > 1 => (0..n)
+                        .map(|i| Dst {
+                            slot: base + i,
+                            reg_bits: self.reg_bits(base + i),
+                            bits: ety.bits().min(64) as u8,
+                            signed: ety.is_signed(),
+                        })
+                        .collect(),
+                    _ => vec![self.dst(d, ety)?],
+                };
+                Ok(Op::Ld {
+                    space,
+                    ety,
+                    ds: ds.into(),
+                    addr: self.addr(o(1)?, space)?,
+                })
+            }
+            "st" => {
+                let space = m.space();
+                let ety = m.last_type()?;
+                let v = o(1)?;
+                let srcs = match (self.vector_items(v), self.vector_reg(v)) {
+                    (Some(items), _) => items
+                        .iter()
+                        .map(|x| self.src(x, ety))
+                        .collect::<R<Vec<_>>>()?,
+                    (None, Some((base, n))) if m.vec() > 1 => {
+                        (0..n).map(|i| Src::Reg(base + i)).collect()
+                    }
+                    _ => vec![self.src(v, ety)?],
+                };
+                Ok(Op::St {
+                    space,
+                    ety,
+                    srcs: srcs.into(),
+                    addr: self.addr(o(0)?, space)?,
+                })
+            }
+            "add" | "sub" | "addc" | "subc" if m.has(".cc") || name.ends_with('c') => {
+                let ty = m.last_type()?;
+                let kind = if name.starts_with("add") {
+                    CarryKind::Add
+                } else {
+                    CarryKind::Sub
+                };
+                Ok(Op::Carry {
+                    kind,
+                    cin: name.ends_with('c'),
+                    cout: m.has(".cc"),
+                    ty,
+                    d: self.dst(o(0)?, ty)?,
+                    a: self.src(o(1)?, ty)?,
+                    b: self.src(o(2)?, ty)?,
+                    c: Src::Imm(0),
+                })
+            }
+            "mad" | "madc" if m.has(".cc") || name == "madc" => {
+                let ty = m.last_type()?;
+                Ok(Op::Carry {
+                    kind: if m.has(".hi") {
+                        CarryKind::MadHi
+                    } else {
+                        CarryKind::MadLo
+                    },
+                    cin: name == "madc",
+                    cout: m.has(".cc"),
+                    ty,
+                    d: self.dst(o(0)?, ty)?,
+                    a: self.src(o(1)?, ty)?,
+                    b: self.src(o(2)?, ty)?,
+                    c: self.src(o(3)?, ty)?,
+                })
+            }
+            "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "abs" | "neg" | "min"
+            | "max" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh"
+            | "copysign" | "mul24" | "mad24" | "sad" | "popc" | "clz" | "bfind" | "fns"
+            | "brev" | "bfe" | "bfi" | "bmsk" | "szext" | "dp4a" | "dp2a" | "and" | "or"
+            | "xor" | "not" | "cnot" | "lop3" | "shl" | "shr" | "shf" | "prmt" => {
+                self.decode_arith(inst, name, &m)
+            }
+            "testp" => {
+                let ty = m.last_type()?;
+                let kind = inst
+                    .opcode
+                    .modifiers
+                    .iter()
+                    .find(|x| {
+                        matches!(
+                            x.as_str(),
+                            ".finite"
+                                | ".infinite"
+                                | ".number"
+                                | ".notanumber"
+                                | ".normal"
+                                | ".subnormal"
+                        )
+                    })
+                    .ok_or("testp without an operation")?;
+                Ok(Op::Testp {
+                    kind: kind.as_str().into(),
+                    ty,
+                    d: self.dst(o(0)?, Ty::Pred)?,
+                    a: self.src(o(1)?, ty)?,
+                })
+            }
+            "setp" => {
+                let ty = m.last_type()?;
+                let cmp = m.cmp().ok_or("setp without a comparison")?;
+                let (p, q) = match o(0)? {
+                    Operand::PredPair(p, q) => (self.dst(p, Ty::Pred)?, self.dst(q, Ty::Pred)?),
+                    p => (self.dst(p, Ty::Pred)?, Dst::SINK),
+                };
+                let bop = match m.bool_op() {
+                    Some(b) => Some((b, self.pred(o(3)?)?)),
+                    None => None,
+                };
+                Ok(Op::Setp {
+                    cmp,
+                    ty,
+                    ftz: m.has(".ftz"),
+                    p,
+                    q,
+                    a: self.src(o(1)?, ty)?,
+                    b: self.src(o(2)?, ty)?,
+                    bop,
+                })
+            }
+            "set" => {
+                let dty = m.first_type()?;
+                let sty = m.last_type()?;
+                let cmp = m.cmp().ok_or("set without a comparison")?;
+                let bop = match m.bool_op() {
+                    Some(b) => Some((b, self.pred(o(3)?)?)),
+                    None => None,
+                };
+                Ok(Op::Set {
+                    cmp,
+                    dty,
+                    sty,
+                    ftz: m.has(".ftz"),
+                    d: self.dst(o(0)?, dty)?,
+                    a: self.src(o(1)?, sty)?,
+                    b: self.src(o(2)?, sty)?,
+                    bop,
+                })
+            }
+            "selp" => {
+                let ty = m.last_type()?;
+                Ok(Op::Selp {
+                    d: self.dst(o(0)?, ty)?,
+                    a: self.src(o(1)?, ty)?,
+                    b: self.src(o(2)?, ty)?,
+                    c: self.pred(o(3)?)?,
+                })
+            }
+            "slct" => {
+                let tys = m.types();
+                let (dty, cty) = (tys.first().copied().ok_or("slct type")?, m.last_type()?);
+                Ok(Op::Slct {
+                    float: cty == Ty::F32,
+                    ftz: m.has(".ftz"),
+                    d: self.dst(o(0)?, dty)?,
+                    a: self.src(o(1)?, dty)?,
+                    b: self.src(o(2)?, dty)?,
+                    c: self.src(o(3)?, cty)?,
+                })
+            }
+            "cvt" => self.decode_cvt(inst, &m),
+            "cvta" => {
+                let ty = m.last_type()?;
+                let to = m.has(".to");
+                let space = m.space();
+                Ok(Op::Cvta {
+                    to_generic: !to,
+                    space,
+                    d: self.dst(o(0)?, ty)?,
+                    a: match o(1)? {
+                        // `cvta.shared.u64 %rd, sym`: the symbol's space address.
+                        Operand::Symbol { name, offset } => match self.symbol(name)? {
+                            SymLoc::Value(v) => Src::Imm(v),
+                            loc => Src::Sym(loc, *offset),
+                        },
+                        op => self.src(op, ty)?,
+                    },
+                })
+            }
+            "isspacep" => Ok(Op::Isspacep {
+                space: m.space(),
+                d: self.dst(o(0)?, Ty::Pred)?,
+                a: self.src(o(1)?, Ty::U64)?,
+            }),
+            "atom" | "red" => self.decode_atom(inst, name == "red", &m),
+            "bra" => Ok(Op::Bra {
+                target: self.label_pc(o(0)?)?,
+                reconv: self.reconv_here(),
+            }),
+            "brx" => {
+                let index = self.src(o(0)?, Ty::U32)?;
+                let Operand::Symbol { name, .. } = o(1)? else {
+                    return Err("brx.idx without a target list".into());
+                };
+                let targets = self
+                    .f
+                    .branch_targets(name)
+                    .ok_or_else(|| format!("unknown .branchtargets `{name}`"))?;
+                let targets: Vec<u32> = targets
+                    .iter()
+                    .map(|b| self.block_pc.get(*b).copied().ok_or("undefined label"))
+                    .collect::<Result<_, _>>()?;
+                Ok(Op::Brx {
+                    index,
+                    targets: targets.into(),
+                    reconv: self.reconv_here(),
+                })
+            }
+            "call" => self.decode_call(inst),
+            "ret" => Ok(Op::Ret),
+            "exit" => Ok(Op::Exit),
+            "trap" => Ok(Op::Trap("trap".into())),
+            "brkpt" => Ok(Op::Trap("brkpt".into())),
+            "bar" | "barrier" => self.decode_bar(inst, &m),
+            "membar" | "fence" | "nanosleep" | "prefetch" | "prefetchu" | "applypriority"
+            | "discard" | "griddepcontrol" | "pmevent" | "setmaxnreg" => Ok(Op::Nop),
+            "createpolicy" => Ok(Op::Mov {
+                d: self.dst(o(0)?, Ty::B64)?,
+                a: Src::Imm(0x1000_0000_0000_0000),
+            }),
+            "shfl" => self.decode_shfl(inst, &m),
+            "vote" => {
+                let mode = if m.has(".all") {
+                    VoteMode::All
+                } else if m.has(".any") {
+                    VoteMode::Any
+                } else if m.has(".uni") {
+                    VoteMode::Uni
+                } else if m.has(".ballot") {
+                    VoteMode::Ballot
+                } else {
+                    return Err("vote mode".into());
+                };
+                let dty = if mode == VoteMode::Ballot {
+                    Ty::B32
+                } else {
+                    Ty::Pred
+                };
+                Ok(Op::Vote {
+                    mode,
+                    d: self.dst(o(0)?, dty)?,
+                    a: self.pred(o(1)?)?,
+                    mask: if m.has(".sync") {
+                        Some(self.src(o(2)?, Ty::B32)?)
+                    } else {
+                        None
+                    },
+                })
+            }
+            "match" => {
+                let ty = m.last_type()?;
+                let (d, p) = match o(0)? {
+                    Operand::PredPair(d, p) => (self.dst(d, Ty::B32)?, self.dst(p, Ty::Pred)?),
+                    d => (self.dst(d, Ty::B32)?, Dst::SINK),
+                };
+                Ok(Op::Match {
+                    all: m.has(".all"),
+                    bits: ty.bits(),
+                    d,
+                    p,
+                    a: self.src(o(1)?, ty)?,
+                    mask: self.src(o(2)?, Ty::B32)?,
+                })
+            }
+            "redux" => {
+                let ty = m.last_type()?;
+                let op = [
+                    (".add", ReduxOp::Add),
+                    (".min", ReduxOp::Min),
+                    (".max", ReduxOp::Max),
+                    (".and", ReduxOp::And),
+                    (".or", ReduxOp::Or),
+                    (".xor", ReduxOp::Xor),
+                ]
+                .iter()
+                .find(|(s, _)| m.has(s))
+                .map(|(_, op)| *op)
+                .ok_or("redux operation")?;
+                Ok(Op::Redux {
+                    op,
+                    ty,
+                    abs: m.has(".abs"),
+                    nan: m.has(".NaN"),
+                    d: self.dst(o(0)?, ty)?,
+                    a: self.src(o(1)?, ty)?,
+                    mask: self.src(o(2)?, Ty::B32)?,
+                })
+            }
+            // One CTA per cluster: a shared::cluster address is the CTA's own,
+            // and its rank is 0.
+            "mapa" => Ok(Op::Mov {
+                d: self.dst(o(0)?, m.last_type()?)?,
+                a: self.src(o(1)?, m.last_type()?)?,
+            }),
+            "getctarank" => Ok(Op::Mov {
+                d: self.dst(o(0)?, Ty::U32)?,
+                a: Src::Imm(0),
+            }),
+            "movmatrix" => {
+                if !m.has(".m8n8") || !m.has(".trans") || m.last_type()? != Ty::B16 {
+                    return Err("movmatrix form".into());
+                }
+                Ok(Op::Matrix(Box::new(Matrix::Trans {
+                    d: self.dst(o(0)?, Ty::B32)?,
+                    a: self.src(o(1)?, Ty::B32)?,
+                })))
+            }
+            "mbarrier" => self.decode_mbar(inst, &m),
+            "activemask" => Ok(Op::ActiveMask {
+                d: self.dst(o(0)?, Ty::B32)?,
+            }),
+            "elect" => {
+                let (d, p) = match o(0)? {
+                    Operand::PredPair(d, p) => (self.dst(d, Ty::B32)?, self.dst(p, Ty::Pred)?),
+                    d => (Dst::SINK, self.dst(d, Ty::Pred)?),
+                };
+                Ok(Op::Elect {
+                    d,
+                    p,
+                    mask: self.src(o(1)?, Ty::B32)?,
+                })
+            }
+            "ldmatrix" | "stmatrix" => self.decode_ldst_matrix(inst, &m, name == "ldmatrix"),
+            "mma" => self.decode_mma(inst, &m),
+            "cp" => {
+                if m.has(".bulk") || m.has(".tensor") || m.has(".reduce") {
+                    return Err("bulk asynchronous copies".into());
+                }
+                if !m.has(".async") {
+                    return Err("unknown cp form".into());
+                }
+                if m.has(".mbarrier") {
+                    // The copies are complete already: without `.noinc` the
+                    // arrive is balanced by an increment (a no-op); with it,
+                    // it is one arrival.
+                    if !m.has(".noinc") {
+                        return Ok(Op::Nop);
+                    }
+                    return Ok(Op::Mbar {
+                        kind: MbarKind::Arrive {
+                            expect_tx: false,
+                            drop: false,
+                            counted: false,
+                        },
+                        space: m.space(),
+                        d: Dst::SINK,
+                        addr: self.addr(o(0)?, m.space())?,
+                        b: Src::Imm(1),
+                    });
+                }
+                if m.has(".commit_group") || m.has(".wait_group") || m.has(".wait_all") {
+                    return Ok(Op::Nop);
+                }
+                let size = match o(2)? {
+                    Operand::Imm(imm) => match imm.value {
+                        ImmValue::Int(v) => v as u32,
+                        _ => return Err("cp-size".into()),
+                    },
+                    _ => return Err("cp-size".into()),
+                };
+                let src_size = match inst.operands.get(3) {
+                    Some(op @ (Operand::Reg { .. } | Operand::Imm(_))) => {
+                        Some(self.src(op, Ty::U32)?)
+                    }
+                    _ => None,
+                };
+                Ok(Op::CpAsync {
+                    dst: self.addr(o(0)?, Space::Shared)?,
+                    src: self.addr(o(1)?, Space::Global)?,
+                    size,
+                    src_size,
+                })
+            }
+            "alloca" => {
+                let align = match inst.operands.get(2) {
+                    Some(Operand::Imm(imm)) => match imm.value {
+                        ImmValue::Int(v) => v as u32,
+                        _ => 8,
+                    },
+                    _ => 8,
+                };
+                let ty = m.last_type()?;
+                Ok(Op::Alloca {
+                    d: self.dst(o(0)?, ty)?,
+                    size: self.src(o(1)?, ty)?,
+                    align: align.max(1),
+                })
+            }
+            "stacksave" => Ok(Op::StackSave {
+                d: self.dst(o(0)?, m.last_type()?)?,
+            }),
+            "stackrestore" => Ok(Op::StackRestore {
+                a: self.src(o(0)?, m.last_type()?)?,
+            }),
+            "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vmad" | "vset" => {
+                self.decode_video(inst, name, &m)
+            }
+            _ => Err(format!(
+                "instruction `{}` is not implemented",
+                inst.opcode.family_or_name()
+            )),
+        }
+    }
+
+    fn decode_mov(&self, inst: &Inst, m: &Mods) -> R<Op> {
+        let ty = m.last_type()?;
+        let (d, a) = (self.operand(inst, 0)?, self.operand(inst, 1)?);
+        if m.vec() > 1 {
+            // `mov.v4.u16 {a, b, c, d}, %v`: element-wise, through vector
+            // registers or lists.
+            let dsts: Vec<Dst> = match (self.vector_items(d), self.vector_reg(d)) {
+                (Some(items), _) => items.iter().map(|x| self.dst(x, ty)).collect::<R<_>>()?,
+                (None, Some((base, n))) => (0..n)
+                    .map(|i| Dst {
+                        slot: base + i,
+                        reg_bits: self.reg_bits(base + i),
+                        bits: ty.bits().min(64) as u8,
+                        signed: false,
+                    })
+                    .collect(),
+                _ => return Err("vector mov destination".into()),
+            };
+            let srcs: Vec<Src> = match (self.vector_items(a), self.vector_reg(a)) {
+                (Some(items), _) => items.iter().map(|x| self.src(x, ty)).collect::<R<_>>()?,
+                (None, Some((base, n))) => (0..n).map(|i| Src::Reg(base + i)).collect(),
+                _ => return Err("vector mov source".into()),
+            };
+            if dsts.len() != srcs.len() {
+                return Err("vector mov of different widths".into());
+            }
+            return Ok(Op::MovMulti {
+                ds: dsts.into(),
+                srcs: srcs.into(),
+            });
+        }
+        let dv = self.vector_items(d);
+        let av = self.vector_items(a);
+        match (dv, av) {
+            (Some(ds), Some(srcs)) => {
+                let ety = ty;
+                Ok(Op::MovMulti {
+                    ds: ds
+                        .iter()
+                        .map(|x| self.dst(x, ety))
+                        .collect::<R<Vec<_>>>()?
+                        .into(),
+                    srcs: srcs
+                        .iter()
+                        .map(|x| self.src(x, ety))
+                        .collect::<R<Vec<_>>>()?
+                        .into(),
+                })
+            }
+            (None, Some(parts)) => {
+                let ebits = ty.bits() / parts.len() as u32;
+                let ety = bits_ty(ebits);
+                Ok(Op::Pack {
+                    d: self.dst(d, ty)?,
+                    parts: parts
+                        .iter()
+                        .map(|x| self.src(x, ety))
+                        .collect::<R<Vec<_>>>()?
+                        .into(),
+                    ebits,
+                })
+            }
+            (Some(ds), None) => {
+                let ebits = ty.bits() / ds.len() as u32;
+                let ety = bits_ty(ebits);
+                Ok(Op::Unpack {
+                    ds: ds
+                        .iter()
+                        .map(|x| self.dst(x, ety))
+                        .collect::<R<Vec<_>>>()?
+                        .into(),
+                    a: self.src(a, ty)?,
+                    ebits,
+                })
+            }
+            (None, None) => {
+                // Whole vector registers.
+                match (self.vector_reg(d), self.vector_reg(a)) {
+                    (Some((ds, n)), Some((as_, k))) if n == k => {
+                        let ds: Vec<Dst> = (0..n)
+                            .map(|i| Dst {
+                                slot: ds + i,
+                                reg_bits: self.reg_bits(ds + i),
+                                bits: self.reg_bits(ds + i),
+                                signed: false,
+                            })
+                            .collect();
+                        let srcs: Vec<Src> = (0..k).map(|i| Src::Reg(as_ + i)).collect();
+                        Ok(Op::MovMulti {
+                            ds: ds.into(),
+                            srcs: srcs.into(),
+                        })
+                    }
+                    (None, Some((as_, k))) => {
+                        let ebits = self.reg_bits(as_) as u32;
+                        Ok(Op::Pack {
+                            d: self.dst(d, ty)?,
+                            parts: (0..k).map(|i| Src::Reg(as_ + i)).collect::<Vec<_>>().into(),
+                            ebits,
+                        })
+                    }
+                    (Some((ds, n)), None) => {
+                        let ebits = self.reg_bits(ds) as u32;
+                        Ok(Op::Unpack {
+                            ds: (0..n)
+                                .map(|i| Dst {
+                                    slot: ds + i,
+                                    reg_bits: ebits as u8,
+                                    bits: ebits as u8,
+                                    signed: false,
+                                })
+                                .collect::<Vec<_>>()
+                                .into(),
+                            a: self.src(a, ty)?,
+                            ebits,
+                        })
+                    }
+                    _ => {
+                        if ty == Ty::B128 {
+                            return self.mov128(d, a);
+                        }
+                        Ok(Op::Mov {
+                            d: self.dst(d, ty)?,
+                            a: self.src(a, ty)?,
+                        })
+                    }
+                }
+            }
+        }
+    }
+
+    /// `mov.b128` between 128-bit registers.
+    fn mov128(&self, d: &Operand, a: &Operand) -> R<Op> {
+        let ds = self.dst(d, Ty::B64)?;
+        let sa = self.src(a, Ty::B64)?;
+        match sa {
+            Src::Reg(s) => Ok(Op::MovMulti {
+                ds: vec![
+                    ds,
+                    Dst {
+                        slot: ds.slot + 1,
+                        ..ds
+                    },
+                ]
+                .into(),
+                srcs: vec![Src::Reg(s), Src::Reg(s + 1)].into(),
+            }),
+            Src::Imm(v) => Ok(Op::MovMulti {
+                ds: vec![
+                    ds,
+                    Dst {
+                        slot: ds.slot + 1,
+                        ..ds
+                    },
+                ]
+                .into(),
+                srcs: vec![Src::Imm(v), Src::Imm(0)].into(),
+            }),
+            _ => Err("mov.b128 source".into()),
+        }
+    }
+
+    fn decode_arith(&self, inst: &Inst, name: &str, m: &Mods) -> R<Op> {
+        let ty = m.last_type()?;
+        let o = |i| self.operand(inst, i);
+        if ty.is_float() && !matches!(name, "and" | "or" | "xor" | "not") {
+            return self.decode_float(inst, name, m, ty);
+        }
+        let op = match name {
+            "add" if m.has(".sat") => IOp::AddSat,
+            "sub" if m.has(".sat") => IOp::SubSat,
+            "add" => IOp::Add,
+            "sub" => IOp::Sub,
+            "mul" if m.has(".hi") => IOp::MulHi,
+            "mul" if m.has(".wide") => IOp::MulWide,
+            "mul" => IOp::MulLo,
+            "mad" if m.has(".hi") && m.has(".sat") => IOp::MadHiSat,
+            "mad" if m.has(".hi") => IOp::MadHi,
+            "mad" if m.has(".wide") => IOp::MadWide,
+            "mad" => IOp::MadLo,
+            "mul24" if m.has(".hi") => IOp::Mul24Hi,
+            "mul24" => IOp::Mul24Lo,
+            "mad24" if m.has(".hi") && m.has(".sat") => IOp::Mad24HiSat,
+            "mad24" if m.has(".hi") => IOp::Mad24Hi,
+            "mad24" => IOp::Mad24Lo,
+            "sad" => IOp::Sad,
+            "div" => IOp::Div,
+            "rem" => IOp::Rem,
+            "abs" => IOp::Abs,
+            "neg" => IOp::Neg,
+            "min" if m.has(".relu") => IOp::MinRelu,
+            "max" if m.has(".relu") => IOp::MaxRelu,
+            "min" => IOp::Min,
+            "max" => IOp::Max,
+            "popc" => IOp::Popc,
+            "clz" => IOp::Clz,
+            "bfind" if m.has(".shiftamt") => IOp::BfindShift,
+            "bfind" => IOp::Bfind,
+            "fns" => IOp::Fns,
+            "brev" => IOp::Brev,
+            "bfe" => IOp::Bfe,
+            "bfi" => IOp::Bfi,
+            "bmsk" if m.has(".wrap") => IOp::BmskWrap,
+            "bmsk" => IOp::BmskClamp,
+            "szext" if m.has(".wrap") => IOp::SzextWrap,
+            "szext" => IOp::SzextClamp,
+            "dp4a" | "dp2a" => {
+                let tys = m.types();
+                let sa = tys.first().is_some_and(|t| t.is_signed());
+                let sb = tys.get(1).is_some_and(|t| t.is_signed());
+                if name == "dp4a" {
+                    IOp::Dp4a(sa, sb)
+                } else {
+                    IOp::Dp2a(sa, sb, m.has(".hi"))
+                }
+            }
+            "and" => IOp::And,
+            "or" => IOp::Or,
+            "xor" => IOp::Xor,
+            "not" => IOp::Not,
+            "cnot" => IOp::Cnot,
+            "lop3" => {
+                let lut = match inst.operands.get(4) {
+                    Some(Operand::Imm(imm)) => match imm.value {
+                        ImmValue::Int(v) => v as u8,
+                        _ => return Err("lop3 table".into()),
+                    },
+                    _ => return Err("lop3 table must be an immediate".into()),
+                };
+                if let Operand::PredPair(d, p) = o(0)? {
+                    return Ok(Op::Lop3Pred {
+                        bop: m.bool_op().ok_or("lop3 predicate operation")?,
+                        lut,
+                        d: self.dst(d, Ty::B32)?,
+                        p: self.dst(p, Ty::Pred)?,
+                        a: self.src(o(1)?, Ty::B32)?,
+                        b: self.src(o(2)?, Ty::B32)?,
+                        c: self.src(o(3)?, Ty::B32)?,
+                        q: self.pred(o(5)?)?,
+                    });
+                }
+                IOp::Lop3(lut)
+            }
+            "shl" => IOp::Shl,
+            "shr" => IOp::Shr,
+            "shf" if m.has(".l") => IOp::ShfL(m.has(".clamp")),
+            "shf" => IOp::ShfR(m.has(".clamp")),
+            "prmt" => IOp::Prmt(
+                [
+                    (".f4e", PrmtMode::F4e),
+                    (".b4e", PrmtMode::B4e),
+                    (".rc8", PrmtMode::Rc8),
+                    (".ecl", PrmtMode::Ecl),
+                    (".ecr", PrmtMode::Ecr),
+                    (".rc16", PrmtMode::Rc16),
+                ]
+                .iter()
+                .find(|(s, _)| m.has(s))
+                .map(|(_, p)| *p),
+            ),
+            "copysign" => return Err("copysign on an integer type".into()),
+            _ => return Err(format!("`{name}` on {ty:?}")),
+        };
+        let n = crate::int::arity(op);
+        let rbits = crate::int::result_bits(op, ty);
+        // Source types: the wide/mad forms take c at double width; dp4a/dp2a
+        // take 32-bit words; shift amounts are 32-bit.
+        let src_ty = |i: usize| -> Ty {
+            match (op, i) {
+                (IOp::MadWide, 2) => bits_ty(ty.bits() * 2),
+                (IOp::Shl | IOp::Shr, 1) => Ty::U32,
+                (IOp::Bfe, 1 | 2) | (IOp::Bfi, 2 | 3) => Ty::U32,
+                (IOp::Dp4a(..) | IOp::Dp2a(..), _) => Ty::B32,
+                _ => ty,
+            }
+        };
+        let mut s = [Src::Imm(0); 4];
+        for (i, slot) in s.iter_mut().enumerate().take(n) {
+            *slot = self.src(o(i + 1)?, src_ty(i))?;
+        }
+        let mut d = self.dst(o(0)?, ty)?;
+        d.bits = rbits as u8;
+        d.signed =
+            ty.is_signed() && !matches!(op, IOp::Popc | IOp::Clz | IOp::Bfind | IOp::BfindShift);
+        if let IOp::Dp4a(sa, sb) | IOp::Dp2a(sa, sb, _) = op {
+            d.signed = sa || sb;
+        }
+        let ty = if matches!(op, IOp::Dp4a(..) | IOp::Dp2a(..)) {
+            Ty::B32
+        } else {
+            ty
+        };
+        Ok(Op::Int { op, ty, d, s })
+    }
+
+    fn decode_float(&self, inst: &Inst, name: &str, m: &Mods, ty: Ty) -> R<Op> {
+        let o = |i| self.operand(inst, i);
+        let tys = m.types();
+        // Mixed precision: `add.f32.f16 d, a, c`, `fma.rn.f32.bf16 d, a, b, c`.
+        let mut mixed = None;
+        let mut ty = ty;
+        if tys.len() > 1 && tys.iter().any(|t| *t != ty) {
+            match (tys.as_slice(), name) {
+                ([Ty::F32, h @ (Ty::F16 | Ty::BF16)], "add" | "sub" | "fma") => {
+                    mixed = Some(*h);
+                    ty = Ty::F32;
+                }
+                _ => return Err("mixed-precision form".into()),
+            }
+        }
+        let half = matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2);
+        let nan = m.has(".NaN");
+        let xorsign = m.has(".xorsign");
+        if half {
+            let op = match name {
+                "add" => HOp::Add,
+                "sub" => HOp::Sub,
+                "mul" => HOp::Mul,
+                "fma" | "mad" => HOp::Fma,
+                "neg" => HOp::Neg,
+                "abs" => HOp::Abs,
+                "min" => HOp::Min { nan, xorsign },
+                "max" => HOp::Max { nan, xorsign },
+                "ex2" => HOp::Ex2,
+                "tanh" => HOp::Tanh,
+                _ => return Err(format!("`{name}` on {ty:?}")),
+            };
+            let n = crate::fops::harity(op);
+            if inst.operands.len() > n + 1 {
+                return Err(format!("{name} with {} sources", inst.operands.len() - 1));
+            }
+            let src = |i: usize| {
+                if i < n {
+                    self.src(o(i + 1)?, ty)
+                } else {
+                    Ok(Src::Imm(0))
+                }
+            };
+            return Ok(Op::Half {
+                op,
+                ty,
+                m: m.fmods(Rnd::Rn),
+                d: self.dst(o(0)?, ty)?,
+                a: src(0)?,
+                b: src(1)?,
+                c: src(2)?,
+            });
+        }
+        if !matches!(ty, Ty::F32 | Ty::F64 | Ty::F32x2) {
+            return Err(format!("`{name}` on {ty:?}"));
+        }
+        let approx = m.has(".approx");
+        let three = inst.operands.len() == 4;
+        let op = match name {
+            "add" => FOp::Add,
+            "sub" => FOp::Sub,
+            "mul" => FOp::Mul,
+            "fma" | "mad" => FOp::Fma,
+            "div" if approx || m.has(".full") => FOp::DivApprox,
+            "div" => FOp::Div,
+            "rcp" if approx => FOp::RcpApprox,
+            "rcp" => FOp::Rcp,
+            "sqrt" if approx => FOp::SqrtApprox,
+            "sqrt" => FOp::Sqrt,
+            "rsqrt" => FOp::Rsqrt,
+            "sin" => FOp::Sin,
+            "cos" => FOp::Cos,
+            "lg2" => FOp::Lg2,
+            "ex2" => FOp::Ex2,
+            "tanh" => FOp::Tanh,
+            "abs" => FOp::Abs,
+            "neg" => FOp::Neg,
+            "min" if three => FOp::Min3 { nan },
+            "max" if three => FOp::Max3 { nan },
+            "min" => FOp::Min { nan, xorsign },
+            "max" => FOp::Max { nan, xorsign },
+            "copysign" => FOp::Copysign,
+            _ => return Err(format!("`{name}` on {ty:?}")),
+        };
+        let n = crate::fops::farity(op);
+        // The half multiplicands of a mixed-precision form: `a` (and `b` of
+        // `fma`); the addend is f32.
+        let src_ty = |i: usize| match mixed {
+            Some(h) if i == 0 || (i == 1 && op == FOp::Fma) => h,
+            _ => ty,
+        };
+        if inst.operands.len() > n + 1 {
+            return Err(format!("{name} with {} sources", inst.operands.len() - 1));
+        }
+        let src = |i: usize| {
+            if i < n {
+                self.src(o(i + 1)?, src_ty(i))
+            } else {
+                Ok(Src::Imm(0))
+            }
+        };
+        Ok(Op::Float {
+            op,
+            ty,
+            m: m.fmods(Rnd::Rn),
+            half: mixed,
+            d: self.dst(o(0)?, ty)?,
+            a: src(0)?,
+            b: src(1)?,
+            c: src(2)?,
+        })
+    }
+
+    fn decode_cvt(&self, inst: &Inst, m: &Mods) -> R<Op> {
+        let o = |i| self.operand(inst, i);
+        let tys = m.types();
+        if m.has(".pack") {
+            let dty = *tys.first().ok_or("cvt.pack type")?;
+            return Ok(Op::CvtPack {
+                dty,
+                d: self.dst_bits(o(0)?, 32)?,
+                a: self.src(o(1)?, Ty::S32)?,
+                b: self.src(o(2)?, Ty::S32)?,
+                // The 16-bit forms have no `c`.
+                c: match inst.operands.get(3) {
+                    Some(op) => self.src(op, Ty::B32)?,
+                    None => Src::Imm(0),
+                },
+            });
+        }
+        let (dty, sty) = match tys.as_slice() {
+            [d, s] => (*d, *s),
+            _ => return Err("cvt needs two types".into()),
+        };
+        let spec = CvtSpec {
+            dty,
+            sty,
+            rnd: m.rnd(),
+            irnd: m.irnd(),
+            ftz: m.has(".ftz"),
+            sat: m.has(".sat"),
+            relu: m.has(".relu"),
+            satfinite: m.has(".satfinite"),
+        };
+        let mut d = self.dst(o(0)?, dty)?;
+        if dty.is_float() {
+            d.signed = false;
+        }
+        let b = if spec.two_sources() {
+            self.src(o(2)?, sty)?
+        } else {
+            Src::Imm(0)
+        };
+        Ok(Op::Cvt {
+            spec,
+            d,
+            a: self.src(o(1)?, sty)?,
+            b,
+        })
+    }
+
+    fn decode_atom(&self, inst: &Inst, red: bool, m: &Mods) -> R<Op> {
+        let o = |i| self.operand(inst, i);
+        if m.vec() > 1 {
+            return Err("vector atomics".into());
+        }
+        let ty = m.last_type()?;
+        let op = [
+            (".and", AtomOp::And),
+            (".or", AtomOp::Or),
+            (".xor", AtomOp::Xor),
+            (".cas", AtomOp::Cas),
+            (".exch", AtomOp::Exch),
+            (".add", AtomOp::Add),
+            (".inc", AtomOp::Inc),
+            (".dec", AtomOp::Dec),
+            (".min", AtomOp::Min),
+            (".max", AtomOp::Max),
+        ]
+        .iter()
+        .find(|(s, _)| m.has(s))
+        .map(|(_, op)| *op)
+        .ok_or("atomic operation")?;
+        let space = m.space();
+        let first = if red { 0 } else { 1 };
+        let d = if red { Dst::SINK } else { self.dst(o(0)?, ty)? };
+        let (d, b, c) = if ty == Ty::B128 {
+            let d = if red { d } else { self.dst(o(0)?, Ty::B64)? };
+            let b = self.src(o(first + 1)?, Ty::B64)?;
+            let c = if op == AtomOp::Cas {
+                self.src(o(first + 2)?, Ty::B64)?
+            } else {
+                Src::Imm(0)
+            };
+            (d, b, c)
+        } else {
+            let b = self.src(o(first + 1)?, ty)?;
+            let c = if op == AtomOp::Cas {
+                self.src(o(first + 2)?, ty)?
+            } else {
+                Src::Imm(0)
+            };
+            (d, b, c)
+        };
+        Ok(Op::Atom {
+            space,
+            op,
+            ty,
+            ftz: ty == Ty::F32,
+            d,
+            addr: self.addr(o(first)?, space)?,
+            b,
+            c,
+        })
+    }
+
+    fn decode_call(&self, inst: &Inst) -> R<Op> {
+        let mut ops = inst.operands.iter().peekable();
+        let mut rets_ops: &[Operand] = &[];
+        if let Some(Operand::ArgList(items)) = ops.peek() {
+            rets_ops = items;
+            ops.next();
+        }
+        let callee = ops.next().ok_or("call without a target")?;
+        let target = match callee {
+            Operand::Symbol { name, .. } => match self.symbol(name)? {
+                SymLoc::Func(i) => Ok(i),
+                _ => return Err(format!("`{name}` is not a function")),
+            },
+            op => Err(self.src(op, Ty::U64)?),
+        };
+        let mut args_ops: &[Operand] = &[];
+        let single;
+        match ops.peek() {
+            Some(Operand::ArgList(items)) => args_ops = items,
+            // `(5)` lowers as a parenthesized constant: one argument.
+            Some(op @ Operand::Imm(_)) => {
+                single = [(*op).clone()];
+                args_ops = &single;
+            }
+            _ => {}
+        }
+        let arg = |op: &Operand, out: bool| -> R<CallArg> {
+            match op {
+                Operand::Symbol { name, offset: 0 } => match self.symbol(name)? {
+                    loc @ (SymLoc::FrameParam(_) | SymLoc::KParam(_)) => Ok(CallArg::Param(loc)),
+                    SymLoc::Value(v) if !out => Ok(CallArg::Value(Src::Imm(v))),
+                    _ => Err(format!("call argument `{name}`")),
+                },
+                Operand::Reg { .. } if out => {
+                    let mut d = self.dst(op, Ty::B64)?;
+                    d.bits = d.reg_bits;
+                    Ok(CallArg::Reg(d))
+                }
+                _ if !out => Ok(CallArg::Value(self.src(op, Ty::B64)?)),
+                other => Err(format!("call result {other:?}")),
+            }
+        };
+        Ok(Op::Call(Box::new(CallSpec {
+            target,
+            args: args_ops.iter().map(|a| arg(a, false)).collect::<R<_>>()?,
+            rets: rets_ops.iter().map(|a| arg(a, true)).collect::<R<_>>()?,
+        })))
+    }
+
+    fn decode_bar(&self, inst: &Inst, m: &Mods) -> R<Op> {
+        let o = |i| self.operand(inst, i);
+        if m.has(".warp") {
+            return Ok(Op::WarpSync {
+                mask: self.src(o(0)?, Ty::B32)?,
+            });
+        }
+        if m.has(".cluster") {
+            // One CTA per cluster: the cluster barrier is the CTA's own.
+            return Ok(Op::Nop);
+        }
+        let aligned = inst.opcode.name == "bar" || m.has(".aligned");
+        let kind = if m.has(".red") {
+            if m.has(".popc") {
+                BarKind::RedPopc
+            } else if m.has(".and") {
+                BarKind::RedAnd
+            } else if m.has(".or") {
+                BarKind::RedOr
+            } else {
+                return Err("bar.red operation".into());
+            }
+        } else if m.has(".arrive") {
+            BarKind::Arrive
+        } else {
+            BarKind::Sync
+        };
+        if matches!(kind, BarKind::Sync | BarKind::Arrive) {
+            let id = match inst.operands.first() {
+                Some(op) => self.src(op, Ty::U32)?,
+                None => Src::Imm(0),
+            };
+            let count = match inst.operands.get(1) {
+                Some(op) => Some(self.src(op, Ty::U32)?),
+                None => None,
+            };
+            return Ok(Op::Bar {
+                kind,
+                id,
+                count,
+                d: Dst::SINK,
+                pred: None,
+                aligned,
+            });
+        }
+        // bar.red: d, a{, b}, {!}c
+        let n = inst.operands.len();
+        let dty = if kind == BarKind::RedPopc {
+            Ty::U32
+        } else {
+            Ty::Pred
+        };
+        Ok(Op::Bar {
+            kind,
+            id: self.src(o(1)?, Ty::U32)?,
+            count: if n == 4 {
+                Some(self.src(o(2)?, Ty::U32)?)
+            } else {
+                None
+            },
+            d: self.dst(o(0)?, dty)?,
+            pred: Some(self.pred(o(n - 1)?)?),
+            aligned,
+        })
+    }
+
+    fn decode_shfl(&self, inst: &Inst, m: &Mods) -> R<Op> {
+        let o = |i| self.operand(inst, i);
+        let mode = if m.has(".up") {
+            ShflMode::Up
+        } else if m.has(".down") {
+            ShflMode::Down
+        } else if m.has(".bfly") {
+            ShflMode::Bfly
+        } else if m.has(".idx") {
+            ShflMode::Idx
+        } else {
+            return Err("shfl mode".into());
+        };
+        let (d, p) = match o(0)? {
+            Operand::PredPair(d, p) => (self.dst(d, Ty::B32)?, self.dst(p, Ty::Pred)?),
+            d => (self.dst(d, Ty::B32)?, Dst::SINK),
+        };
+        Ok(Op::Shfl {
+            mode,
+            d,
+            p,
+            a: self.src(o(1)?, Ty::B32)?,
+            b: self.src(o(2)?, Ty::B32)?,
+            c: self.src(o(3)?, Ty::B32)?,
+            mask: if m.has(".sync") {
+                Some(self.src(o(4)?, Ty::B32)?)
+            } else {
+                None
+            },
+        })
+    }
+
+    fn decode_mbar(&self, inst: &Inst, m: &Mods) -> R<Op> {
+        let o = |i| self.operand(inst, i);
+        let family = inst.opcode.family.unwrap_or("");
+        let space = m.space();
+        let n = inst.operands.len();
+        // Forms: init/inval/expect_tx/complete_tx [a]{, b};
+        // arrive{_drop} state, [a]{, b}; test/try_wait p, [a], state;
+        // pending_count d, state.
+        let (kind, d, addr, b) = match family {
+            "mbarrier.init" => (MbarKind::Init, Dst::SINK, o(0)?, Some(o(1)?)),
+            "mbarrier.inval" => (MbarKind::Inval, Dst::SINK, o(0)?, None),
+            "mbarrier.expect_tx" => (MbarKind::ExpectTx, Dst::SINK, o(0)?, Some(o(1)?)),
+            "mbarrier.complete_tx" => (MbarKind::CompleteTx, Dst::SINK, o(0)?, Some(o(1)?)),
+            "mbarrier.arrive" | "mbarrier.arrive_drop" => {
+                let expect_tx = m.has(".expect_tx");
+                let kind = MbarKind::Arrive {
+                    expect_tx,
+                    drop: family == "mbarrier.arrive_drop",
+                    counted: n > 2 && !expect_tx,
+                };
+                (kind, self.dst(o(0)?, Ty::B64)?, o(1)?, inst.operands.get(2))
+            }
+            "mbarrier.test_wait" | "mbarrier.try_wait" => (
+                MbarKind::Wait {
+                    parity: m.has(".parity"),
+                },
+                self.dst(o(0)?, Ty::Pred)?,
+                o(1)?,
+                Some(o(2)?),
+            ),
+            "mbarrier.pending_count" => {
+                return Ok(Op::Mbar {
+                    kind: MbarKind::PendingCount,
+                    space,
+                    d: self.dst(o(0)?, Ty::U32)?,
+                    addr: Addr {
+                        base: Src::Imm(0),
+                        off: 0,
+                    },
+                    b: self.src(o(1)?, Ty::B64)?,
+                })
+            }
+            other => return Err(format!("`{other}`")),
+        };
+        Ok(Op::Mbar {
+            kind,
+            space,
+            d,
+            addr: self.addr(addr, space)?,
+            b: match b {
+                Some(op) => self.src(op, Ty::B64)?,
+                None => Src::Imm(1),
+            },
+        })
+    }
+
+    fn decode_ldst_matrix(&self, inst: &Inst, m: &Mods, load: bool) -> R<Op> {
+        if !m.has(".m8n8") || m.last_type()? != Ty::B16 {
+            return Err("only the m8n8 .b16 shape".into());
+        }
+        let space = m.space();
+        let trans = m.has(".trans");
+        let (vec_op, addr_op) = if load {
+            (self.operand(inst, 0)?, self.operand(inst, 1)?)
+        } else {
+            (self.operand(inst, 1)?, self.operand(inst, 0)?)
+        };
+        let items: Vec<&Operand> = match vec_op {
+            Operand::Vector(items) => items.iter().collect(),
+            op => vec![op],
+        };
+        let addr = self.addr(addr_op, space)?;
+        let mat = if load {
+            Matrix::Ld {
+                ds: items
+                    .iter()
+                    .map(|x| self.dst(x, Ty::B32))
+                    .collect::<R<_>>()?,
+                addr,
+                space,
+                trans,
+            }
+        } else {
+            Matrix::St {
+                srcs: items
+                    .iter()
+                    .map(|x| self.src(x, Ty::B32))
+                    .collect::<R<_>>()?,
+                addr,
+                space,
+                trans,
+            }
+        };
+        Ok(Op::Matrix(Box::new(mat)))
+    }
+
+    fn decode_mma(&self, inst: &Inst, m: &Mods) -> R<Op> {
+        let shape = inst
+            .opcode
+            .modifiers
+            .iter()
+            .find(|x| x.starts_with(".m") && x.contains('n') && x.contains('k'))
+            .ok_or("mma shape")?;
+        let parse = |s: &str| -> Option<(u32, u32, u32)> {
+            let s = s.strip_prefix(".m")?;
+            let (mm, rest) = s.split_once('n')?;
+            let (nn, kk) = rest.split_once('k')?;
+            Some((mm.parse().ok()?, nn.parse().ok()?, kk.parse().ok()?))
+        };
+        let (mm, nn, kk) = parse(shape).ok_or("mma shape")?;
+        if !m.has(".row") || !m.has(".col") {
+            return Err("mma layouts other than .row.col".into());
+        }
+        let tys = m.types();
+        let (dty, aty, bty, cty) = match tys.as_slice() {
+            [d, a, b, c] => (*d, *a, *b, *c),
+            [d, c] if *d == *c => (*d, *d, *d, *c),
+            [d, ab, c] => (*d, *ab, *ab, *c),
+            _ => return Err("mma types".into()),
+        };
+        let list = |i: usize, ty: Ty| -> R<Vec<Src>> {
+            match self.operand(inst, i)? {
+                Operand::Vector(items) => items.iter().map(|x| self.src(x, ty)).collect(),
+                op => Ok(vec![self.src(op, ty)?]),
+            }
+        };
+        let d = match self.operand(inst, 0)? {
+            Operand::Vector(items) => items
+                .iter()
+                .map(|x| self.dst(x, Ty::B32))
+                .collect::<R<Vec<_>>>()?,
+            op => vec![self.dst(op, Ty::B32)?],
+        };
+        let reg_ty = |t: Ty| if t == Ty::F64 { Ty::F64 } else { Ty::B32 };
+        let mat = Matrix::Mma {
+            m: mm,
+            n: nn,
+            k: kk,
+            dty,
+            aty,
+            bty,
+            cty,
+            sat: m.has(".satfinite"),
+            d,
+            a: list(1, reg_ty(aty))?,
+            b: list(2, reg_ty(bty))?,
+            c: list(3, reg_ty(cty))?,
+        };
+        crate::mma::check_shape(&mat)?;
+        Ok(Op::Matrix(Box::new(mat)))
+    }
+
+    fn decode_video(&self, inst: &Inst, name: &str, m: &Mods) -> R<Op> {
+        let tys = m.types();
+        let (dty, aty, bty) = match tys.as_slice() {
+            [d, a, b] => (*d, *a, *b),
+            [a, b] if name == "vset" => (Ty::U32, *a, *b),
+            _ => return Err("video instruction types".into()),
+        };
+        if tys.iter().any(|t| t.bits() != 32) {
+            return Err("video types must be 32-bit".into());
+        }
+        let op = match name {
+            "vadd" => VideoOp::Add,
+            "vsub" => VideoOp::Sub,
+            "vabsdiff" => VideoOp::Absdiff,
+            "vmin" => VideoOp::Min,
+            "vmax" => VideoOp::Max,
+            "vshl" => VideoOp::Shl,
+            "vshr" => VideoOp::Shr,
+            "vmad" => VideoOp::Mad,
+            _ => VideoOp::Set,
+        };
+        let op2 = if m.has(".add") {
+            Some(VideoOp2::Add)
+        } else if m.has(".min") {
+            Some(VideoOp2::Min)
+        } else if m.has(".max") {
+            Some(VideoOp2::Max)
+        } else {
+            None
+        };
+        type Sel = Option<(u32, u32)>;
+        let with_sel = |op: &Operand, ty: Ty| -> R<(Src, Sel, bool)> {
+            match op {
+                Operand::Reg { reg, component } => {
+                    let sel = component.as_deref().and_then(video_sel);
+                    let comp = if sel.is_some() {
+                        None
+                    } else {
+                        component.as_deref()
+                    };
+                    Ok((Src::Reg(self.slot(*reg, comp)?), sel, false))
+                }
+                Operand::NegReg { reg, component } => {
+                    let sel = component.as_deref().and_then(video_sel);
+                    Ok((Src::Reg(self.slot(*reg, None)?), sel, true))
+                }
+                other => Ok((self.src(other, ty)?, None, false)),
+            }
+        };
+        let d_op = self.operand(inst, 0)?;
+        let (d, dsel) = match d_op {
+            Operand::Reg { reg, component } => {
+                let sel = component.as_deref().and_then(video_sel);
+                let slot = self.slot(*reg, None)?;
+                (
+                    Dst {
+                        slot,
+                        reg_bits: self.reg_bits(slot),
+                        bits: 32,
+                        signed: false,
+                    },
+                    sel,
+                )
+            }
+            _ => (self.dst(d_op, dty)?, None),
+        };
+        let (a, asel, na) = with_sel(self.operand(inst, 1)?, aty)?;
+        let (b, bsel, nb) = with_sel(self.operand(inst, 2)?, bty)?;
+        let c = match inst.operands.get(3) {
+            Some(op) => with_sel(op, Ty::U32)?.0,
+            None => Src::Imm(0),
+        };
+        Ok(Op::Video(Box::new(Video {
+            op,
+            dty,
+            aty,
+            bty,
+            sat: m.has(".sat"),
+            clamp: m.has(".clamp"),
+            op2,
+            cmp: m.cmp(),
+            d,
+            dsel,
+            a,
+            asel,
+            b,
+            bsel,
+            c,
+            neg: (na, nb),
+        })))
+    }
+}
+
+/// The bit type of a width.
+pub fn bits_ty(bits: u32) -> Ty {
+    match bits {
+        8 => Ty::B8,
+        16 => Ty::B16,
+        32 => Ty::B32,
+        64 => Ty::B64,
+        _ => Ty::B128,
+    }
+}

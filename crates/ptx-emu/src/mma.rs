@@ -1,0 +1,251 @@
+//! Warp-wide matrix instructions: `mma.sync` (the m16n8k{8,16} f16/bf16,
+//! m16n8k{16,32} and m8n8k16 s8/u8, m16n8k32 e4m3/e5m2, m16n8k{4,8} tf32 and
+//! m8n8k4 f64 shapes, `.row.col`) and the fragment layouts of `ldmatrix` /
+//! `stmatrix` (`.m8n8.b16`).
+//!
+//! Fragments follow the PTX ISA "Matrix Fragments for mma.m16n8k*" figures:
+//! with `g = laneid >> 2` and `t = laneid % 4`, lane `l` holds the listed
+//! elements of A (row-major), B (column-major) and C/D. Products of f16, bf16,
+//! tf32 and fp8 values are exact in f64; the sum is accumulated in f64 and
+//! rounded once to the accumulator type (the hardware's internal accumulation
+//! order and precision are unspecified, so results can differ from it in the
+//! last bit when many terms cancel). Integer forms wrap, or clamp with
+//! `.satfinite`.
+
+use crate::float::{from_f64, Fmt, Rnd};
+use crate::op::Matrix;
+use crate::types::{sext, Ty};
+
+/// Checks that a decoded `mma` has a shape and types we implement.
+pub fn check_shape(m: &Matrix) -> Result<(), String> {
+    let Matrix::Mma {
+        m,
+        n,
+        k,
+        aty,
+        bty,
+        cty,
+        dty,
+        a,
+        b,
+        c,
+        d,
+        ..
+    } = m
+    else {
+        return Ok(());
+    };
+    let shape = (*m, *n, *k);
+    let Some((ar, br, cr)) = regs(shape, *aty, *cty) else {
+        return Err(format!(
+            "mma shape m{m}n{n}k{k} with {aty:?}/{bty:?}/{cty:?}"
+        ));
+    };
+    if a.len() != ar || b.len() != br || c.len() != cr || d.len() != cr {
+        return Err("mma fragment sizes".into());
+    }
+    if dty != cty && !(dty.is_float() && cty.is_float()) {
+        return Err("mma accumulator types".into());
+    }
+    Ok(())
+}
+
+/// Registers per lane for A, B and C/D.
+fn regs(shape: (u32, u32, u32), aty: Ty, cty: Ty) -> Option<(usize, usize, usize)> {
+    let c16 = matches!(cty, Ty::F16 | Ty::F16x2);
+    let cregs = |n: usize| if c16 { n / 2 } else { n };
+    Some(match (shape, aty) {
+        ((16, 8, 16), Ty::F16 | Ty::BF16) => (4, 2, cregs(4)),
+        ((16, 8, 8), Ty::F16 | Ty::BF16) => (2, 1, cregs(4)),
+        ((16, 8, 32), Ty::S8 | Ty::U8 | Ty::E4M3 | Ty::E5M2) => (4, 2, 4),
+        ((16, 8, 16), Ty::S8 | Ty::U8) => (2, 1, 4),
+        ((8, 8, 16), Ty::S8 | Ty::U8) => (1, 1, 2),
+        ((16, 8, 8), Ty::TF32) => (4, 2, 4),
+        ((16, 8, 4), Ty::TF32) => (2, 1, 4),
+        ((8, 8, 4), Ty::F64) => (1, 1, 2),
+        _ => return None,
+    })
+}
+
+/// Element size in bits of a multiplicand type.
+fn elem_bits(t: Ty) -> u32 {
+    match t {
+        Ty::F16 | Ty::BF16 => 16,
+        Ty::S8 | Ty::U8 | Ty::E4M3 | Ty::E5M2 => 8,
+        _ => t.bits(),
+    }
+}
+
+/// (row, col) of element `i` of lane `l`'s A fragment.
+fn a_pos(shape: (u32, u32, u32), bits: u32, l: u32, i: u32) -> (u32, u32) {
+    let (g, t) = (l >> 2, l % 4);
+    match (shape, bits) {
+        ((16, 8, 16), 16) => (g + 8 * ((i / 2) % 2), t * 2 + (i % 2) + 8 * (i / 4)),
+        ((16, 8, 8), 16) => (g + 8 * (i / 2), t * 2 + (i % 2)),
+        ((16, 8, 32), 8) => (g + 8 * ((i / 4) % 2), t * 4 + (i % 4) + 16 * (i / 8)),
+        ((16, 8, 16), 8) => (g + 8 * (i / 4), t * 4 + (i % 4)),
+        ((8, 8, 16), 8) => (g, t * 4 + i),
+        ((16, 8, 8), 32) => (g + 8 * (i % 2), t + 4 * (i / 2)),
+        ((16, 8, 4), 32) => (g + 8 * i, t),
+        _ => (g, t), // m8n8k4 f64
+    }
+}
+
+/// (row, col) of element `i` of lane `l`'s B fragment (B is k x n).
+fn b_pos(shape: (u32, u32, u32), bits: u32, l: u32, i: u32) -> (u32, u32) {
+    let (g, t) = (l >> 2, l % 4);
+    match (shape, bits) {
+        ((16, 8, 16), 16) => (t * 2 + (i % 2) + 8 * (i / 2), g),
+        ((16, 8, 8), 16) => (t * 2 + i, g),
+        ((16, 8, 32), 8) => (t * 4 + (i % 4) + 16 * (i / 4), g),
+        ((16, 8, 16), 8) | ((8, 8, 16), 8) => (t * 4 + i, g),
+        ((16, 8, 8), 32) => (t + 4 * i, g),
+        ((16, 8, 4), 32) => (t, g),
+        _ => (t, g),
+    }
+}
+
+/// (row, col) of element `i` of lane `l`'s C/D fragment.
+fn c_pos(shape: (u32, u32, u32), l: u32, i: u32) -> (u32, u32) {
+    let (g, t) = (l >> 2, l % 4);
+    if shape.0 == 8 {
+        (g, t * 2 + i)
+    } else {
+        (g + 8 * (i / 2), t * 2 + (i % 2))
+    }
+}
+
+fn elem_value(ty: Ty, bits: u64) -> f64 {
+    match ty {
+        Ty::F16 => Fmt::F16.to_f64(bits),
+        Ty::BF16 => Fmt::BF16.to_f64(bits),
+        Ty::E4M3 => Fmt::E4M3.to_f64(bits),
+        Ty::E5M2 => Fmt::E5M2.to_f64(bits),
+        Ty::TF32 => f32::from_bits((bits as u32) & 0xffff_e000) as f64,
+        Ty::F32 => f32::from_bits(bits as u32) as f64,
+        Ty::F64 => f64::from_bits(bits),
+        Ty::S8 => sext(bits, 8) as i64 as f64,
+        Ty::U8 => (bits & 0xff) as f64,
+        _ => 0.0,
+    }
+}
+
+/// Executes an `mma`: `a`, `b`, `c` are the fragment registers of all 32
+/// lanes (`a[r][lane]`); returns the D registers.
+pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> Vec<[u64; 32]> {
+    let Matrix::Mma {
+        m,
+        n,
+        k,
+        dty,
+        aty,
+        bty,
+        cty,
+        sat,
+        ..
+    } = spec
+    else {
+        return Vec::new();
+    };
+    let shape = (*m, *n, *k);
+    let (mm, nn, kk) = (*m as usize, *n as usize, *k as usize);
+    let (ab, bb) = (elem_bits(*aty), elem_bits(*bty));
+    let int = matches!(aty, Ty::S8 | Ty::U8);
+    let mut am = vec![0f64; mm * kk];
+    let mut bm = vec![0f64; kk * nn];
+    let mut ai = vec![0i64; mm * kk];
+    let mut bi = vec![0i64; kk * nn];
+    let gather = |regs: &[[u64; 32]],
+                  bits: u32,
+                  ty: Ty,
+                  pos: &dyn Fn(u32, u32) -> (u32, u32),
+                  cols: usize,
+                  fm: &mut Vec<f64>,
+                  im: &mut Vec<i64>| {
+        let per = (if ty == Ty::F64 { 64 } else { 32 }) / bits;
+        for l in 0..32u32 {
+            for (r, reg) in regs.iter().enumerate() {
+                for e in 0..per {
+                    let i = r as u32 * per + e;
+                    let v = (reg[l as usize] >> (e * bits)) & crate::types::mask(bits);
+                    let (row, col) = pos(l, i);
+                    let idx = row as usize * cols + col as usize;
+                    if idx < fm.len() {
+                        fm[idx] = elem_value(ty, v);
+                        im[idx] = elem_value(ty, v) as i64;
+                    }
+                }
+            }
+        }
+    };
+    gather(
+        a,
+        ab,
+        *aty,
+        &|l, i| a_pos(shape, ab, l, i),
+        kk,
+        &mut am,
+        &mut ai,
+    );
+    gather(
+        b,
+        bb,
+        *bty,
+        &|l, i| b_pos(shape, bb, l, i),
+        nn,
+        &mut bm,
+        &mut bi,
+    );
+    let c16 = matches!(cty, Ty::F16 | Ty::F16x2);
+    let d16 = matches!(dty, Ty::F16 | Ty::F16x2);
+    let c_elems = if shape.0 == 8 { 2 } else { 4 };
+    let mut d = vec![[0u64; 32]; if d16 { c_elems / 2 } else { c_elems }];
+    for l in 0..32u32 {
+        for i in 0..c_elems as u32 {
+            let (row, col) = c_pos(shape, l, i);
+            let (row, col) = (row as usize, col as usize);
+            let cbits = if c16 {
+                (c[i as usize / 2][l as usize] >> (16 * (i % 2))) & 0xffff
+            } else {
+                c[i as usize][l as usize]
+            };
+            let out = if int {
+                let mut acc = sext(cbits, 32) as i64 as i128;
+                for kx in 0..kk {
+                    acc += (ai[row * kk + kx] * bi[kx * nn + col]) as i128;
+                }
+                let v = if *sat {
+                    acc.clamp(i32::MIN as i128, i32::MAX as i128) as i64
+                } else {
+                    acc as i64
+                };
+                v as u64 & 0xffff_ffff
+            } else {
+                let cv = if c16 {
+                    Fmt::F16.to_f64(cbits)
+                } else if *cty == Ty::F64 {
+                    f64::from_bits(cbits)
+                } else {
+                    f32::from_bits(cbits as u32) as f64
+                };
+                let mut acc = cv;
+                for kx in 0..kk {
+                    acc += am[row * kk + kx] * bm[kx * nn + col];
+                }
+                if d16 {
+                    from_f64(Fmt::F16, acc, Rnd::Rn)
+                } else if *dty == Ty::F64 {
+                    acc.to_bits()
+                } else {
+                    from_f64(Fmt::F32, acc, Rnd::Rn)
+                }
+            };
+            if d16 {
+                d[i as usize / 2][l as usize] |= out << (16 * (i % 2));
+            } else {
+                d[i as usize][l as usize] = out;
+            }
+        }
+    }
+    d
+}
