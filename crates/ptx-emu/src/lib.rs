@@ -55,6 +55,8 @@
 //! - [`Emulator::launch`]`(kernel, LaunchConfig { grid, block, dynamic_smem },
 //!   &mut [KernelArg])` returns [`LaunchStats`] or an [`EmuError`]; buffers in
 //!   the arguments hold the device contents afterwards.
+//! - [`diff::verify`]: run a kernel of an original and an optimized module
+//!   on the same generated inputs and compare every buffer.
 //! - [`Emulator::set_step_limit`], [`Emulator::kernels`],
 //!   [`Emulator::global_address`], [`Emulator::read_global`] /
 //!   [`Emulator::write_global`] (module variables persist across launches).
@@ -78,6 +80,7 @@
 pub mod cfg;
 pub mod cvt;
 pub mod decode;
+pub mod diff;
 pub mod error;
 pub mod exec;
 pub mod float;

@@ -6,6 +6,9 @@
 //!   database), write optimized PTX atomically.
 //! - `knobs`: print the knob registry.
 //! - `analyze FILE`: loops, register pressure, latency classes per function.
+//! - `run FILE --kernel K ...`: run a kernel on the CPU emulator.
+//! - `verify FILE`: compare each kernel before and after the pipeline on the
+//!   emulator.
 //!
 //! Exit codes (stable, for scripts): 0 no errors; 1 errors in the input; 2 usage
 //! or I/O errors.
@@ -17,7 +20,9 @@ mod check_cmd;
 mod knobs_cmd;
 mod phase_list;
 mod render;
+mod run_cmd;
 mod settings;
+mod verify_cmd;
 mod watch_cmd;
 
 use std::process::ExitCode;
@@ -119,6 +124,47 @@ enum Command {
         verbatim_doc_comment
     )]
     Watch(watch_cmd::WatchArgs),
+
+    /// Run one kernel on the CPU emulator, with one `--arg` per kernel
+    /// parameter in order.
+    ///
+    /// Scalars are `TYPE:VALUE` (`u32:7`, `s64:-3`, `f32:1.5`, `u64:0x10`,
+    /// `f32:0f3FC00000`); buffers are `buf:TYPE:COUNT:INIT` with INIT
+    /// `zero`, `random` (seeded by `--seed`), `iota` or a fill value
+    /// (`buf:f32:1024:random`, `buf:f32:16:1.0`), or `buf:TYPE:file=PATH`
+    /// (raw little-endian bytes); `ptr:0` passes a null pointer.
+    ///
+    /// `--out DIR` writes every buffer after the run to DIR/argN.bin (N =
+    /// the parameter's index), its input to DIR/argN.in.bin and the launch
+    /// to DIR/run.json (for scripts/gpu_compare.py). A summary line
+    /// (thread-instructions, time) goes to stderr.
+    #[command(
+        after_help = "Example:
+  ptxopt run test-data/examples/saxpy.ptx --kernel saxpy --grid 4 --block 256 \\
+      --arg u32:1000 --arg f32:2.0 --arg buf:f32:1024:random --arg buf:f32:1024:1.0 --out out/
+
+Exit status: 0 = clean run, 1 = errors in the input or an emulation error (function, PTX line, thread), 2 = usage or I/O error.",
+        verbatim_doc_comment
+    )]
+    Run(run_cmd::RunArgs),
+
+    /// Check that the optimized code computes what the input computes: build
+    /// the file as `ptxopt build` would (same settings), then run every
+    /// kernel (or `--kernel`) of the input and of the output on the CPU
+    /// emulator with the same generated inputs, over several launch shapes,
+    /// and compare every buffer bit for bit (NaN matches NaN; f32 results of
+    /// kernels with `.approx` instructions within `--approx-ulps`).
+    ///
+    /// Pointer parameters (64-bit integer parameters used as address bases)
+    /// get buffers of random values mixed with edge values (0, -0, NaN, ±Inf,
+    /// denormals, INT_MIN/MAX); other parameters get scalars. One line per
+    /// kernel and launch shape; the first difference names the buffer, the
+    /// word index and both values. Kernels the emulator cannot run are
+    /// reported as skipped.
+    #[command(
+        after_help = "Exit status: 0 = no kernel differs or fails, 1 = a difference, an emulation error or errors in the input, 2 = usage or I/O error."
+    )]
+    Verify(verify_cmd::VerifyArgs),
 }
 
 const BUILD_AFTER_HELP: &str = "Examples:
@@ -149,6 +195,8 @@ fn main() -> ExitCode {
         Command::Knobs(args) => knobs_cmd::run(args),
         Command::Analyze(args) => analyze_cmd::run(args),
         Command::Watch(args) => watch_cmd::run(args),
+        Command::Run(args) => run_cmd::run(args),
+        Command::Verify(args) => verify_cmd::run(args),
         Command::Lsp => match ptx_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

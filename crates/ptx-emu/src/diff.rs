@@ -1,0 +1,814 @@
+//! Differential checking: run a kernel of an original and of an optimized
+//! module on the same generated inputs and compare every buffer bit for bit.
+//!
+//! [`verify`] (or [`verify_sources`], which also keeps the PTX text so that
+//! errors carry line numbers) returns a [`VerifyReport`] with one [`ShapeRun`]
+//! per launch shape.
+//!
+//! # How parameters are classified
+//!
+//! [`classify_params`] looks at the *original* kernel's IR, flow-insensitively:
+//!
+//! 1. A register written by `ld.param` from parameter `p` carries `p`.
+//! 2. `mov`, `cvta`, `cvt`, `add`, `sub`, `selp`, `and`, `or` pass every
+//!    source's parameters to their destination; `mad` passes only those of
+//!    its addend (the last operand: `mad.wide.s32 %rd, %r, 4, %base`). Other
+//!    instructions (loads, multiplies, shifts, ...) pass nothing on.
+//! 3. A parameter is a **buffer** when it is an integer parameter as wide as
+//!    an address (`.u64`/`.b64`/`.s64` under `.address_size 64`; the 32-bit
+//!    forms under `.address_size 32`), not an array, and a register carrying
+//!    it is the base of an address (`[%rd+8]`) of any instruction, or is
+//!    converted by `cvta.to.*`; or when it has a `.ptr` attribute.
+//! 4. Everything else is a **scalar**. When unsure (a 64-bit integer
+//!    parameter that is loaded but never reaches an address) we pass a
+//!    scalar: if the kernel does use it as an address after all, both runs
+//!    fault (or the original does) and the kernel is reported as an error,
+//!    never silently as equal. A 64-bit *offset* parameter that is added to a
+//!    pointer is classified as a buffer too (its value is then an address of
+//!    a valid buffer; harmless for the comparison).
+//!
+//! # Inputs
+//!
+//! Each buffer holds [`VerifyOptions::elements`] 32-bit words (default:
+//! `max(total threads * 4, 4096)`), from a seeded generator: per 8 words, one
+//! edge value of the float interpretation (`0`, `-0`, quiet and signalling
+//! NaN, `±Inf`, the smallest and largest denormals, `±FLT_MAX`, `±1`), one
+//! of the integer interpretation (`0`, `1`, `-1`, `INT_MIN`, `INT_MAX`,
+//! `UINT_MAX`, `0x8000`), three random floats in `[-4, 4)`, one random
+//! 32-bit word, two small random integers in `[0, 1024)`. The bytes are the
+//! same for the original and the optimized run. Buffers wider than 4 bytes
+//! per element see pairs of these words.
+//!
+//! Integer scalars get the candidates `T` (total threads), `T - T/4 - 1`,
+//! `16`, `1` in turn (all integer scalars the same value), first with the
+//! one-dimensional block of the shape, then with a square-ish
+//! two-dimensional block of as many threads (`16x16` for 256, `8x8` for 64,
+//! `8x4` for 32: tiled kernels index by `%tid.y`); the first combination for
+//! which the *original* kernel runs without an out-of-bounds or misaligned
+//! access is used (a fault there means the input is outside the kernel's
+//! contract, not a miscompilation; the last combination's fault is reported
+//! as an error). Float scalars are `1.5`, `-0.0` and
+//! `-2.75` for the first, second and third shape.
+//!
+//! # Launch shapes
+//!
+//! `1x32`, `2x64`, `1x256` (grid x block, one-dimensional) by default; a
+//! kernel with `.reqntid` gets grids 1 and 2 of exactly that block; with
+//! `.maxntid`, blocks larger than its product are dropped (and the
+//! `.maxntid` block itself is used if none remains).
+//!
+//! # Comparison
+//!
+//! Every buffer argument is compared after the launch, word by word (32-bit
+//! little-endian words; a trailing partial word byte by byte). Words equal
+//! bit for bit match; so do two words that are both NaN as `f32`. When either
+//! kernel contains an instruction with `.approx` (`ex2.approx`, `rcp.approx`,
+//! `div.approx`, ...), words that are finite `f32` values of the same sign
+//! within [`VerifyOptions::approx_ulps`] units in the last place (default 2)
+//! match too: an optimizer may legally move such an instruction to operands
+//! that differ in rounding. The first mismatching word is reported
+//! ([`Difference`]), with the number of mismatching words.
+//!
+//! A kernel that the emulator cannot run ([`ErrorKind::Unsupported`] in the
+//! original) is reported as skipped, never as passed. Any other error in
+//! either run (or a fault of the optimized kernel only) is an error.
+
+use std::fmt;
+
+use ptx_ir::ir::{AddressBase, Function, FunctionKind, Module, Operand, RegId};
+use rustc_hash::FxHashMap;
+
+use crate::error::{EmuError, ErrorKind};
+use crate::launch::{Buffer, Dim3, ElemType, Emulator, KernelArg, LaunchConfig};
+
+/// How [`verify`] runs.
+#[derive(Clone, Debug)]
+pub struct VerifyOptions {
+    /// Seed of the input generator.
+    pub seed: u64,
+    /// 32-bit words per buffer; `None`: `max(total threads * 4, 4096)`.
+    pub elements: Option<usize>,
+    /// Launch shapes `(grid, block)`; empty: the defaults (see the module
+    /// documentation).
+    pub shapes: Vec<(Dim3, Dim3)>,
+    /// ULP tolerance for `f32` words of kernels with `.approx` instructions.
+    pub approx_ulps: u32,
+    /// Thread-instructions per launch.
+    pub step_limit: u64,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> VerifyOptions {
+        VerifyOptions {
+            seed: 1,
+            elements: None,
+            shapes: Vec::new(),
+            approx_ulps: 2,
+            step_limit: 500_000_000,
+        }
+    }
+}
+
+/// What a kernel parameter is given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamClass {
+    /// A device buffer of generated words.
+    Buffer,
+    /// An integer scalar of this many bytes.
+    Int { size: u64 },
+    /// An `f32` (4 bytes) or `f64` (8 bytes) scalar.
+    Float { size: u64 },
+    /// Anything else (arrays, `.b8` aggregates, half types): zero bytes.
+    Bytes { size: u64 },
+}
+
+/// A module plus, optionally, the text it was lowered from (for PTX line
+/// numbers in errors).
+#[derive(Clone, Copy, Debug)]
+pub struct Side<'a> {
+    pub module: &'a Module,
+    pub text: Option<&'a str>,
+}
+
+/// Which of the two runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    Original,
+    Optimized,
+}
+
+impl fmt::Display for Which {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Which::Original => "original",
+            Which::Optimized => "optimized",
+        })
+    }
+}
+
+/// The first mismatching word of a buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// The parameter index and name of the buffer.
+    pub param: usize,
+    pub param_name: String,
+    /// Index of the 32-bit word (byte offset / 4).
+    pub index: usize,
+    pub original: u32,
+    pub optimized: u32,
+    /// Mismatching words in this buffer.
+    pub count: usize,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (a, b) = (self.original, self.optimized);
+        write!(
+            f,
+            "argument {} (`{}`) word {}: original {a:#010x} (f32 {:e}, u32 {a}), optimized {b:#010x} (f32 {:e}, u32 {b}); {} word{} differ",
+            self.param,
+            self.param_name,
+            self.index,
+            f32::from_bits(a),
+            f32::from_bits(b),
+            self.count,
+            if self.count == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// How one launch shape went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every buffer matched; thread-instructions of the original and the
+    /// optimized run.
+    Equal {
+        original: u64,
+        optimized: u64,
+    },
+    Different(Difference),
+    /// The emulator cannot run the original kernel.
+    Skipped(String),
+    /// A run failed (other than [`Outcome::Skipped`]).
+    Error {
+        which: Which,
+        error: EmuError,
+    },
+}
+
+/// One launch shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShapeRun {
+    pub grid: Dim3,
+    pub block: Dim3,
+    /// The scalar arguments used, e.g. `n=32 a=1.5`.
+    pub scalars: String,
+    pub outcome: Outcome,
+}
+
+/// The overall result of a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verdict {
+    Equal,
+    Skipped,
+    Different,
+    Error,
+}
+
+/// What [`verify`] found for one kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyReport {
+    pub kernel: String,
+    pub params: Vec<(String, ParamClass)>,
+    /// Set when the check could not start (unknown kernel, changed
+    /// signature, a module the emulator rejects).
+    pub problem: Option<String>,
+    pub runs: Vec<ShapeRun>,
+}
+
+impl VerifyReport {
+    /// Error if anything failed, else Different, else Skipped if any shape
+    /// was skipped, else Equal.
+    pub fn verdict(&self) -> Verdict {
+        if self.problem.is_some() {
+            return Verdict::Error;
+        }
+        let mut v = Verdict::Equal;
+        for r in &self.runs {
+            let this = match r.outcome {
+                Outcome::Equal { .. } => Verdict::Equal,
+                Outcome::Skipped(_) => Verdict::Skipped,
+                Outcome::Different(_) => Verdict::Different,
+                Outcome::Error { .. } => Verdict::Error,
+            };
+            v = v.max(this);
+        }
+        v
+    }
+
+    /// The first difference, if any.
+    pub fn first_difference(&self) -> Option<&Difference> {
+        self.runs.iter().find_map(|r| match &r.outcome {
+            Outcome::Different(d) => Some(d),
+            _ => None,
+        })
+    }
+}
+
+/// [`verify_sources`] without the texts.
+pub fn verify(
+    original: &Module,
+    optimized: &Module,
+    kernel: &str,
+    opts: &VerifyOptions,
+) -> VerifyReport {
+    verify_sources(
+        Side {
+            module: original,
+            text: None,
+        },
+        Side {
+            module: optimized,
+            text: None,
+        },
+        kernel,
+        opts,
+    )
+}
+
+/// Runs `kernel` of both modules on the same inputs for each launch shape and
+/// compares the buffers (see the module documentation).
+pub fn verify_sources(
+    original: Side<'_>,
+    optimized: Side<'_>,
+    kernel: &str,
+    opts: &VerifyOptions,
+) -> VerifyReport {
+    let mut report = VerifyReport {
+        kernel: kernel.to_string(),
+        params: Vec::new(),
+        problem: None,
+        runs: Vec::new(),
+    };
+    let find = |m: &Module| {
+        m.functions
+            .iter()
+            .find(|f| f.sig.name == kernel && f.sig.kind == FunctionKind::Entry)
+            .cloned()
+    };
+    let (Some(orig_fn), Some(opt_fn)) = (find(original.module), find(optimized.module)) else {
+        report.problem = Some(format!(
+            "no kernel `{kernel}` in the original or the optimized module"
+        ));
+        return report;
+    };
+    if orig_fn.sig.params != opt_fn.sig.params {
+        report.problem = Some("the optimized kernel's parameters differ".to_string());
+        return report;
+    }
+    let make = |side: Side<'_>| match side.text {
+        Some(t) => Emulator::with_source(side.module, t),
+        None => Emulator::new(side.module),
+    };
+    let (mut emu_a, mut emu_b) = match (make(original), make(optimized)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) => {
+            report.problem = Some(format!("original module: {e}"));
+            return report;
+        }
+        (_, Err(e)) => {
+            report.problem = Some(format!("optimized module: {e}"));
+            return report;
+        }
+    };
+    emu_a.set_step_limit(opts.step_limit);
+    emu_b.set_step_limit(opts.step_limit);
+    let addr_bits = original.module.header.address_size.unwrap_or(64);
+    let sizes = kparam_sizes(&emu_a, kernel);
+    let classes = classify_params(&orig_fn, addr_bits, &sizes);
+    report.params = orig_fn
+        .sig
+        .params
+        .iter()
+        .map(|p| p.name.clone())
+        .zip(classes.iter().cloned())
+        .collect();
+    let approx = uses_approx(original.module) || uses_approx(optimized.module);
+    for (si, (grid, shape_block)) in launch_shapes(&orig_fn, opts).into_iter().enumerate() {
+        let threads = (grid.count() * shape_block.count()) as usize;
+        let words = opts.elements.unwrap_or((threads * 4).max(4096));
+        let fscalar = [1.5f64, -0.0, -2.75][si % 3];
+        let t = threads as i64;
+        let mut candidates = vec![t, t - t / 4 - 1, 16, 1];
+        candidates.retain(|&c| c > 0);
+        candidates.dedup();
+        // A one-dimensional block, then (default shapes only) a square-ish
+        // two-dimensional one of the same size, for kernels that index
+        // tiles by `%tid.y`.
+        let mut blocks = vec![shape_block];
+        if opts.shapes.is_empty() && shape_block.y == 1 && shape_block.z == 1 {
+            let n = shape_block.x;
+            let mut x = 1;
+            while x * x < n {
+                x *= 2;
+            }
+            if x < n && n % x == 0 {
+                blocks.push(Dim3::xy(x, n / x));
+            }
+        }
+        let mut outcome = None;
+        let mut scalars = String::new();
+        let mut block = shape_block;
+        let tries: Vec<(Dim3, i64)> = blocks
+            .iter()
+            .flat_map(|&b| candidates.iter().map(move |&c| (b, c)))
+            .collect();
+        for (ti, &(b, ival)) in tries.iter().enumerate() {
+            block = b;
+            let cfg = LaunchConfig {
+                grid,
+                block,
+                dynamic_smem: 0,
+            };
+            let seed = opts.seed ^ (si as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let args = make_args(&classes, words, seed, ival, fscalar);
+            scalars = describe_scalars(&report.params, ival, fscalar);
+            let mut a = args.clone();
+            let ra = emu_a.launch(kernel, cfg, &mut a);
+            let last = ti + 1 == tries.len();
+            match ra {
+                Err(e) if matches!(e.kind, ErrorKind::Unsupported(_)) => {
+                    outcome = Some(Outcome::Skipped(e.to_string()));
+                    break;
+                }
+                Err(e)
+                    if !last
+                        && matches!(
+                            e.kind,
+                            ErrorKind::OutOfBounds { .. } | ErrorKind::Misaligned { .. }
+                        ) =>
+                {
+                    continue;
+                }
+                Err(e) => {
+                    outcome = Some(Outcome::Error {
+                        which: Which::Original,
+                        error: e,
+                    });
+                    break;
+                }
+                Ok(sa) => {
+                    let mut b = args;
+                    outcome = Some(match emu_b.launch(kernel, cfg, &mut b) {
+                        Err(e) => Outcome::Error {
+                            which: Which::Optimized,
+                            error: e,
+                        },
+                        Ok(sb) => match compare(&a, &b, &report.params, approx, opts.approx_ulps) {
+                            Some(d) => Outcome::Different(d),
+                            None => Outcome::Equal {
+                                original: sa.thread_instructions,
+                                optimized: sb.thread_instructions,
+                            },
+                        },
+                    });
+                    break;
+                }
+            }
+        }
+        report.runs.push(ShapeRun {
+            grid,
+            block,
+            scalars,
+            outcome: outcome.expect("at least one candidate"),
+        });
+    }
+    report
+}
+
+fn kparam_sizes(emu: &Emulator, kernel: &str) -> Vec<u64> {
+    let prog = emu.program();
+    prog.by_name
+        .get(kernel)
+        .map(|&i| {
+            prog.funcs[i as usize]
+                .kparams
+                .iter()
+                .map(|p| p.size)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Classifies the parameters of a kernel (see the module documentation).
+/// `sizes` are the parameters' sizes in bytes.
+pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<ParamClass> {
+    let params = &func.sig.params;
+    let index: FxHashMap<&str, usize> = params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.as_str(), i))
+        .collect();
+    // Register -> bit set of parameters it carries (parameters past 128 are
+    // never buffers).
+    let mut carries: FxHashMap<RegId, u128> = FxHashMap::default();
+    let bit = |i: usize| if i < 128 { 1u128 << i } else { 0 };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (_, inst) in func.insts_in_order() {
+            let name = inst.opcode.name.as_str();
+            let Some(dest) = inst.operands.first().and_then(Operand::as_reg) else {
+                continue;
+            };
+            let mut from = 0u128;
+            if name == "ld" && inst.opcode.has_modifier(".param") {
+                if let Some(Operand::Address(a)) = inst.operands.get(1) {
+                    if let AddressBase::Symbol(s) = &a.base {
+                        if let Some(&i) = index.get(s.as_str()) {
+                            from = bit(i);
+                        }
+                    }
+                }
+            } else if matches!(
+                name,
+                "mov" | "cvta" | "cvt" | "add" | "sub" | "selp" | "and" | "or"
+            ) {
+                for op in &inst.operands[1..] {
+                    op.for_each_reg(&mut |r| from |= carries.get(&r).copied().unwrap_or(0));
+                }
+            } else if name == "mad" {
+                if let Some(op) = inst.operands.last() {
+                    op.for_each_reg(&mut |r| from |= carries.get(&r).copied().unwrap_or(0));
+                }
+            }
+            if from != 0 {
+                let e = carries.entry(dest).or_insert(0);
+                if *e | from != *e {
+                    *e |= from;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let mut addressed = 0u128;
+    for (_, inst) in func.insts_in_order() {
+        if inst.opcode.name == "cvta" && inst.opcode.has_modifier(".to") {
+            if let Some(op) = inst.operands.get(1) {
+                op.for_each_reg(&mut |r| addressed |= carries.get(&r).copied().unwrap_or(0));
+            }
+        }
+        for op in &inst.operands {
+            visit_addresses(op, &mut |r| {
+                addressed |= carries.get(&r).copied().unwrap_or(0)
+            });
+        }
+    }
+    let ptr_ty = |ty: &str| {
+        let ty = ty.trim_start_matches('.');
+        if addr_bits == 32 {
+            matches!(ty, "u32" | "b32" | "s32")
+        } else {
+            matches!(ty, "u64" | "b64" | "s64")
+        }
+    };
+    params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let size = sizes.get(i).copied().unwrap_or(0);
+            let scalar_like = p.dims.is_empty() && p.vector.is_none();
+            if p.ptr.is_some() || (scalar_like && ptr_ty(&p.ty) && addressed & bit(i) != 0) {
+                return ParamClass::Buffer;
+            }
+            let ty = p.ty.trim_start_matches('.');
+            if !scalar_like {
+                ParamClass::Bytes { size }
+            } else if matches!(ty, "f32" | "f64") {
+                ParamClass::Float { size }
+            } else if ty.starts_with('u') || ty.starts_with('s') || ty.starts_with('b') {
+                ParamClass::Int { size }
+            } else {
+                ParamClass::Bytes { size }
+            }
+        })
+        .collect()
+}
+
+fn visit_addresses(op: &Operand, f: &mut impl FnMut(RegId)) {
+    match op {
+        Operand::Address(a) => {
+            if let AddressBase::Reg(r) = a.base {
+                f(r)
+            }
+        }
+        Operand::RegOffset { reg, .. } => f(*reg),
+        Operand::AddressList(items) => items.iter().for_each(|o| o.for_each_reg(f)),
+        _ => {}
+    }
+}
+
+fn uses_approx(m: &Module) -> bool {
+    m.functions.iter().any(|f| {
+        f.insts_in_order()
+            .any(|(_, i)| i.opcode.has_modifier(".approx"))
+    })
+}
+
+/// The launch shapes for a kernel (see the module documentation).
+pub fn launch_shapes(func: &Function, opts: &VerifyOptions) -> Vec<(Dim3, Dim3)> {
+    if !opts.shapes.is_empty() {
+        return opts.shapes.clone();
+    }
+    let perf = |name: &str| {
+        func.sig
+            .perf
+            .iter()
+            .find(|p| p.name.trim_start_matches('.') == name)
+            .map(|p| {
+                let v = |i: usize| p.values.get(i).copied().unwrap_or(1).max(1) as u32;
+                Dim3::new(v(0), v(1), v(2))
+            })
+    };
+    if let Some(req) = perf("reqntid") {
+        return vec![(Dim3::x(1), req), (Dim3::x(2), req)];
+    }
+    let mut shapes = vec![
+        (Dim3::x(1), Dim3::x(32)),
+        (Dim3::x(2), Dim3::x(64)),
+        (Dim3::x(1), Dim3::x(256)),
+    ];
+    if let Some(max) = perf("maxntid") {
+        shapes.retain(|(_, b)| b.count() <= max.count());
+        if shapes.is_empty() {
+            shapes.push((Dim3::x(1), max));
+        }
+    }
+    shapes
+}
+
+/// A splitmix64 generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+const FLOAT_EDGES: [u32; 12] = [
+    0x0000_0000, // 0
+    0x8000_0000, // -0
+    0x7fc0_0000, // quiet NaN
+    0x7f80_0001, // signalling NaN
+    0x7f80_0000, // +Inf
+    0xff80_0000, // -Inf
+    0x0000_0001, // smallest denormal
+    0x807f_ffff, // largest negative denormal
+    0x7f7f_ffff, // FLT_MAX
+    0xff7f_ffff, // -FLT_MAX
+    0x3f80_0000, // 1
+    0xbf80_0000, // -1
+];
+
+const INT_EDGES: [u32; 7] = [
+    0,
+    1,
+    0xffff_ffff, // -1, UINT_MAX
+    0x8000_0000, // INT_MIN
+    0x7fff_ffff, // INT_MAX
+    0x0000_8000,
+    0xffff_fffe,
+];
+
+/// `words` generated 32-bit words (see the module documentation).
+pub fn generate_words(seed: u64, words: usize) -> Vec<u32> {
+    let mut rng = Rng(seed);
+    (0..words)
+        .map(|i| {
+            let r = rng.next();
+            match i % 8 {
+                3 => FLOAT_EDGES[(i / 8) % FLOAT_EDGES.len()],
+                6 => INT_EDGES[(i / 8) % INT_EDGES.len()],
+                0 | 2 | 5 => {
+                    let f = ((r >> 40) as f32 / (1u64 << 24) as f32) * 8.0 - 4.0;
+                    f.to_bits()
+                }
+                1 => (r >> 32) as u32,
+                _ => ((r >> 32) % 1024) as u32,
+            }
+        })
+        .collect()
+}
+
+fn make_args(
+    classes: &[ParamClass],
+    words: usize,
+    seed: u64,
+    ival: i64,
+    fval: f64,
+) -> Vec<KernelArg> {
+    classes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match c {
+            ParamClass::Buffer => {
+                let w = generate_words(seed.wrapping_add(i as u64 * 0x1000_0001), words);
+                KernelArg::Buffer(Buffer::from_slice(&w))
+            }
+            ParamClass::Int { size } => {
+                let b = ival.to_le_bytes();
+                KernelArg::Value(b[..(*size as usize).min(8)].to_vec())
+            }
+            ParamClass::Float { size } => match size {
+                4 => KernelArg::value(fval as f32),
+                _ => KernelArg::value(fval),
+            },
+            ParamClass::Bytes { size } => KernelArg::Value(vec![0; *size as usize]),
+        })
+        .collect()
+}
+
+fn describe_scalars(params: &[(String, ParamClass)], ival: i64, fval: f64) -> String {
+    let mut out = Vec::new();
+    for (name, c) in params {
+        match c {
+            ParamClass::Int { .. } => out.push(format!("{name}={ival}")),
+            ParamClass::Float { .. } => out.push(format!("{name}={fval}")),
+            ParamClass::Bytes { .. } => out.push(format!("{name}=0")),
+            ParamClass::Buffer => {}
+        }
+    }
+    out.join(" ")
+}
+
+/// Whether two `f32` words match under the ULP bound.
+fn within_ulps(a: u32, b: u32, ulps: u32) -> bool {
+    let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+    if !fa.is_finite() || !fb.is_finite() || (a >> 31) != (b >> 31) {
+        return false;
+    }
+    (a & 0x7fff_ffff).abs_diff(b & 0x7fff_ffff) <= ulps
+}
+
+fn words_match(a: u32, b: u32, approx: bool, ulps: u32) -> bool {
+    a == b
+        || (f32::from_bits(a).is_nan() && f32::from_bits(b).is_nan())
+        || (approx && within_ulps(a, b, ulps))
+}
+
+fn compare(
+    a: &[KernelArg],
+    b: &[KernelArg],
+    params: &[(String, ParamClass)],
+    approx: bool,
+    ulps: u32,
+) -> Option<Difference> {
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let (Some(x), Some(y)) = (x.buffer(), y.buffer()) else {
+            continue;
+        };
+        let mut first = None;
+        let mut count = 0;
+        let words = x.bytes.len().max(y.bytes.len()).div_ceil(4);
+        for w in 0..words {
+            let get = |buf: &Buffer| {
+                let mut b = [0u8; 4];
+                for (k, slot) in b.iter_mut().enumerate() {
+                    *slot = buf.bytes.get(w * 4 + k).copied().unwrap_or(0);
+                }
+                u32::from_le_bytes(b)
+            };
+            let (va, vb) = (get(x), get(y));
+            let full = w * 4 + 4 <= x.bytes.len();
+            let ok = if full {
+                words_match(va, vb, approx, ulps)
+            } else {
+                va == vb
+            };
+            if !ok {
+                count += 1;
+                first.get_or_insert((w, va, vb));
+            }
+        }
+        if let Some((index, original, optimized)) = first {
+            return Some(Difference {
+                param: i,
+                param_name: params.get(i).map(|p| p.0.clone()).unwrap_or_default(),
+                index,
+                original,
+                optimized,
+                count,
+            });
+        }
+    }
+    None
+}
+
+/// A buffer of `count` elements of `ty` from the input generator (handy
+/// for tools that want the same inputs).
+pub fn generated_buffer(ty: ElemType, count: usize, seed: u64) -> Buffer {
+    let bytes: Vec<u8> = generate_words(seed, (count * ty.size()).div_ceil(4))
+        .into_iter()
+        .flat_map(u32::to_le_bytes)
+        .take(count * ty.size())
+        .collect();
+    Buffer::from_bytes(ty, bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lower(text: &str) -> Module {
+        let parse = ptx_syntax::parse(text);
+        ptx_ir::lower_module(&parse).0
+    }
+
+    const SAXPY: &str = include_str!("../../../test-data/examples/saxpy.ptx");
+
+    #[test]
+    fn saxpy_params_are_classified() {
+        let m = lower(SAXPY);
+        let f = &m.functions[0];
+        let c = classify_params(f, 64, &[4, 4, 8, 8]);
+        assert_eq!(
+            c,
+            vec![
+                ParamClass::Int { size: 4 },
+                ParamClass::Float { size: 4 },
+                ParamClass::Buffer,
+                ParamClass::Buffer
+            ]
+        );
+    }
+
+    #[test]
+    fn identical_modules_are_equal() {
+        let m = lower(SAXPY);
+        let r = verify(&m, &m, "saxpy", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
+        assert_eq!(r.runs.len(), 3);
+    }
+
+    #[test]
+    fn ulp_and_nan_matching() {
+        assert!(words_match(0x7fc0_0000, 0x7f80_0001, false, 0));
+        assert!(!words_match(0x3f80_0000, 0x3f80_0001, false, 2));
+        assert!(words_match(0x3f80_0000, 0x3f80_0002, true, 2));
+        assert!(!words_match(0x3f80_0000, 0x3f80_0003, true, 2));
+        assert!(!words_match(0x0000_0000, 0x8000_0000, true, 2));
+    }
+
+    #[test]
+    fn generator_mixes_edges() {
+        let w = generate_words(7, 64);
+        assert_eq!(w, generate_words(7, 64));
+        assert!(w.contains(&0x7fc0_0000) || w.contains(&0x8000_0000));
+        assert!(w.contains(&0x7fff_ffff) || w.contains(&0x8000_0000));
+    }
+}

@@ -1,0 +1,628 @@
+//! `ptxopt run FILE --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] --arg ...`:
+//! run one kernel on the CPU emulator (`ptx-emu`).
+//!
+//! One `--arg` per kernel parameter, in order:
+//!
+//! - scalars `TYPE:VALUE`: `u8`..`u64`, `s8`..`s64`, `b8`..`b64`, `f32`,
+//!   `f64`; integers in decimal or `0x` hex (negative for `s`), floats as
+//!   Rust parses them (`1.5`, `-inf`, `nan`) or as PTX bit patterns
+//!   (`0f3FC00000`, `0d3FF8000000000000`);
+//! - buffers `buf:TYPE:COUNT:INIT` with TYPE one of `u8`..`u64`, `s8`..`s64`
+//!   (or `i8`..`i64`), `f32`, `f64` and INIT `zero`, `random` (seeded by
+//!   `--seed`; floats in [-1, 1), integers over their whole range), `iota`
+//!   (0, 1, 2, ...) or a fill value (`1.0`, `7`); `buf:TYPE:file=PATH` reads
+//!   raw little-endian bytes (the element count is the file size over the
+//!   element size);
+//! - `ptr:VALUE`: a raw address (`ptr:0` is a null pointer).
+//!
+//! `--out DIR` writes, after a clean run, every buffer argument as
+//! `DIR/argN.bin` (N = the parameter's index; raw little-endian bytes), its
+//! contents before the launch as `DIR/argN.in.bin`, and `DIR/run.json`
+//! describing the launch (kernel, grid, block, dynamic shared memory, each
+//! argument) for `scripts/gpu_compare.py`. Every file is written atomically.
+//!
+//! Exit status: 0 after a clean run; 1 when the file has errors (printed as
+//! `check` prints them) or the emulation fails (the error, with function,
+//! PTX line and thread, on stderr); 2 on a usage or I/O error (bad `--arg`,
+//! wrong number of arguments, unknown kernel, unreadable file).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use ptx_db::RootDatabase;
+use ptx_emu::{Buffer, Dim3, ElemType, Emulator, KernelArg, LaunchConfig};
+use ptx_ir::ir::Module;
+
+use crate::atomic_write::write_atomically;
+use crate::settings::UsageError;
+
+/// Arguments of `ptxopt run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The PTX file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+
+    /// The kernel (`.entry`) to run.
+    #[arg(long, value_name = "NAME")]
+    kernel: String,
+
+    /// Grid dimensions in CTAs: `X`, `X,Y` or `X,Y,Z`.
+    #[arg(long, value_name = "X[,Y,Z]", default_value = "1")]
+    grid: String,
+
+    /// CTA dimensions in threads: `X`, `X,Y` or `X,Y,Z`.
+    #[arg(long, value_name = "X[,Y,Z]")]
+    block: String,
+
+    /// Bytes of dynamic shared memory.
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    dynamic_smem: u32,
+
+    /// One per kernel parameter, in order: `u32:7`, `s64:-3`, `f32:1.5`,
+    /// `buf:f32:1024:random`, `buf:u32:256:zero`, `buf:f32:16:1.0`,
+    /// `buf:i32:4:iota`, `buf:u8:file=PATH`, `ptr:0`.
+    #[arg(long = "arg", value_name = "SPEC", allow_hyphen_values = true)]
+    args: Vec<String>,
+
+    /// Seed of `random` buffers.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+
+    /// Write every buffer after the run to DIR/argN.bin (inputs to
+    /// DIR/argN.in.bin, the launch to DIR/run.json).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+
+    /// Limit of thread-instructions.
+    #[arg(long, value_name = "N")]
+    step_limit: Option<u64>,
+}
+
+/// A parsed `--arg`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum ArgSpec {
+    /// A scalar: its PTX type name and little-endian bytes.
+    Scalar {
+        ty: String,
+        bytes: Vec<u8>,
+    },
+    Buffer(Buffer),
+    Pointer(u64),
+}
+
+/// Runs `ptxopt run`.
+pub fn run(args: RunArgs) -> ExitCode {
+    match run_inner(&args) {
+        Ok(code) => code,
+        Err(UsageError(message)) => {
+            eprintln!("ptxopt: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads and checks a PTX file with `db` (settings already applied): the
+/// text and its lowered module, or the exit status after printing why not
+/// (diagnostics: 1; I/O: 2).
+pub(crate) fn load_checked(
+    db: &mut RootDatabase,
+    path: &Path,
+) -> Result<(String, Module, Option<std::sync::Arc<str>>), ExitCode> {
+    let display = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        eprintln!("ptxopt: error: cannot read `{display}`: {e}");
+        ExitCode::from(2)
+    })?;
+    let text = crate::build_cmd::decode_utf8(&display, bytes).map_err(|rendered| {
+        eprint!("{rendered}");
+        ExitCode::from(1)
+    })?;
+    let file = db.set_file_text(path, text.as_str());
+    let built = ptx_db::build_file(&*db, file);
+    let mut out = String::new();
+    let (errors, _) =
+        crate::build_cmd::render_diagnostics(&mut out, &display, &text, &built.diagnostics, false);
+    eprint!("{out}");
+    if errors > 0 || built.text.is_none() {
+        eprintln!("ptxopt: `{display}` has errors");
+        return Err(ExitCode::from(1));
+    }
+    let (module, lower_errors) = ptx_ir::lower_module(&ptx_syntax::parse(&text));
+    if let Some(e) = lower_errors.first() {
+        eprintln!("ptxopt: `{display}`: {}", e.message);
+        return Err(ExitCode::from(1));
+    }
+    Ok((text, module, built.text))
+}
+
+fn run_inner(args: &RunArgs) -> Result<ExitCode, UsageError> {
+    let grid = parse_dim(&args.grid, "--grid")?;
+    let block = parse_dim(&args.block, "--block")?;
+    let specs = args
+        .args
+        .iter()
+        .map(|a| parse_arg(a, args.seed))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut db = RootDatabase::new();
+    let (text, module) = match load_checked(&mut db, &args.file) {
+        Ok((text, module, _)) => (text, module),
+        Err(code) => return Ok(code),
+    };
+    let display = args.file.display();
+    let mut emu = match Emulator::with_source(&module, &text) {
+        Ok(emu) => emu,
+        Err(e) => {
+            eprintln!("ptxopt: error: {display}: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    if let Some(limit) = args.step_limit {
+        emu.set_step_limit(limit);
+    }
+    let kernels: Vec<String> = emu.kernels().iter().map(|s| s.to_string()).collect();
+    if !kernels.contains(&args.kernel) {
+        return Err(UsageError(format!(
+            "no kernel `{}` in `{display}`; kernels: {}",
+            args.kernel,
+            if kernels.is_empty() {
+                "none".to_string()
+            } else {
+                kernels.join(", ")
+            }
+        )));
+    }
+    let prog = emu.program();
+    let kf = &prog.funcs[prog.by_name[&args.kernel] as usize];
+    let params: Vec<(String, u64)> = kf
+        .kparams
+        .iter()
+        .map(|p| (p.name.clone(), p.size))
+        .collect();
+    if specs.len() != params.len() {
+        let list: Vec<String> = params
+            .iter()
+            .map(|(n, s)| format!("{n} ({s} bytes)"))
+            .collect();
+        return Err(UsageError(format!(
+            "`{}` takes {} parameter{}, {} --arg given; parameters: {}",
+            args.kernel,
+            params.len(),
+            if params.len() == 1 { "" } else { "s" },
+            specs.len(),
+            list.join(", ")
+        )));
+    }
+    let ptr_bytes = u64::from(module.header.address_size.unwrap_or(64) / 8);
+    let mut kargs = Vec::new();
+    for (i, (spec, (name, size))) in specs.iter().zip(&params).enumerate() {
+        kargs.push(match spec {
+            ArgSpec::Scalar { ty, bytes } => {
+                if bytes.len() as u64 != *size {
+                    return Err(UsageError(format!(
+                        "--arg {} (`{name}`): a {ty} is {} bytes, the parameter {size}",
+                        i + 1,
+                        bytes.len()
+                    )));
+                }
+                KernelArg::Value(bytes.clone())
+            }
+            ArgSpec::Buffer(_) | ArgSpec::Pointer(_) if *size < ptr_bytes => {
+                return Err(UsageError(format!(
+                    "--arg {} (`{name}`): a pointer does not fit a {size}-byte parameter",
+                    i + 1
+                )));
+            }
+            ArgSpec::Buffer(b) => KernelArg::Buffer(b.clone()),
+            ArgSpec::Pointer(p) => KernelArg::Pointer(*p),
+        });
+    }
+    let inputs = kargs.clone();
+    let cfg = LaunchConfig {
+        grid,
+        block,
+        dynamic_smem: args.dynamic_smem,
+    };
+    let start = Instant::now();
+    let result = emu.launch(&args.kernel, cfg, &mut kargs);
+    let elapsed = start.elapsed();
+    let stats = match result {
+        Ok(stats) => stats,
+        Err(e) => {
+            eprintln!("ptxopt: error: {display}: emulation failed: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    if let Some(dir) = &args.out {
+        write_outputs(dir, args, cfg, &specs, &inputs, &kargs, &params)?;
+    }
+    eprintln!(
+        "ran `{}` grid {} block {}: {} thread-instructions, {} warp-instructions, {:.1} ms",
+        args.kernel,
+        dim_text(grid),
+        dim_text(block),
+        stats.thread_instructions,
+        stats.warp_instructions,
+        elapsed.as_secs_f64() * 1e3
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn dim_text(d: Dim3) -> String {
+    format!("{}x{}x{}", d.x, d.y, d.z)
+}
+
+fn write_outputs(
+    dir: &Path,
+    args: &RunArgs,
+    cfg: LaunchConfig,
+    specs: &[ArgSpec],
+    inputs: &[KernelArg],
+    outputs: &[KernelArg],
+    params: &[(String, u64)],
+) -> Result<(), UsageError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| UsageError(format!("cannot create `{}`: {e}", dir.display())))?;
+    let write = |name: String, bytes: &[u8]| {
+        let path = dir.join(name);
+        write_atomically(&path, bytes)
+            .map_err(|e| UsageError(format!("cannot write `{}`: {e}", path.display())))
+    };
+    let mut json = String::new();
+    let _ = write!(
+        json,
+        "{{\n  \"file\": {},\n  \"kernel\": {},\n  \"grid\": [{}, {}, {}],\n  \"block\": [{}, {}, {}],\n  \"dynamic_smem\": {},\n  \"args\": [",
+        json_str(&args.file.display().to_string()),
+        json_str(&args.kernel),
+        cfg.grid.x,
+        cfg.grid.y,
+        cfg.grid.z,
+        cfg.block.x,
+        cfg.block.y,
+        cfg.block.z,
+        cfg.dynamic_smem
+    );
+    for (i, spec) in specs.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        let name = json_str(&params[i].0);
+        match spec {
+            ArgSpec::Scalar { ty, bytes } => {
+                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                let _ = write!(
+                    json,
+                    "\n    {{\"index\": {i}, \"name\": {name}, \"kind\": \"scalar\", \"type\": {}, \"bytes_hex\": \"{hex}\"}}",
+                    json_str(ty)
+                );
+            }
+            ArgSpec::Pointer(p) => {
+                let _ = write!(
+                    json,
+                    "\n    {{\"index\": {i}, \"name\": {name}, \"kind\": \"pointer\", \"value\": {p}}}"
+                );
+            }
+            ArgSpec::Buffer(b) => {
+                let (Some(before), Some(after)) = (inputs[i].buffer(), outputs[i].buffer()) else {
+                    continue;
+                };
+                write(format!("arg{i}.in.bin"), &before.bytes)?;
+                write(format!("arg{i}.bin"), &after.bytes)?;
+                let _ = write!(
+                    json,
+                    "\n    {{\"index\": {i}, \"name\": {name}, \"kind\": \"buffer\", \"elem\": \"{}\", \"count\": {}, \"input\": \"arg{i}.in.bin\", \"output\": \"arg{i}.bin\"}}",
+                    elem_name(b.ty),
+                    b.bytes.len() / b.ty.size()
+                );
+            }
+        }
+    }
+    json.push_str("\n  ]\n}\n");
+    write("run.json".to_string(), json.as_bytes())
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn elem_name(ty: ElemType) -> &'static str {
+    match ty {
+        ElemType::U8 => "u8",
+        ElemType::U16 => "u16",
+        ElemType::U32 => "u32",
+        ElemType::U64 => "u64",
+        ElemType::I8 => "s8",
+        ElemType::I16 => "s16",
+        ElemType::I32 => "s32",
+        ElemType::I64 => "s64",
+        ElemType::F16 => "f16",
+        ElemType::BF16 => "bf16",
+        ElemType::F32 => "f32",
+        ElemType::F64 => "f64",
+        ElemType::Bytes => "b8",
+    }
+}
+
+/// `X`, `X,Y` or `X,Y,Z`, each at least 1.
+pub(crate) fn parse_dim(text: &str, option: &str) -> Result<Dim3, UsageError> {
+    let bad = || {
+        UsageError(format!(
+            "{option} {text}: expected `X`, `X,Y` or `X,Y,Z` with positive integers"
+        ))
+    };
+    let parts: Vec<u32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<u32>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    if parts.is_empty() || parts.len() > 3 || parts.contains(&0) {
+        return Err(bad());
+    }
+    let get = |i: usize| parts.get(i).copied().unwrap_or(1);
+    Ok(Dim3::new(get(0), get(1), get(2)))
+}
+
+/// Element type of a buffer type name, and whether it is a float.
+fn elem_type(name: &str) -> Option<ElemType> {
+    Some(match name {
+        "u8" | "b8" => ElemType::U8,
+        "u16" | "b16" => ElemType::U16,
+        "u32" | "b32" => ElemType::U32,
+        "u64" | "b64" => ElemType::U64,
+        "s8" | "i8" => ElemType::I8,
+        "s16" | "i16" => ElemType::I16,
+        "s32" | "i32" => ElemType::I32,
+        "s64" | "i64" => ElemType::I64,
+        "f32" => ElemType::F32,
+        "f64" => ElemType::F64,
+        _ => return None,
+    })
+}
+
+const TYPES: &str = "u8, u16, u32, u64, s8, s16, s32, s64, b8..b64, f32, f64";
+
+/// Little-endian bytes of `value` as an element of `ty`.
+fn scalar_bytes(ty: ElemType, value: &str) -> Option<Vec<u8>> {
+    let size = ty.size();
+    match ty {
+        ElemType::F32 => {
+            let bits = match value
+                .strip_prefix("0f")
+                .or_else(|| value.strip_prefix("0F"))
+            {
+                Some(hex) if hex.len() == 8 => u32::from_str_radix(hex, 16).ok()?,
+                _ => value.parse::<f32>().ok()?.to_bits(),
+            };
+            Some(bits.to_le_bytes().to_vec())
+        }
+        ElemType::F64 => {
+            let bits = match value
+                .strip_prefix("0d")
+                .or_else(|| value.strip_prefix("0D"))
+            {
+                Some(hex) if hex.len() == 16 => u64::from_str_radix(hex, 16).ok()?,
+                _ => value.parse::<f64>().ok()?.to_bits(),
+            };
+            Some(bits.to_le_bytes().to_vec())
+        }
+        _ => {
+            let signed = matches!(
+                ty,
+                ElemType::I8 | ElemType::I16 | ElemType::I32 | ElemType::I64
+            );
+            let (neg, digits) = match value.strip_prefix('-') {
+                Some(rest) => (true, rest),
+                None => (false, value),
+            };
+            let magnitude: u128 = match digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+            {
+                Some(hex) => u128::from_str_radix(hex, 16).ok()?,
+                None => digits.parse().ok()?,
+            };
+            let bits = size as u32 * 8;
+            let v: i128 = if neg {
+                if !signed {
+                    return None;
+                }
+                -(magnitude as i128)
+            } else {
+                magnitude as i128
+            };
+            let (min, max) = if signed {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            if v < min || v > max {
+                return None;
+            }
+            Some(v.to_le_bytes()[..size].to_vec())
+        }
+    }
+}
+
+/// A splitmix64 generator for `random` buffers.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// Parses one `--arg`. `seed` seeds `random` buffers (mixed with the text, so
+/// that two random buffers differ).
+pub(crate) fn parse_arg(text: &str, seed: u64) -> Result<ArgSpec, UsageError> {
+    let bad = |why: String| UsageError(format!("--arg {text}: {why}"));
+    if let Some(rest) = text.strip_prefix("ptr:") {
+        let bytes = scalar_bytes(ElemType::U64, rest)
+            .ok_or_else(|| bad("expected an address such as `ptr:0`".into()))?;
+        return Ok(ArgSpec::Pointer(u64::from_le_bytes(
+            bytes.try_into().expect("8 bytes"),
+        )));
+    }
+    if let Some(rest) = text.strip_prefix("buf:") {
+        let (ty_name, rest) = rest
+            .split_once(':')
+            .ok_or_else(|| bad("expected `buf:TYPE:COUNT:INIT` or `buf:TYPE:file=PATH`".into()))?;
+        let ty = elem_type(ty_name)
+            .ok_or_else(|| bad(format!("unknown element type `{ty_name}` ({TYPES})")))?;
+        if let Some(path) = rest.strip_prefix("file=") {
+            let bytes =
+                std::fs::read(path).map_err(|e| bad(format!("cannot read `{path}`: {e}")))?;
+            if bytes.len() % ty.size() != 0 {
+                return Err(bad(format!(
+                    "{} bytes is not a whole number of {ty_name} elements",
+                    bytes.len()
+                )));
+            }
+            return Ok(ArgSpec::Buffer(Buffer::from_bytes(ty, bytes)));
+        }
+        let (count, init) = rest
+            .split_once(':')
+            .ok_or_else(|| bad("expected `buf:TYPE:COUNT:INIT`".into()))?;
+        let count: usize = count
+            .parse()
+            .map_err(|_| bad(format!("bad element count `{count}`")))?;
+        let size = ty.size();
+        let mut bytes = Vec::with_capacity(count * size);
+        match init {
+            "zero" => bytes.resize(count * size, 0),
+            "iota" => {
+                for i in 0..count {
+                    let v = match ty {
+                        ElemType::F32 => (i as f32).to_bits() as u64,
+                        ElemType::F64 => (i as f64).to_bits(),
+                        _ => i as u64,
+                    };
+                    bytes.extend_from_slice(&v.to_le_bytes()[..size]);
+                }
+            }
+            "random" => {
+                let mut h = seed;
+                for b in text.bytes() {
+                    h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+                }
+                let mut rng = Rng(h);
+                for _ in 0..count {
+                    let r = rng.next();
+                    let v = match ty {
+                        ElemType::F32 => {
+                            (((r >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0).to_bits() as u64
+                        }
+                        ElemType::F64 => {
+                            (((r >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0).to_bits()
+                        }
+                        _ => r,
+                    };
+                    bytes.extend_from_slice(&v.to_le_bytes()[..size]);
+                }
+            }
+            value => {
+                let one = scalar_bytes(ty, value).ok_or_else(|| {
+                    bad(format!(
+                        "INIT must be `zero`, `random`, `iota` or a {ty_name} value, not `{value}`"
+                    ))
+                })?;
+                for _ in 0..count {
+                    bytes.extend_from_slice(&one);
+                }
+            }
+        }
+        return Ok(ArgSpec::Buffer(Buffer::from_bytes(ty, bytes)));
+    }
+    let (ty_name, value) = text
+        .split_once(':')
+        .ok_or_else(|| bad("expected `TYPE:VALUE`, `buf:...` or `ptr:ADDRESS`".into()))?;
+    let ty =
+        elem_type(ty_name).ok_or_else(|| bad(format!("unknown type `{ty_name}` ({TYPES})")))?;
+    let bytes =
+        scalar_bytes(ty, value).ok_or_else(|| bad(format!("bad {ty_name} value `{value}`")))?;
+    Ok(ArgSpec::Scalar {
+        ty: ty_name.to_string(),
+        bytes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scalar(text: &str) -> Vec<u8> {
+        match parse_arg(text, 1).unwrap() {
+            ArgSpec::Scalar { bytes, .. } => bytes,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn buffer(text: &str) -> Buffer {
+        match parse_arg(text, 1).unwrap() {
+            ArgSpec::Buffer(b) => b,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn scalars() {
+        assert_eq!(scalar("u32:7"), 7u32.to_le_bytes());
+        assert_eq!(scalar("s64:-3"), (-3i64).to_le_bytes());
+        assert_eq!(scalar("u64:0x10"), 16u64.to_le_bytes());
+        assert_eq!(scalar("f32:1.5"), 1.5f32.to_le_bytes());
+        assert_eq!(scalar("f32:0f3FC00000"), 1.5f32.to_le_bytes());
+        assert_eq!(scalar("f64:-0.25"), (-0.25f64).to_le_bytes());
+        assert_eq!(scalar("s8:-128"), [0x80]);
+        for bad in [
+            "u32:-1", "u8:256", "s8:128", "x32:1", "u32", "f32:abc", "u32:",
+        ] {
+            assert!(parse_arg(bad, 1).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn buffers() {
+        assert_eq!(buffer("buf:u32:3:zero").bytes, vec![0; 12]);
+        assert_eq!(buffer("buf:i32:4:iota").to_vec::<i32>(), vec![0, 1, 2, 3]);
+        assert_eq!(buffer("buf:f32:2:1.0").to_vec::<f32>(), vec![1.0, 1.0]);
+        let r = buffer("buf:f32:64:random").to_vec::<f32>();
+        assert!(r.iter().all(|v| (-1.0..1.0).contains(v)));
+        assert_eq!(r, buffer("buf:f32:64:random").to_vec::<f32>());
+        for bad in [
+            "buf:f32",
+            "buf:q32:4:zero",
+            "buf:u32:x:zero",
+            "buf:u32:4:what",
+        ] {
+            assert!(parse_arg(bad, 1).is_err(), "{bad}");
+        }
+        assert!(matches!(parse_arg("ptr:0", 1), Ok(ArgSpec::Pointer(0))));
+    }
+
+    #[test]
+    fn dims() {
+        assert_eq!(parse_dim("4", "--grid").unwrap(), Dim3::x(4));
+        assert_eq!(parse_dim("4,2", "--grid").unwrap(), Dim3::xy(4, 2));
+        assert_eq!(parse_dim("1,2,3", "--grid").unwrap(), Dim3::new(1, 2, 3));
+        for bad in ["", "0", "1,2,3,4", "a", "-1"] {
+            assert!(parse_dim(bad, "--grid").is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! `ptxopt verify FILE`: build the file through the `ptxopt build` pipeline
+//! (same settings: `ptxopt.toml`, `--config`, `--arch`, `--knob`,
+//! `--named-phases`), then run each kernel of the input and of the output on
+//! the CPU emulator with the same generated inputs and compare every buffer
+//! ([`ptx_emu::diff`] documents the inputs, launch shapes and comparison).
+//!
+//! Prints one line per kernel and launch shape on stdout, e.g.
+//!
+//! ```text
+//! saxpy.ptx: saxpy grid 1x1x1 block 32x1x1 (saxpy_param_0=32 saxpy_param_1=1.5): equal (167 thread-instructions)
+//! ```
+//!
+//! and a summary on stderr. Exit status: 0 when no kernel differs or fails
+//! (kernels the emulator cannot run are reported as `skipped`, not as equal);
+//! 1 on a difference, an emulation error or a file with errors; 2 on a usage
+//! or I/O error (bad setting, no kernel of that name).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use ptx_db::RootDatabase;
+use ptx_emu::diff::{self, Outcome, Side, Verdict, VerifyOptions};
+use ptx_ir::ir::FunctionKind;
+
+use crate::settings::{self, UsageError};
+
+/// Arguments of `ptxopt verify`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// The PTX file.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+
+    /// Check only this kernel (default: every `.entry` with a body).
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+
+    /// The GPU to optimize for, as for `ptxopt build`.
+    #[arg(long, value_name = "sm_XX")]
+    arch: Option<String>,
+
+    /// Set a knob (`NAME=VALUE`); repeatable; as for `ptxopt build`.
+    #[arg(long = "knob", value_name = "NAME=VALUE")]
+    knobs: Vec<String>,
+
+    /// Read target and knobs from this file instead of the `ptxopt.toml`
+    /// beside the input.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// Run only these phases (comma-separated numbers or names).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    named_phases: Option<Vec<String>>,
+
+    /// Seed of the input generator.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+
+    /// 32-bit words per buffer (default: max(total threads * 4, 4096)).
+    #[arg(long, value_name = "N")]
+    elements: Option<usize>,
+
+    /// ULP tolerance for f32 results of kernels with `.approx` instructions.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    approx_ulps: u32,
+}
+
+/// Runs `ptxopt verify`.
+pub fn run(args: VerifyArgs) -> ExitCode {
+    match verify(&args) {
+        Ok(code) => code,
+        Err(UsageError(message)) => {
+            eprintln!("ptxopt: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
+    let cli = settings::from_cli(
+        args.arch.as_deref(),
+        &args.knobs,
+        args.named_phases.as_deref(),
+    )?;
+    let config_path = settings::config_path_for(&args.file, args.config.as_deref());
+    let config = config_path
+        .as_ref()
+        .map(|p| settings::load_config(p).map(|c| (p.clone(), c)))
+        .transpose()?;
+    let mut db = RootDatabase::new();
+    settings::apply(
+        &mut db,
+        config.as_ref().map(|(p, c)| (p.as_path(), c)),
+        &cli,
+    )?;
+    let (text, original, optimized_text) = match crate::run_cmd::load_checked(&mut db, &args.file) {
+        Ok((text, module, Some(out))) => (text, module, out),
+        Ok((_, _, None)) => return Ok(ExitCode::from(1)),
+        Err(code) => return Ok(code),
+    };
+    let display = args.file.display().to_string();
+    let (optimized, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&optimized_text));
+    if let Some(e) = errors.first() {
+        eprintln!(
+            "ptxopt: `{display}`: the optimized PTX does not lower: {}",
+            e.message
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let kernels: Vec<String> = original
+        .functions
+        .iter()
+        .filter(|f| f.sig.kind == FunctionKind::Entry && !f.layout.is_empty())
+        .map(|f| f.sig.name.clone())
+        .collect();
+    let selected: Vec<String> = match &args.kernel {
+        Some(k) if kernels.contains(k) => vec![k.clone()],
+        Some(k) => {
+            return Err(UsageError(format!(
+                "no kernel `{k}` in `{display}`; kernels: {}",
+                if kernels.is_empty() {
+                    "none".to_string()
+                } else {
+                    kernels.join(", ")
+                }
+            )))
+        }
+        None => kernels,
+    };
+    let opts = VerifyOptions {
+        seed: args.seed,
+        elements: args.elements,
+        approx_ulps: args.approx_ulps,
+        ..VerifyOptions::default()
+    };
+    let (mut equal, mut different, mut skipped, mut failed) = (0, 0, 0, 0);
+    for kernel in &selected {
+        let report = diff::verify_sources(
+            Side {
+                module: &original,
+                text: Some(&text),
+            },
+            Side {
+                module: &optimized,
+                text: Some(&optimized_text),
+            },
+            kernel,
+            &opts,
+        );
+        if let Some(problem) = &report.problem {
+            println!("{display}: {kernel}: error: {problem}");
+        }
+        for run in &report.runs {
+            let shape = format!(
+                "grid {}x{}x{} block {}x{}x{}",
+                run.grid.x, run.grid.y, run.grid.z, run.block.x, run.block.y, run.block.z
+            );
+            let what = match &run.outcome {
+                Outcome::Equal {
+                    original,
+                    optimized,
+                } if original == optimized => format!("equal ({original} thread-instructions)"),
+                Outcome::Equal {
+                    original,
+                    optimized,
+                } => format!(
+                    "equal ({original} thread-instructions original, {optimized} optimized)"
+                ),
+                Outcome::Different(d) => format!("DIFFERENT: {d}"),
+                Outcome::Skipped(why) => format!("skipped (the emulator cannot run it: {why})"),
+                Outcome::Error { which, error } => format!("error in the {which} kernel: {error}"),
+            };
+            let scalars = if run.scalars.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", run.scalars)
+            };
+            println!("{display}: {kernel} {shape}{scalars}: {what}");
+        }
+        match report.verdict() {
+            Verdict::Equal => equal += 1,
+            Verdict::Skipped => skipped += 1,
+            Verdict::Different => different += 1,
+            Verdict::Error => failed += 1,
+        }
+    }
+    eprintln!(
+        "verified {} kernel{}: {equal} equal, {different} different, {skipped} skipped, {failed} with errors",
+        selected.len(),
+        if selected.len() == 1 { "" } else { "s" }
+    );
+    Ok(if different + failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
