@@ -13,6 +13,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod format;
 pub mod lexer;
 pub mod line_index;
 mod parser;
