@@ -203,6 +203,13 @@ impl Analysis {
         self.with_db(|db| folding::folding_ranges(db, path))
     }
 
+    /// The file in the canonical layout (`ptx_syntax::format`); `None` when it has
+    /// syntax errors (then it is left as the user typed it).
+    pub fn format(&self, path: &Path) -> Cancellable<Option<String>> {
+        let text = self.file_text(path);
+        self.with_db(|_| ptx_syntax::format::format(&ptx_syntax::parse(&text?)))
+    }
+
     /// Semantic tokens, in source order.
     pub fn semantic_tokens(&self, path: &Path) -> Cancellable<Vec<SemanticToken>> {
         self.with_db(|db| semantic_tokens::semantic_tokens(db, path))

@@ -175,6 +175,24 @@ pub(crate) fn dispatch(req: Request) -> Result<Job, Response> {
                 .collect();
             Ok(to_value(folds))
         }),
+        r::Formatting::METHOD => job(req, |a, p: lsp::DocumentFormattingParams| {
+            let path = path_of(&p.text_document.uri);
+            let index = a.line_index(&path)?;
+            let text = a.file_text(&path).unwrap_or_default();
+            // One edit replacing the whole text; none when it is already
+            // canonical or has syntax errors.
+            let edits = match a.format(&path)? {
+                Some(formatted) if formatted != text => vec![lsp::TextEdit {
+                    range: convert::range(
+                        &index,
+                        ptx_ide::TextRange::up_to(ptx_ide::TextSize::of(text.as_str())),
+                    ),
+                    new_text: formatted,
+                }],
+                _ => Vec::new(),
+            };
+            Ok(to_value(edits))
+        }),
         r::SemanticTokensFullRequest::METHOD => job(req, |a, p: lsp::SemanticTokensParams| {
             let path = path_of(&p.text_document.uri);
             let index = a.line_index(&path)?;

@@ -849,3 +849,38 @@ fn cancellation_and_unknown_requests() {
         expect![[r#"Err((-32601, "unknown request textDocument/completion"))"#]],
     );
 }
+
+#[test]
+fn formatting_returns_the_canonical_layout() {
+    let text = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry e(.param .u64 p)\n{\n.reg .b32 %v;\nL1:\n\tmov.u32   %v,%tid.x; // lane\n\tbra L1;\n}\n";
+    let mut c = Client::new(None);
+    c.open(URI, text);
+    c.diagnostics();
+    let v = c.request::<r::Formatting>(lsp::DocumentFormattingParams {
+        text_document: doc(),
+        options: lsp::FormattingOptions {
+            tab_size: 4,
+            insert_spaces: true,
+            ..Default::default()
+        },
+        work_done_progress_params: Default::default(),
+    });
+    let edits: Vec<lsp::TextEdit> = serde_json::from_value(v).unwrap();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(edits[0].range.start, lsp::Position::new(0, 0));
+    check(
+        edits[0].new_text.clone(),
+        expect![[r#"
+            .version 8.5
+            .target sm_80
+            .address_size 64
+            .visible .entry e(.param .u64 p)
+            {
+                .reg .b32 %v;
+            L1:
+                mov.u32 %v, %tid.x; // lane
+                bra L1;
+            }
+        "#]],
+    );
+}
