@@ -13,6 +13,10 @@
 //! - `bench-analyze [FILE]`: cold analysis of a module in a new database
 //!   against `ptxas` on the same file, and re-analysis after a one-function
 //!   edit in a warm database against cold. See [`bench_analyze`].
+//! - `bench-lsp [FILE] [--iterations N]`: the language server in process; a
+//!   one-character edit in a function, then the time until its diagnostics
+//!   and inlay hints arrive (p50/p90/p99/max), and the memory with the file
+//!   open. See [`bench_lsp`].
 
 /// The allocator the `ptxopt` binary uses (syntax trees are allocation-heavy:
 /// mimalloc takes ~13% fewer instructions per parse than glibc malloc, and frees
@@ -21,6 +25,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench_analyze;
+mod bench_lsp;
 mod pressure;
 
 use std::path::{Path, PathBuf};
@@ -34,10 +39,11 @@ fn main() -> ExitCode {
         Some("bench-parse") => bench_parse(args.get(1).map(PathBuf::from)),
         Some("pressure") => pressure::run(),
         Some("bench-analyze") => bench_analyze::run(args.get(1).map(PathBuf::from)),
+        Some("bench-lsp") => bench_lsp::run(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test [cargo test args...] | bench-parse [FILE] | pressure \
-                 | bench-analyze [FILE]>"
+                 | bench-analyze [FILE] | bench-lsp [FILE] [--iterations N]>"
             );
             return ExitCode::from(2);
         }
