@@ -94,10 +94,8 @@ impl Formatter {
     /// blank lines.
     fn trivia(&mut self, token: &SyntaxToken, depth: usize) {
         match token.kind() {
-            WHITESPACE => {
-                if token.text().matches('\n').count() >= 2 {
-                    self.pending_blank = true;
-                }
+            WHITESPACE if token.text().matches('\n').count() >= 2 => {
+                self.pending_blank = true;
             }
             COMMENT => {
                 let newline_before = token
