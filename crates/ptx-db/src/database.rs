@@ -14,7 +14,7 @@ use ptx_knobs::{KnobDef, KnobValue, KNOBS};
 use rustc_hash::FxHashMap;
 use salsa::{Durability, Setter};
 
-use crate::inputs::{Knob, PhaseSwitch, SourceFile, Target};
+use crate::inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
 use crate::phases::{PhaseId, PHASES};
 
 /// What queries need from the database beyond salsa: the input handles.
@@ -28,6 +28,9 @@ pub trait Db: salsa::Database {
     fn target(&self) -> Target;
     /// The switch of one phase.
     fn phase_switch(&self, phase: PhaseId) -> PhaseSwitch;
+    /// The input of the file at `path` (files are only ever added, so an
+    /// untracked lookup is safe; a [`Chunk`] names its file by path).
+    fn source_file(&self, path: &Path) -> Option<SourceFile>;
 }
 
 /// A callback receiving every salsa event (see [`crate::EventLog`]).
@@ -59,6 +62,10 @@ impl Db for RootDatabase {
 
     fn phase_switch(&self, phase: PhaseId) -> PhaseSwitch {
         self.phases[phase as usize]
+    }
+
+    fn source_file(&self, path: &Path) -> Option<SourceFile> {
+        self.files.get(path).copied()
     }
 }
 
@@ -143,6 +150,12 @@ impl RootDatabase {
 
     /// Sets a file's text, creating the input on first use. Records a change
     /// only when the text differs. Returns the file's input.
+    ///
+    /// Also keeps the file's [`Chunk`]s: the old and new texts are compared
+    /// (common prefix and suffix, a `memcmp`), only the region that changed
+    /// (widened to whole chunks, and to the chunk before it) is split again
+    /// with `ptx_syntax::split`, and only chunks whose text changed are set. So
+    /// the cost of an edit is that of the chunks it touches, not of the file.
     pub fn set_file_text(
         &mut self,
         path: impl Into<PathBuf>,
@@ -152,15 +165,105 @@ impl RootDatabase {
         let text = text.into();
         if let Some(&file) = self.files.get(&path) {
             if *file.text(self) != text {
+                self.update_chunks(file, &text);
                 file.set_text(self).to(text);
             }
             return file;
         }
-        let file = SourceFile::builder(path.clone(), text)
+        // No setter here: creating inputs does not wait for the clones of the
+        // database (an LSP's snapshots) to be dropped, a setter would.
+        let chunks = pieces(&text, 0, &ptx_syntax::split::split_points(&text).0)
+            .map(|piece| self.new_chunk(&path, piece))
+            .collect();
+        let file = SourceFile::builder(path.clone(), text, chunks)
             .durability(Durability::LOW)
             .new(self);
         self.files.insert(path, file);
         file
+    }
+
+    fn new_chunk(&self, path: &Path, text: &str) -> Chunk {
+        Chunk::builder(path.to_path_buf(), text.to_string())
+            .durability(Durability::LOW)
+            .new(self)
+    }
+
+    /// Re-splits the part of `file` that differs in `new` and sets the texts
+    /// of the chunks that changed (see [`set_file_text`](Self::set_file_text)).
+    fn update_chunks(&mut self, file: SourceFile, new: &str) {
+        let old = file.text(self);
+        let (prefix, suffix) = common_affixes(old.as_bytes(), new.as_bytes());
+        let old_len = old.len();
+        let chunks: Vec<Chunk> = file.chunks(self).clone();
+        let mut starts = Vec::with_capacity(chunks.len() + 1);
+        let mut at = 0usize;
+        for chunk in &chunks {
+            starts.push(at);
+            at += chunk.text(self).len();
+        }
+        starts.push(at);
+        debug_assert_eq!(at, old_len);
+        let n = chunks.len();
+        // The chunk holding the first changed byte, and the one before it (an
+        // edit at its very start can change whether it is a boundary).
+        let containing = starts[..n]
+            .partition_point(|&s| s <= prefix)
+            .saturating_sub(1);
+        let first = containing.saturating_sub(1);
+        let scan_start = starts.get(first).copied().unwrap_or(0).min(prefix);
+        let changed_end = old_len - suffix;
+        // The first old boundary after the change: the same token in `new`.
+        let mut k = first + 1;
+        while k < n && starts[k] <= changed_end {
+            k += 1;
+        }
+        let shift = |s: usize| s + new.len() - old_len;
+        let (points, region_end) = loop {
+            let end = if k >= n { new.len() } else { shift(starts[k]) };
+            let (points, ends) = ptx_syntax::split::split_points(&new[scan_start..end]);
+            if k >= n || ends {
+                break (points, end);
+            }
+            k += 1;
+        };
+        let texts: Vec<&str> = pieces(&new[..region_end], scan_start, &points).collect();
+        let old_region: Vec<Chunk> = chunks[first.min(n)..k.min(n)].to_vec();
+        // Keep inputs whose text is unchanged at the front and back, reuse the
+        // rest in order (setting their text), create or drop the difference.
+        let mut front = 0;
+        while front < texts.len()
+            && front < old_region.len()
+            && old_region[front].text(self) == texts[front]
+        {
+            front += 1;
+        }
+        let mut back = 0;
+        while back < texts.len() - front
+            && back < old_region.len() - front
+            && old_region[old_region.len() - 1 - back].text(self) == texts[texts.len() - 1 - back]
+        {
+            back += 1;
+        }
+        let mut region: Vec<Chunk> = old_region[..front].to_vec();
+        let middle_old = &old_region[front..old_region.len() - back];
+        for (i, piece) in texts[front..texts.len() - back].iter().enumerate() {
+            match middle_old.get(i) {
+                Some(&chunk) => {
+                    if chunk.text(self) != piece {
+                        chunk.set_text(self).to(piece.to_string());
+                    }
+                    region.push(chunk);
+                }
+                None => region.push(self.new_chunk(file.path(self), piece)),
+            }
+        }
+        region.extend_from_slice(&old_region[old_region.len() - back..]);
+        if region.len() != old_region.len() {
+            let mut list = chunks[..first.min(n)].to_vec();
+            list.extend(region);
+            list.extend_from_slice(&chunks[k.min(n)..]);
+            file.set_chunks(self).to(list);
+        }
     }
 
     /// The input of a file set before.
@@ -226,6 +329,44 @@ impl RootDatabase {
             self.set_phase_enabled(info.id, on);
         }
     }
+}
+
+/// The pieces of `text[start..]` cut at `points` (offsets relative to
+/// `start`), without empty ones.
+fn pieces<'t>(text: &'t str, start: usize, points: &[usize]) -> impl Iterator<Item = &'t str> {
+    let mut cuts = Vec::with_capacity(points.len() + 2);
+    cuts.push(start);
+    cuts.extend(points.iter().map(|p| start + p));
+    cuts.push(text.len());
+    (0..cuts.len() - 1)
+        .map(move |i| &text[cuts[i]..cuts[i + 1]])
+        .filter(|piece| !piece.is_empty())
+}
+
+/// The lengths of the common prefix and suffix of two texts (not
+/// overlapping), compared a block at a time (`memcmp`).
+fn common_affixes(a: &[u8], b: &[u8]) -> (usize, usize) {
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let mut prefix = 0;
+    while prefix + BLOCK <= n && a[prefix..prefix + BLOCK] == b[prefix..prefix + BLOCK] {
+        prefix += BLOCK;
+    }
+    while prefix < n && a[prefix] == b[prefix] {
+        prefix += 1;
+    }
+    let max = n - prefix;
+    let (ea, eb) = (a.len(), b.len());
+    let mut suffix = 0;
+    while suffix + BLOCK <= max
+        && a[ea - suffix - BLOCK..ea - suffix] == b[eb - suffix - BLOCK..eb - suffix]
+    {
+        suffix += BLOCK;
+    }
+    while suffix < max && a[ea - suffix - 1] == b[eb - suffix - 1] {
+        suffix += 1;
+    }
+    (prefix, suffix)
 }
 
 /// Checks a value against the knob's type; an Int is accepted for a Float knob.

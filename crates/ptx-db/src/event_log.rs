@@ -63,6 +63,9 @@ fn argument_names(db: &RootDatabase) -> FxHashMap<Id, String> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| path.display().to_string());
+        for (i, chunk) in file.chunks(db).iter().enumerate() {
+            names.insert(chunk.as_id(), format!("{name}#{i}"));
+        }
         names.insert(file.as_id(), name);
         for kernel in kernels(db, file) {
             names.insert(kernel.as_id(), kernel.name(db).clone());

@@ -4,6 +4,8 @@
 //!   the time). Setters always record a change, so
 //!   [`RootDatabase::set_file_text`](crate::RootDatabase::set_file_text) compares
 //!   the new text first.
+//! - [`Chunk`]: the file cut into runs of top-level items, each with its own
+//!   text, so that an edit re-parses and re-checks only the chunk it is in.
 //! - [`Knob`]: one input per knob of [`ptx_knobs::KNOBS`], held by the database
 //!   in a name-indexed map. Salsa tracks reads per input, so a phase that reads
 //!   only `LoopUnroll` is not re-run when `UnrollBudget` changes. MEDIUM
@@ -21,6 +23,28 @@ use ptx_knobs::KnobValue;
 #[salsa::input(debug)]
 pub struct SourceFile {
     /// The path it was read from (also its identity in the database).
+    #[returns(ref)]
+    pub path: PathBuf,
+    #[returns(ref)]
+    pub text: String,
+    /// The file cut into [`Chunk`]s, in order (their texts laid end to end
+    /// are `text`). Set only when chunks are added or removed; an edit inside
+    /// one item sets that chunk's text and leaves this list alone.
+    #[returns(ref)]
+    pub chunks: Vec<Chunk>,
+}
+
+/// A run of whole top-level items of a file, with the trivia after them (see
+/// `ptx_syntax::split`), parsed and checked on its own so that an edit inside
+/// one function re-parses and re-checks only its chunk. Maintained by
+/// [`RootDatabase::set_file_text`](crate::RootDatabase::set_file_text), which
+/// sets a chunk's text only when it changed. LOW durability.
+#[salsa::input(debug)]
+pub struct Chunk {
+    /// The path of the file it belongs to (never changes; the file's input is
+    /// [`Db::source_file`](crate::Db::source_file) of it). Not the input
+    /// itself: a file is created with its chunks, without a setter, and a
+    /// setter would wait for every clone of the database to be dropped.
     #[returns(ref)]
     pub path: PathBuf,
     #[returns(ref)]

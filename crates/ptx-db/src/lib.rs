@@ -16,8 +16,9 @@
 //!                      kernel_ptx ─► file_ptx ─► build_file
 //! ```
 //!
-//! An edit in one function re-runs only that function's queries (and the
-//! cheap per-file ones: parse, check, split); a comment or whitespace edit stops
+//! An edit in one function re-runs only that function's queries, the parse and
+//! check of its chunk (see [`Chunk`]), and the cheap per-file ones that put
+//! the chunks together; a comment or whitespace edit stops
 //! at `kernel_ir`; a knob change re-runs only the phases that read the knob.
 //! `tests/incremental.rs` proves each with a snapshot of the executed queries
 //! ([`EventLog`]).
@@ -39,13 +40,14 @@ pub mod queries;
 
 pub use database::{Db, EventCallback, RootDatabase, SetKnobError};
 pub use event_log::EventLog;
-pub use inputs::{Knob, PhaseSwitch, SourceFile, Target};
+pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
 pub use output::{build_file, file_ptx, kernel_ptx, FileBuild};
 pub use phases::{find_phases, phase_info, suggest_phases, PhaseId, PhaseInfo, Tool, PHASES};
 pub use pipeline::{
     effective_target, ir_after, ir_before, kernel_final, knob_bool, knob_int, knob_value,
 };
 pub use queries::{
-    file_diagnostics, kernel_ir, kernel_lowered, kernel_starts, kernels, module_context,
-    module_items, parse, Diag, Kernel,
+    chunk_check, chunk_parse, chunks_clean, file_diagnostics, kernel_ir, kernel_lowered,
+    kernel_starts, kernels, module_context, module_facts, module_items, parse, Diag, Kernel,
+    KernelSyntax,
 };

@@ -2,7 +2,10 @@
 //! kernels, lowering.
 //!
 //! ```text
-//! SourceFile ─► parse ─┬─► file_diagnostics
+//! Chunk ─► chunk_parse ─► chunk_check ─────────┐ (per chunk, see `inputs::Chunk`)
+//!               │                 ▲              ▼
+//! SourceFile ─► parse ─► module_facts      file_diagnostics
+//!                      │
 //!                      ├─► module_context ─────────────┐
 //!                      ├─► module_items                │
 //!                      └─► kernels ─► Kernel.syntax ─► kernel_lowered ─► kernel_ir ─► phases…
@@ -30,10 +33,11 @@ use std::sync::Arc;
 use ptx_ir::ir::{Function, Header, ModuleItem};
 use ptx_ir::{LowerError, ModuleContext};
 use ptx_syntax::ast::{self, AstNode};
-use ptx_syntax::check::{Diagnostic, Severity};
+use ptx_syntax::check::{Diagnostic, ModuleFacts, Severity};
 use ptx_syntax::{GreenNode, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize};
+use rowan::NodeOrToken;
 
-use crate::inputs::SourceFile;
+use crate::inputs::{Chunk, SourceFile};
 use crate::Db;
 
 /// A diagnostic with an absolute range in its file. The same type as
@@ -62,20 +66,107 @@ pub struct Kernel<'db> {
     /// The function's green node (position-independent).
     #[tracked]
     #[returns(ref)]
-    pub syntax: GreenNode,
+    pub syntax: KernelSyntax,
 }
 
-/// The syntax tree of a file.
+/// A kernel's green node, compared by pointer first: [`kernels`] re-runs after
+/// every edit and re-creates each [`Kernel`], and the node of a kernel whose
+/// chunk did not change is the very same node (the chunk's parse is memoized),
+/// so salsa's comparison is O(1) instead of a walk of the whole tree.
+#[derive(Clone, Debug, Eq)]
+pub struct KernelSyntax(pub GreenNode);
+
+impl PartialEq for KernelSyntax {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq::<ptx_syntax::GreenNodeData>(&*self.0, &*other.0) || self.0 == other.0
+    }
+}
+
+impl std::ops::Deref for KernelSyntax {
+    type Target = GreenNode;
+    fn deref(&self) -> &GreenNode {
+        &self.0
+    }
+}
+
+/// The syntax tree of one chunk, with ranges relative to the chunk.
+#[salsa::tracked(returns(ref))]
+pub fn chunk_parse(db: &dyn Db, chunk: Chunk) -> Parse {
+    ptx_syntax::parse(chunk.text(db))
+}
+
+/// Whether no chunk of the file has a syntax error. Then the file's tree is
+/// the chunks' trees side by side (see `ptx_syntax::split`), and the file is
+/// parsed and checked chunk by chunk; otherwise as a whole.
+#[salsa::tracked(returns(copy))]
+pub fn chunks_clean(db: &dyn Db, file: SourceFile) -> bool {
+    file.chunks(db)
+        .iter()
+        .all(|&chunk| chunk_parse(db, chunk).errors().is_empty())
+}
+
+/// The syntax tree of a file: when its chunks parse cleanly, their nodes under
+/// one `SOURCE_FILE` node (no re-parse, the nodes are shared), else the whole
+/// text parsed. Either way equal to `ptx_syntax::parse` of the text.
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
-    ptx_syntax::parse(file.text(db))
+    if !chunks_clean(db, file) {
+        return ptx_syntax::parse(file.text(db));
+    }
+    let mut children = Vec::new();
+    for &chunk in file.chunks(db) {
+        let green = chunk_parse(db, chunk).green();
+        children.extend(green.children().map(|child| match child {
+            NodeOrToken::Node(n) => NodeOrToken::Node(n.to_owned()),
+            NodeOrToken::Token(t) => NodeOrToken::Token(t.to_owned()),
+        }));
+    }
+    let green = GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children);
+    Parse::from_parts(green, Vec::new())
+}
+
+/// The module-level facts the checks of each item read (header, module-level
+/// names). Position-free: an edit inside a function leaves it equal, so the
+/// other chunks' [`chunk_check`]s do not re-run.
+#[salsa::tracked(returns(ref))]
+pub fn module_facts(db: &dyn Db, file: SourceFile) -> ModuleFacts {
+    ptx_syntax::check::module_facts(&parse(db, file).tree()).0
+}
+
+/// The checks of the items of one chunk, with ranges relative to the chunk, in
+/// the order `ptx_syntax::check` finds them.
+#[salsa::tracked(returns(ref))]
+pub fn chunk_check(db: &dyn Db, chunk: Chunk) -> Arc<[Diag]> {
+    let Some(file) = db.source_file(chunk.path(db)) else {
+        unreachable!("a chunk's file is in the database")
+    };
+    let facts = module_facts(db, file);
+    ptx_syntax::check::check_items(chunk_parse(db, chunk).tree().items(), facts).into()
 }
 
 /// Syntax errors and check diagnostics (what `ptxopt check` reports), sorted by
-/// position.
+/// position: `ptx_syntax::check::diagnostics` of the file. When the chunks parse
+/// cleanly it is put together from the module-level diagnostics and each
+/// chunk's [`chunk_check`] (moved to the chunk's offset), so an edit re-checks
+/// only its chunk.
 #[salsa::tracked(returns(ref))]
 pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Arc<[Diag]> {
-    ptx_syntax::check::diagnostics(parse(db, file)).into()
+    if !chunks_clean(db, file) {
+        return ptx_syntax::check::diagnostics(parse(db, file)).into();
+    }
+    // The order of `check`: module-level diagnostics, then item by item; then
+    // a stable sort by start.
+    let (_, mut diags) = ptx_syntax::check::module_facts(&parse(db, file).tree());
+    let mut offset = TextSize::from(0);
+    for &chunk in file.chunks(db) {
+        diags.extend(chunk_check(db, chunk).iter().map(|d| Diag {
+            range: d.range + offset,
+            ..d.clone()
+        }));
+        offset += TextSize::of(chunk.text(db).as_str());
+    }
+    diags.sort_by_key(|d| d.range.start());
+    diags.into()
 }
 
 /// Whether the file has any error (a file with errors is not built).
@@ -99,7 +190,7 @@ pub fn kernels(db: &dyn Db, file: SourceFile) -> Vec<Kernel<'_>> {
         .map(|(index, func)| {
             let name = func.name().map(|n| n.text()).unwrap_or_default();
             let green = func.syntax().green().into_owned();
-            Kernel::new(db, name, file, index, green)
+            Kernel::new(db, name, file, index, KernelSyntax(green))
         })
         .collect()
 }
@@ -123,7 +214,7 @@ pub fn kernel_lowered<'db>(
     kernel: Kernel<'db>,
 ) -> (Arc<Function>, Arc<[LowerError]>) {
     let ctx = module_context(db, kernel.file(db));
-    let root = SyntaxNode::new_root(kernel.syntax(db).clone());
+    let root = SyntaxNode::new_root(kernel.syntax(db).0.clone());
     match ast::Function::cast(root) {
         Some(func) => {
             let (function, errors) = ptx_ir::lower_function(&func, ctx);

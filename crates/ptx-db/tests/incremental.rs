@@ -96,7 +96,19 @@ fn first_build_runs_everything_once() {
     build_file(&db, file);
     expect![[r#"
         file_diagnostics(two.ptx)
+        chunks_clean(two.ptx)
+        chunk_parse(two.ptx#0)
+        chunk_parse(two.ptx#1)
+        chunk_parse(two.ptx#2)
+        chunk_parse(two.ptx#3)
+        chunk_parse(two.ptx#4)
         parse(two.ptx)
+        chunk_check(two.ptx#0)
+        module_facts(two.ptx)
+        chunk_check(two.ptx#1)
+        chunk_check(two.ptx#2)
+        chunk_check(two.ptx#3)
+        chunk_check(two.ptx#4)
         kernels(two.ptx)
         kernel_lowered(a)
         module_context(two.ptx)
@@ -124,8 +136,12 @@ fn editing_one_body_reruns_only_that_kernel() {
         &log,
         file,
         expect![[r#"
+            chunk_parse(two.ptx#4)
+            chunks_clean(two.ptx)
             parse(two.ptx)
             file_diagnostics(two.ptx)
+            module_facts(two.ptx)
+            chunk_check(two.ptx#4)
             kernels(two.ptx)
             module_context(two.ptx)
             kernel_lowered(b)
@@ -149,13 +165,17 @@ fn editing_a_comment_stops_at_lowering() {
         &log,
         file,
         expect![[r#"
-        parse(two.ptx)
-        file_diagnostics(two.ptx)
-        kernels(two.ptx)
-        module_context(two.ptx)
-        kernel_lowered(a)
-        module_items(two.ptx)
-        kernel_ir(a)"#]],
+            chunk_parse(two.ptx#3)
+            chunks_clean(two.ptx)
+            parse(two.ptx)
+            file_diagnostics(two.ptx)
+            module_facts(two.ptx)
+            chunk_check(two.ptx#3)
+            kernels(two.ptx)
+            module_context(two.ptx)
+            kernel_lowered(a)
+            module_items(two.ptx)
+            kernel_ir(a)"#]],
     );
 }
 
@@ -171,13 +191,17 @@ fn editing_whitespace_stops_at_lowering() {
         &log,
         file,
         expect![[r#"
-        parse(two.ptx)
-        file_diagnostics(two.ptx)
-        kernels(two.ptx)
-        module_context(two.ptx)
-        kernel_lowered(a)
-        module_items(two.ptx)
-        kernel_ir(a)"#]],
+            chunk_parse(two.ptx#3)
+            chunks_clean(two.ptx)
+            parse(two.ptx)
+            file_diagnostics(two.ptx)
+            module_facts(two.ptx)
+            chunk_check(two.ptx#3)
+            kernels(two.ptx)
+            module_context(two.ptx)
+            kernel_lowered(a)
+            module_items(two.ptx)
+            kernel_ir(a)"#]],
     );
 }
 
@@ -193,11 +217,15 @@ fn editing_a_module_comment_reruns_no_kernel_query() {
         &log,
         file,
         expect![[r#"
-        parse(two.ptx)
-        file_diagnostics(two.ptx)
-        kernels(two.ptx)
-        module_context(two.ptx)
-        module_items(two.ptx)"#]],
+            chunk_parse(two.ptx#2)
+            chunks_clean(two.ptx)
+            parse(two.ptx)
+            file_diagnostics(two.ptx)
+            module_facts(two.ptx)
+            chunk_check(two.ptx#2)
+            kernels(two.ptx)
+            module_context(two.ptx)
+            module_items(two.ptx)"#]],
     );
 }
 
@@ -249,18 +277,28 @@ fn adding_a_function_above_runs_phases_only_for_it() {
         &log,
         file,
         expect![[r#"
-        parse(two.ptx)
-        file_diagnostics(two.ptx)
-        kernels(two.ptx)
-        kernel_lowered(first)
-        module_context(two.ptx)
-        kernel_lowered(a)
-        kernel_lowered(b)
-        module_items(two.ptx)
-        file_ptx(two.ptx)
-        kernel_ptx(first)
-        <all 53 phases>(first)
-        kernel_ir(first)"#]],
+            chunks_clean(two.ptx)
+            chunk_parse(two.ptx#2)
+            chunk_parse(two.ptx#3)
+            parse(two.ptx)
+            file_diagnostics(two.ptx)
+            module_facts(two.ptx)
+            chunk_check(two.ptx#0)
+            chunk_check(two.ptx#1)
+            chunk_check(two.ptx#2)
+            chunk_check(two.ptx#3)
+            chunk_check(two.ptx#4)
+            chunk_check(two.ptx#5)
+            kernels(two.ptx)
+            kernel_lowered(first)
+            module_context(two.ptx)
+            kernel_lowered(a)
+            kernel_lowered(b)
+            module_items(two.ptx)
+            file_ptx(two.ptx)
+            kernel_ptx(first)
+            <all 53 phases>(first)
+            kernel_ir(first)"#]],
     );
 }
 

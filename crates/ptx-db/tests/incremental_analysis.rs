@@ -80,6 +80,12 @@ fn first_analysis_runs_each_query_once_per_kernel() {
         expect![[r#"
             kernels(k.ptx)
             parse(k.ptx)
+            chunks_clean(k.ptx)
+            chunk_parse(k.ptx#0)
+            chunk_parse(k.ptx#1)
+            chunk_parse(k.ptx#2)
+            chunk_parse(k.ptx#3)
+            chunk_parse(k.ptx#4)
             cfg(a)
             kernel_ir(a)
             kernel_lowered(a)
@@ -129,6 +135,8 @@ fn editing_one_function_reruns_only_its_analyses() {
         &log,
         file,
         expect![[r#"
+            chunk_parse(k.ptx#4)
+            chunks_clean(k.ptx)
             parse(k.ptx)
             kernels(k.ptx)
             module_context(k.ptx)
@@ -157,6 +165,8 @@ fn editing_a_comment_reruns_no_analysis() {
         &log,
         file,
         expect![[r#"
+            chunk_parse(k.ptx#3)
+            chunks_clean(k.ptx)
             parse(k.ptx)
             kernels(k.ptx)
             module_context(k.ptx)

@@ -32,19 +32,29 @@ pub struct InlayHint {
     pub label: String,
 }
 
-pub(crate) fn inlay_hints(db: &RootDatabase, path: &Path) -> Vec<InlayHint> {
+/// The hints of the functions that overlap `range` (all of them for `None`):
+/// an editor asks for the visible part, and only those functions are analyzed.
+pub(crate) fn inlay_hints(
+    db: &RootDatabase,
+    path: &Path,
+    range: Option<TextRange>,
+) -> Vec<InlayHint> {
     let mut hints = Vec::new();
     for k in file_kernels(db, path) {
+        let function_range = k.syntax.syntax().text_range();
+        if range.is_some_and(|r| r.intersect(function_range).is_none()) {
+            continue;
+        }
         let ka = kernel_analysis(db, k.kernel);
-        let label_end = |label: &str| -> Option<TextSize> {
-            // The label definition inside this function (`name:`).
-            k.syntax
-                .syntax()
-                .descendants()
-                .filter_map(ptx_syntax::ast::LabelDef::cast)
-                .find(|l| l.name().is_some_and(|n| n.text() == label))
-                .map(|l| l.syntax().text_range().end())
-        };
+        // Where each label definition of this function ends (`name:`), in one walk.
+        let label_ends: rustc_hash::FxHashMap<String, TextSize> = k
+            .syntax
+            .syntax()
+            .descendants()
+            .filter_map(ptx_syntax::ast::LabelDef::cast)
+            .filter_map(|l| Some((l.name()?.text(), l.syntax().text_range().end())))
+            .collect();
+        let label_end = |label: &str| label_ends.get(label).copied();
         for &block in &ka.func.layout {
             let b = &ka.func.blocks[block];
             let max = ka.pressure.block_max(block);
@@ -93,5 +103,8 @@ pub(crate) fn inlay_hints(db: &RootDatabase, path: &Path) -> Vec<InlayHint> {
         }
     }
     hints.sort_by_key(|h| h.offset);
+    if let Some(range) = range {
+        hints.retain(|h| range.contains_inclusive(h.offset));
+    }
     hints
 }

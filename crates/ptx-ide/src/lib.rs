@@ -152,7 +152,13 @@ impl Analysis {
 
     /// Inlay hints of a file (all of them; the client filters by range).
     pub fn inlay_hints(&self, path: &Path) -> Cancellable<Vec<InlayHint>> {
-        self.with_db(|db| inlay_hints::inlay_hints(db, path))
+        self.with_db(|db| inlay_hints::inlay_hints(db, path, None))
+    }
+
+    /// Inlay hints inside `range` only; only the functions overlapping it are
+    /// analyzed (what an editor asks for: the visible lines).
+    pub fn inlay_hints_in(&self, path: &Path, range: TextRange) -> Cancellable<Vec<InlayHint>> {
+        self.with_db(|db| inlay_hints::inlay_hints(db, path, Some(range)))
     }
 
     /// Where the name at `offset` is defined.

@@ -59,9 +59,8 @@ pub(crate) fn dispatch(req: Request) -> Result<Job, Response> {
             let index = a.line_index(&path)?;
             let wanted = convert::text_range(&index, p.range);
             let hints: Vec<lsp::InlayHint> = a
-                .inlay_hints(&path)?
+                .inlay_hints_in(&path, wanted)?
                 .into_iter()
-                .filter(|h| wanted.contains_inclusive(h.offset))
                 .map(|h| lsp::InlayHint {
                     position: convert::position(&index, h.offset),
                     label: lsp::InlayHintLabel::String(h.label),

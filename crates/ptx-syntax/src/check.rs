@@ -49,10 +49,39 @@ pub fn check(file: &ast::SourceFile) -> Vec<Diagnostic> {
 
 /// [`check`] with options.
 pub fn check_with(file: &ast::SourceFile, options: CheckOptions) -> Vec<Diagnostic> {
-    let mut checker = Checker::new(file);
+    let mut checker = Checker::new(Cow::Owned(ModuleFacts::header(file)));
     checker.check_arch(file, options.arch);
-    checker.run(file);
+    checker.check_header(file);
+    checker.collect_globals(file);
+    for item in file.items() {
+        checker.check_item(&item);
+    }
     checker.diags.sort_by_key(|d| d.range.start());
+    checker.diags
+}
+
+/// The module-level half of [`check`]: the facts the checks of each item need,
+/// and the diagnostics of the module as a whole (header, duplicate function
+/// definitions), in the order [`check`] finds them.
+///
+/// [`check`] of a module is these diagnostics followed by [`check_items`] of
+/// every item in order, stably sorted by start.
+pub fn module_facts(file: &ast::SourceFile) -> (ModuleFacts, Vec<Diagnostic>) {
+    let mut checker = Checker::new(Cow::Owned(ModuleFacts::header(file)));
+    checker.check_header(file);
+    checker.collect_globals(file);
+    let diags = std::mem::take(&mut checker.diags);
+    (checker.facts.into_owned(), diags)
+}
+
+/// The per-item half of [`check`]: the checks of some module-level items
+/// (functions, variable declarations, aliases), in order, unsorted. The ranges
+/// are those of the items' tree (relative to its root).
+pub fn check_items(items: impl IntoIterator<Item = Item>, facts: &ModuleFacts) -> Vec<Diagnostic> {
+    let mut checker = Checker::new(Cow::Borrowed(facts));
+    for item in items {
+        checker.check_item(&item);
+    }
     checker.diags
 }
 
@@ -121,14 +150,17 @@ struct Decl {
     range: TextRange,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum GlobalKind {
     Function { defined: bool },
     Variable,
 }
 
-struct Checker {
-    diags: Vec<Diagnostic>,
+/// What the checks of one item need to know of the rest of the module: the
+/// header and the module-level names. It holds no source positions, so an edit
+/// inside a function body leaves it equal (see [`module_facts`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModuleFacts {
     version: Option<PtxVersion>,
     /// SM number of `.target` (`sm_90a` is 90).
     sm: Option<u32>,
@@ -136,21 +168,15 @@ struct Checker {
     sm_suffix: Option<char>,
     target_text: String,
     globals: FxHashMap<String, GlobalKind>,
-    /// Function-level: scopes of declarations, innermost last.
-    scopes: Vec<FxHashMap<String, Decl>>,
-    /// Parameterized declarations `%r<N>` per scope: prefix -> (count, decl).
-    ranges: Vec<FxHashMap<String, (u32, Decl)>>,
-    labels: FxHashMap<String, TextRange>,
     /// State space of each module-level variable.
     global_spaces: FxHashMap<String, String>,
     /// Names declared by `.func`/`.entry` (not by `.alias`).
     declared_functions: rustc_hash::FxHashSet<String>,
-    /// [`Family::parsed_forms`] by family address.
-    forms: FxHashMap<usize, &'static [ptx_isa::Form]>,
 }
 
-impl Checker {
-    fn new(file: &ast::SourceFile) -> Checker {
+impl ModuleFacts {
+    /// The header facts (`.version`, `.target`) of a module, no names yet.
+    fn header(file: &ast::SourceFile) -> ModuleFacts {
         let version = file
             .version()
             .and_then(|v| v.version())
@@ -164,18 +190,36 @@ impl Checker {
             .and_then(|t| t.sm_name())
             .map(|t| t.text().to_string())
             .unwrap_or_default();
-        Checker {
-            diags: Vec::new(),
+        ModuleFacts {
             version,
             sm,
             sm_suffix,
             target_text,
-            globals: FxHashMap::default(),
+            ..ModuleFacts::default()
+        }
+    }
+}
+
+struct Checker<'f> {
+    diags: Vec<Diagnostic>,
+    facts: Cow<'f, ModuleFacts>,
+    /// Function-level: scopes of declarations, innermost last.
+    scopes: Vec<FxHashMap<String, Decl>>,
+    /// Parameterized declarations `%r<N>` per scope: prefix -> (count, decl).
+    ranges: Vec<FxHashMap<String, (u32, Decl)>>,
+    labels: FxHashMap<String, TextRange>,
+    /// [`Family::parsed_forms`] by family address.
+    forms: FxHashMap<usize, &'static [ptx_isa::Form]>,
+}
+
+impl<'f> Checker<'f> {
+    fn new(facts: Cow<'f, ModuleFacts>) -> Checker<'f> {
+        Checker {
+            diags: Vec::new(),
+            facts,
             scopes: Vec::new(),
             ranges: Vec::new(),
             labels: FxHashMap::default(),
-            declared_functions: Default::default(),
-            global_spaces: FxHashMap::default(),
             forms: FxHashMap::default(),
         }
     }
@@ -188,39 +232,39 @@ impl Checker {
         });
     }
 
-    fn run(&mut self, file: &ast::SourceFile) {
-        self.check_header(file);
-        self.collect_globals(file);
-        for item in file.items() {
-            match item {
-                Item::Function(f) => self.check_function(&f),
-                Item::VarDecl(decl) => self.check_decl_words(&decl),
-                Item::Alias(alias) => {
-                    if let Some(name) = alias.alias() {
-                        if !self.declared_functions.contains(&name.text()) {
-                            self.error(
-                                name.syntax().text_range(),
-                                format!("`.alias` name `{}` must first be declared as a function prototype", name.text()),
-                            );
-                        }
-                    }
-                    if let Some(target) = alias.aliasee() {
-                        let name = target.text();
-                        if !self.globals.contains_key(&name) {
-                            self.error(
-                                target.syntax().text_range(),
-                                format!("undeclared function `{name}`"),
-                            );
-                        }
+    /// The checks of one module-level item (the module-level facts are known).
+    fn check_item(&mut self, item: &Item) {
+        match item {
+            Item::Function(f) => self.check_function(f),
+            Item::VarDecl(decl) => self.check_decl_words(decl),
+            Item::Alias(alias) => {
+                if let Some(name) = alias.alias() {
+                    if !self.facts.declared_functions.contains(&name.text()) {
+                        self.error(
+                            name.syntax().text_range(),
+                            format!(
+                                "`.alias` name `{}` must first be declared as a function prototype",
+                                name.text()
+                            ),
+                        );
                     }
                 }
-                _ => {}
+                if let Some(target) = alias.aliasee() {
+                    let name = target.text();
+                    if !self.facts.globals.contains_key(&name) {
+                        self.error(
+                            target.syntax().text_range(),
+                            format!("undeclared function `{name}`"),
+                        );
+                    }
+                }
             }
+            _ => {}
         }
     }
 
     fn check_arch(&mut self, file: &ast::SourceFile, arch: Option<u32>) {
-        let (Some(arch), Some(sm)) = (arch, self.sm) else {
+        let (Some(arch), Some(sm)) = (arch, self.facts.sm) else {
             return;
         };
         if sm > arch {
@@ -232,7 +276,7 @@ impl Checker {
                 range,
                 format!(
                     "`.target {}` is higher than the architecture assembled for (sm_{arch})",
-                    self.target_text
+                    self.facts.target_text
                 ),
             );
         }
@@ -287,7 +331,7 @@ impl Checker {
                 Item::Function(f) => {
                     let Some(name) = f.name() else { continue };
                     let text = name.text();
-                    self.declared_functions.insert(text.clone());
+                    self.facts.to_mut().declared_functions.insert(text.clone());
                     let defined = f.body().is_some();
                     if defined {
                         if let Some(_previous) =
@@ -300,6 +344,8 @@ impl Checker {
                         }
                     }
                     let entry = self
+                        .facts
+                        .to_mut()
                         .globals
                         .entry(text)
                         .or_insert(GlobalKind::Function { defined });
@@ -314,21 +360,32 @@ impl Checker {
                         .unwrap_or_default();
                     for d in decl.declarators() {
                         if let Some(name) = d.name() {
-                            self.globals.insert(name.text(), GlobalKind::Variable);
-                            self.global_spaces.insert(name.text(), space.clone());
+                            self.facts
+                                .to_mut()
+                                .globals
+                                .insert(name.text(), GlobalKind::Variable);
+                            self.facts
+                                .to_mut()
+                                .global_spaces
+                                .insert(name.text(), space.clone());
                         }
                     }
                 }
                 Item::Alias(alias) => {
                     if let Some(name) = alias.alias() {
-                        self.globals
+                        self.facts
+                            .to_mut()
+                            .globals
                             .insert(name.text(), GlobalKind::Function { defined: true });
                     }
                 }
                 Item::Section(section) => {
                     for label in section.labels() {
                         if let Some(name) = label.name() {
-                            self.globals.insert(name.text(), GlobalKind::Variable);
+                            self.facts
+                                .to_mut()
+                                .globals
+                                .insert(name.text(), GlobalKind::Variable);
                         }
                     }
                 }
@@ -378,13 +435,13 @@ impl Checker {
         min_ptx: PtxVersion,
         min_sm: u32,
     ) {
-        let old_version = self.version.is_some_and(|v| v < min_ptx);
-        let old_target = self.sm.is_some_and(|sm| sm < min_sm);
+        let old_version = self.facts.version.is_some_and(|v| v < min_ptx);
+        let old_target = self.facts.sm.is_some_and(|sm| sm < min_sm);
         if !old_version && !old_target {
             return;
         }
         let what = what();
-        if let Some(version) = self.version {
+        if let Some(version) = self.facts.version {
             if version < min_ptx {
                 self.error(
                     range,
@@ -393,13 +450,13 @@ impl Checker {
                 return;
             }
         }
-        if let Some(sm) = self.sm {
+        if let Some(sm) = self.facts.sm {
             if sm < min_sm {
                 self.error(
                     range,
                     format!(
                         "{what} requires .target sm_{min_sm} or higher (module targets {})",
-                        self.target_text
+                        self.facts.target_text
                     ),
                 );
             }
@@ -573,7 +630,7 @@ impl Checker {
 
     fn resolve_global_name(&mut self, name: &ast::NameRef) {
         let text = name.text();
-        if !self.globals.contains_key(&text) {
+        if !self.facts.globals.contains_key(&text) {
             self.error(
                 name.syntax().text_range(),
                 format!("undeclared function `{text}`"),
@@ -715,12 +772,14 @@ impl Checker {
         let Some(min_sm) = ptx_isa::arch_specific_family(family.name) else {
             return;
         };
-        if self.sm.is_some_and(|sm| sm >= min_sm) && !matches!(self.sm_suffix, Some('a' | 'f')) {
+        if self.facts.sm.is_some_and(|sm| sm >= min_sm)
+            && !matches!(self.facts.sm_suffix, Some('a' | 'f'))
+        {
             self.error(
                 range,
                 format!(
                     "`{}` needs an architecture-specific target such as sm_{min_sm}a (module targets {})",
-                    family.name, self.target_text
+                    family.name, self.facts.target_text
                 ),
             );
         }
@@ -829,7 +888,7 @@ impl Checker {
             let text = ident.as_ref().map_or("", |t| t.text());
             let var_space = match self.lookup_local(text) {
                 Some(decl) => space_of(&decl.space),
-                None => self.global_spaces.get(text).and_then(|s| space_of(s)),
+                None => self.facts.global_spaces.get(text).and_then(|s| space_of(s)),
             };
             if let Some(var_space) = var_space {
                 if var_space != inst_space {
@@ -872,7 +931,7 @@ impl Checker {
             return;
         };
         let name = target.text();
-        if self.globals.get(&name) == Some(&GlobalKind::Function { defined: false })
+        if self.facts.globals.get(&name) == Some(&GlobalKind::Function { defined: false })
             && !SYSCALLS.contains(&name.as_str())
         {
             self.error(
@@ -886,8 +945,8 @@ impl Checker {
     /// PTX ISA 6.4 and later (ptxas: "not supported on .target sm_70 and higher").
     fn check_legacy_warp_sync(&mut self, family: &Family, mods: &[&str], range: TextRange) {
         let legacy = matches!(family.name, "vote" | "shfl") && !mods.contains(&".sync");
-        let new_enough = self.version.is_some_and(|v| v >= ptx_isa::v(6, 4));
-        let volta_or_later = self.sm.is_some_and(|sm| sm >= 70);
+        let new_enough = self.facts.version.is_some_and(|v| v >= ptx_isa::v(6, 4));
+        let volta_or_later = self.facts.sm.is_some_and(|sm| sm >= 70);
         if !legacy || !volta_or_later {
             return;
         }
@@ -933,7 +992,7 @@ impl Checker {
         if text.is_empty() || self.lookup_local(text).is_some() || self.labels.contains_key(text) {
             return;
         }
-        if self.globals.contains_key(text) || PREDEFINED_CONSTANTS.contains(&text) {
+        if self.facts.globals.contains_key(text) || PREDEFINED_CONSTANTS.contains(&text) {
             return;
         }
         if text.starts_with('%') && ptx_isa::special_reg(text).is_some() {
@@ -1042,7 +1101,10 @@ impl Checker {
                 if PREDEFINED_CONSTANTS.contains(&text) {
                     return OpClass::Imm;
                 }
-                if matches!(self.globals.get(text), Some(GlobalKind::Function { .. })) {
+                if matches!(
+                    self.facts.globals.get(text),
+                    Some(GlobalKind::Function { .. })
+                ) {
                     return OpClass::Function;
                 }
                 OpClass::Symbol
@@ -1080,7 +1142,7 @@ impl Checker {
             if class == C::Symbol {
                 let ident = n.ident();
                 let text = ident.as_ref().map_or("", |t| t.text());
-                if !self.globals.contains_key(text) && self.lookup_local(text).is_none() {
+                if !self.facts.globals.contains_key(text) && self.lookup_local(text).is_none() {
                     return None;
                 }
             }

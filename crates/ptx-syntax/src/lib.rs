@@ -17,11 +17,12 @@ pub mod format;
 pub mod lexer;
 pub mod line_index;
 mod parser;
+pub mod split;
 mod syntax_kind;
 mod tree_builder;
 
 pub use parser::SyntaxError;
-pub use rowan::{GreenNode, TextRange, TextSize};
+pub use rowan::{GreenNode, GreenNodeData, TextRange, TextSize};
 pub use syntax_kind::{PtxLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 
 /// The result of parsing a PTX module: a green tree and the syntax errors.
@@ -32,6 +33,13 @@ pub struct Parse {
 }
 
 impl Parse {
+    /// A parse from its parts: a `SOURCE_FILE` green node and its errors
+    /// (sorted by position). `ptx-db` assembles the parse of a file from the
+    /// parses of its chunks ([`split`]).
+    pub fn from_parts(green: GreenNode, errors: Vec<SyntaxError>) -> Parse {
+        Parse { green, errors }
+    }
+
     /// The root of the syntax tree (a `SOURCE_FILE` node).
     pub fn syntax_node(&self) -> SyntaxNode {
         SyntaxNode::new_root(self.green.clone())

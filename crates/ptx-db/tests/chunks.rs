@@ -1,0 +1,109 @@
+//! The file split into chunks (`inputs::Chunk`) gives exactly the results of
+//! the whole file: the same tree and the same diagnostics, on every `.ptx` of
+//! `test-data/`, fresh and after a series of edits (which re-split only part
+//! of the file).
+
+use std::path::{Path, PathBuf};
+
+use ptx_db::{chunks_clean, file_diagnostics, parse, RootDatabase, SourceFile};
+
+fn ptx_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            ptx_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "ptx") {
+            out.push(path);
+        }
+    }
+}
+
+fn assert_same(db: &RootDatabase, file: SourceFile, text: &str, what: &str) {
+    let joined: String = file
+        .chunks(db)
+        .iter()
+        .map(|c| c.text(db).as_str())
+        .collect();
+    assert_eq!(joined, text, "{what}: chunks do not add up to the text");
+    let whole = ptx_syntax::parse(text);
+    assert_eq!(parse(db, file), &whole, "{what}: tree differs");
+    let diags = ptx_syntax::check::diagnostics(&whole);
+    assert_eq!(
+        &file_diagnostics(db, file)[..],
+        &diags[..],
+        "{what}: diagnostics differ"
+    );
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+const SNIPPETS: &[&str] = &[
+    "",
+    "\n",
+    "}",
+    "{",
+    ";",
+    "// c\n",
+    "/* c */",
+    "\n.visible .entry z()\n{\n\tret;\n}\n",
+    "\n.global .u32 g;\n",
+    "\tadd.s32 %r1, %r1, 1;\n",
+    ".func",
+    "\n.version 8.0\n",
+    "x",
+];
+
+#[test]
+fn chunks_give_the_whole_file_results() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test-data");
+    let mut files = Vec::new();
+    ptx_files(&root, &mut files);
+    files.sort();
+    assert!(!files.is_empty());
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut clean = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text("f.ptx", text.as_str());
+        assert_same(&db, file, &text, &path.display().to_string());
+        clean += usize::from(chunks_clean(&db, file));
+        let mut text = text;
+        for round in 0..12 {
+            // Replace a random range (on char boundaries) by a snippet.
+            let mut a = rng.next(text.len() + 1);
+            while !text.is_char_boundary(a) {
+                a -= 1;
+            }
+            let mut b = (a + rng.next(64)).min(text.len());
+            while !text.is_char_boundary(b) {
+                b -= 1;
+            }
+            let snippet = SNIPPETS[rng.next(SNIPPETS.len())];
+            text.replace_range(a..b, snippet);
+            db.set_file_text("f.ptx", text.as_str());
+            assert_same(
+                &db,
+                file,
+                &text,
+                &format!("{} edit {round}", path.display()),
+            );
+        }
+    }
+    assert!(clean > 0, "no file took the chunked path");
+}
