@@ -8,12 +8,6 @@
 //! `(kind, text)` where the text borrows from the source, so a lookup allocates
 //! nothing; nodes are built directly. Identical tokens (`,`, `%r1`, `\n\t`) still
 //! share one allocation.
-//!
-//! Small nodes made only of tokens (`NAME_REF %rd1`, `LITERAL 0`,
-//! `OPCODE ld.param.u64`) repeat thousands of times. Because tokens are interned,
-//! equal tokens are the same allocation, so such a node is identified by its kind
-//! and its children's pointers: the builder shares them through a map keyed that
-//! way, which costs a few word compares instead of an allocation.
 
 use rowan::{GreenNode, GreenToken, NodeOrToken};
 use rustc_hash::FxHashMap;
@@ -26,18 +20,6 @@ type Element = NodeOrToken<GreenNode, GreenToken>;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Checkpoint(usize);
 
-/// Most token children a shared node may have.
-const SHARED_NODE_TOKENS: usize = 4;
-
-/// Kinds of small all-token nodes worth sharing (they repeat; `NAME`s, labels
-/// and declarations are mostly unique and would only fill the map).
-fn is_shared_kind(kind: SyntaxKind) -> bool {
-    matches!(
-        kind,
-        SyntaxKind::NAME_REF | SyntaxKind::LITERAL | SyntaxKind::OPCODE | SyntaxKind::SINK
-    )
-}
-
 /// Slots of the direct-mapped cache for short tokens.
 const SHORT_SLOTS: usize = 1024;
 
@@ -48,9 +30,6 @@ pub(crate) struct TreeBuilder<'t> {
     /// compare instead of hashing a string.
     short: Box<[(u64, Option<GreenToken>)]>,
     tokens: FxHashMap<(SyntaxKind, &'t str), GreenToken>,
-    /// Nodes of up to [`SHARED_NODE_TOKENS`] token children, keyed by kind and the
-    /// children's (interned) token pointers.
-    small_nodes: FxHashMap<(SyntaxKind, [usize; SHARED_NODE_TOKENS]), GreenNode>,
     children: Vec<Element>,
     parents: Vec<(SyntaxKind, usize)>,
 }
@@ -64,7 +43,6 @@ impl<'t> TreeBuilder<'t> {
                 (text_len / 32).max(64),
                 Default::default(),
             ),
-            small_nodes: FxHashMap::with_capacity_and_hasher(1024, Default::default()),
             children: Vec::with_capacity(256),
             parents: Vec::with_capacity(32),
         }
@@ -128,37 +106,8 @@ impl<'t> TreeBuilder<'t> {
     #[inline]
     pub(crate) fn finish_node(&mut self) {
         let (kind, first) = self.parents.pop().expect("finish_node without start_node");
-        let count = self.children.len() - first;
-        if is_shared_kind(kind) && count <= SHARED_NODE_TOKENS {
-            if let Some(key) = self.token_key(first) {
-                let node = match self.small_nodes.get(&(kind, key)) {
-                    Some(node) => node.clone(),
-                    None => {
-                        let node = GreenNode::new(kind.into(), self.children.drain(first..));
-                        self.small_nodes.insert((kind, key), node.clone());
-                        node
-                    }
-                };
-                self.children.truncate(first);
-                self.children.push(NodeOrToken::Node(node));
-                return;
-            }
-        }
         let node = GreenNode::new(kind.into(), self.children.drain(first..));
         self.children.push(NodeOrToken::Node(node));
-    }
-
-    /// The pointers of the children from `first` on, if all are tokens.
-    #[inline]
-    fn token_key(&self, first: usize) -> Option<[usize; SHARED_NODE_TOKENS]> {
-        let mut key = [0usize; SHARED_NODE_TOKENS];
-        for (slot, child) in key.iter_mut().zip(&self.children[first..]) {
-            match child {
-                NodeOrToken::Token(t) => *slot = &**t as *const rowan::GreenTokenData as usize,
-                NodeOrToken::Node(_) => return None,
-            }
-        }
-        Some(key)
     }
 
     /// The root node; every started node must have been finished.
