@@ -3,59 +3,9 @@
 
 use std::path::PathBuf;
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("PTXOPT_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else if std::env::var_os("PTXOPT_REQUIRE_CORPUS").is_some() {
-        panic!("corpus not found at {}", dir.display());
-    } else {
-        eprintln!("skipping: corpus not found at {}", dir.display());
-        None
-    }
-}
-
-/// Files of the corpus that ptxas 13.0.88 rejects (from spirv_run.json), by name.
-fn ptxas_rejected(dir: &std::path::Path) -> Vec<String> {
-    let json = std::fs::read_to_string(dir.join("zluda/spirv_run.json")).unwrap_or_default();
-    // A tiny scan instead of a JSON dependency: pairs of "ptx": "X" and "ptxas_sm90": "Y".
-    let mut rejected = Vec::new();
-    let mut current = None;
-    for line in json.lines() {
-        let line = line.trim();
-        if let Some(rest) = line.strip_prefix("\"ptx\": \"") {
-            current = rest.split('"').next().map(str::to_string);
-        }
-        if let Some(rest) = line.strip_prefix("\"ptxas_sm90\": \"") {
-            if !rest.starts_with("accepted") {
-                if let Some(name) = current.take() {
-                    rejected.push(name);
-                }
-            }
-        }
-    }
-    rejected
-}
-
-fn corpus_files(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "ptx") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use ptx_test_support::{
+    corpus_dir, ptx_files_recursive as corpus_files, zluda_rejected as ptxas_rejected,
+};
 
 #[test]
 fn corpus_parses_without_errors_and_round_trips() {

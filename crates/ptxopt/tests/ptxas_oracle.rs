@@ -6,74 +6,20 @@
 //!
 //! Skips when ptxas is absent, unless `PTXOPT_REQUIRE_PTXAS` is set (as CI does).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn ptxas() -> Option<PathBuf> {
-    let home = std::env::var_os("PTXOPT_CUDA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxopt/cuda-13.0.88"))
-        });
-    let ptxas = home.map(|h| h.join("bin/ptxas")).filter(|p| p.exists());
-    if ptxas.is_none() {
-        if std::env::var_os("PTXOPT_REQUIRE_PTXAS").is_some() {
-            panic!("ptxas not found (set PTXOPT_CUDA_HOME); PTXOPT_REQUIRE_PTXAS is set");
-        }
-        eprintln!("skipping: ptxas not found (set PTXOPT_CUDA_HOME)");
-    }
-    ptxas
-}
+use ptx_test_support::{arch_for, ptx_files, ptxas, test_data};
 
-fn test_data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data")
-}
-
-fn ptx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
-        .collect();
-    files.sort();
-    files
-}
-
-/// The `-arch` to assemble a file for: its `.target` (ptxas 13 supports sm_75 and
-/// up, so older targets are assembled for sm_75).
-fn arch_for(text: &str) -> String {
-    let parse = ptx_syntax::parse(text);
-    match parse.tree().target().and_then(|t| t.sm_name()) {
-        Some(tok) => {
-            let name = tok.text().replace("compute_", "sm_");
-            let number: u32 = name[3..]
-                .trim_end_matches(|c: char| c.is_alphabetic())
-                .parse()
-                .unwrap_or(75);
-            if number < 75 {
-                "sm_75".into()
-            } else {
-                name
-            }
-        }
-        None => "sm_90".into(),
-    }
-}
-
-/// Runs ptxas; Ok on acceptance, Err(first error line) on rejection.
-fn run_ptxas(ptxas: &Path, path: &Path, text: &str) -> Result<(), String> {
-    let out = Command::new(ptxas)
-        .arg(format!("-arch={}", arch_for(text)))
-        .arg(path)
-        .args(["-o", "/dev/null"])
-        .output()
-        .expect("run ptxas");
-    if out.status.success() {
-        Ok(())
-    } else {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        Err(stderr.lines().next().unwrap_or("").to_string())
-    }
+/// Runs ptxas on a file; Ok on acceptance, Err(first error line) on rejection.
+fn assemble(ptxas: &Path, path: &Path, text: &str) -> Result<(), String> {
+    ptx_test_support::run_ptxas(ptxas, path, &arch_for(text))
+        .map(|_| ())
+        .map_err(|out| {
+            out.lines()
+                .find(|l| l.contains("error"))
+                .unwrap_or("")
+                .to_string()
+        })
 }
 
 fn error_messages(text: &str) -> Vec<String> {
@@ -97,7 +43,7 @@ fn accepted_files_have_no_errors() {
         for path in ptx_files(&test_data().join(sub)) {
             let text = std::fs::read_to_string(&path).unwrap();
             count += 1;
-            if let Err(e) = run_ptxas(&ptxas, &path, &text) {
+            if let Err(e) = assemble(&ptxas, &path, &text) {
                 problems.push(format!("{}: ptxas rejects it: {e}", path.display()));
                 continue;
             }
@@ -124,7 +70,7 @@ fn rejected_files_are_reported() {
     for path in &files {
         let text = std::fs::read_to_string(path).unwrap();
         assert!(
-            run_ptxas(&ptxas, path, &text).is_err(),
+            assemble(&ptxas, path, &text).is_err(),
             "{}: ptxas accepts it",
             path.display()
         );
