@@ -208,8 +208,6 @@ struct Checker<'f> {
     /// Parameterized declarations `%r<N>` per scope: prefix -> (count, decl).
     ranges: Vec<FxHashMap<String, (u32, Decl)>>,
     labels: FxHashMap<String, TextRange>,
-    /// [`Family::parsed_forms`] by family address.
-    forms: FxHashMap<usize, &'static [ptx_isa::Form]>,
 }
 
 impl<'f> Checker<'f> {
@@ -220,7 +218,6 @@ impl<'f> Checker<'f> {
             scopes: Vec::new(),
             ranges: Vec::new(),
             labels: FxHashMap::default(),
-            forms: FxHashMap::default(),
         }
     }
 
@@ -1017,11 +1014,7 @@ impl<'f> Checker<'f> {
         operands: &[Operand],
         types: &[&str],
     ) {
-        // `parsed_forms` searches the family table: once per family.
-        let forms = *self
-            .forms
-            .entry(family as *const Family as usize)
-            .or_insert_with(|| family.parsed_forms());
+        let forms = family.parsed_forms();
         if forms.is_empty() {
             return;
         }
