@@ -3,28 +3,8 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-/// The repository's `test-data` folder.
-pub fn test_data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data")
-}
-
-/// The shared corpus, or `None` (skip) when absent and not required.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("PTXOPT_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else if std::env::var_os("PTXOPT_REQUIRE_CORPUS").is_some() {
-        panic!("corpus not found at {}", dir.display());
-    } else {
-        eprintln!("skipping the corpus: not found at {}", dir.display());
-        None
-    }
-}
+pub use ptx_test_support::{corpus_dir, test_data};
 
 /// A JSON value.
 #[derive(Clone, Debug, PartialEq)]
