@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+#[allow(unused_imports)] // each test binary uses a different subset
 pub use ptx_test_support::{corpus_dir, test_data};
 
 /// A JSON value.
