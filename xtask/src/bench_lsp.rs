@@ -174,6 +174,13 @@ fn measure(path: &Path, text: String, iterations: usize) -> Result<Report, Strin
             }
         }
         let (d, h) = (diags_at.unwrap_or(0.0), hints_at.unwrap_or(0.0));
+        if std::env::var_os("PTXOPT_BENCH_VERBOSE").is_some() {
+            println!(
+                "  round {round:3}: function {which}: diagnostics {:7.2} ms, hints {:7.2} ms",
+                d * 1e3,
+                h * 1e3
+            );
+        }
         diagnostics.push(d);
         hints.push(h);
         both.push(d.max(h));

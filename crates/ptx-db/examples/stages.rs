@@ -2,6 +2,10 @@
 //! under callgrind (each stage is its own non-inlined function):
 //! `valgrind --tool=callgrind target/release/examples/stages FILE`.
 
+/// The allocator of the `ptxopt` binary, so the profile is the one users get.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use ptx_db::RootDatabase;
 
 #[inline(never)]
