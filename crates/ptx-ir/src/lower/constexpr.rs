@@ -8,19 +8,19 @@
 //! `None`, and the caller keeps the expression as written.
 
 use ptx_syntax::ast::{self, LiteralValue};
-use ptx_syntax::{SyntaxKind, SyntaxNode};
+use ptx_syntax::SyntaxKind;
 
-use super::text::direct_tokens;
+use super::green::Node;
 
 /// The value of the constant expression `node`, if it is a signed integer one.
-pub(crate) fn eval_int(node: &SyntaxNode) -> Option<i64> {
+pub(crate) fn eval_int(node: Node<'_>) -> Option<i64> {
     match node.kind() {
         SyntaxKind::LITERAL => literal_int(node),
         // In operand position the parser reads `(e)` as a one-element list.
         SyntaxKind::PAREN_EXPR | SyntaxKind::ARG_LIST => {
             let mut inner = node.children();
             let first = inner.next()?;
-            inner.next().is_none().then(|| eval_int(&first))?
+            inner.next().is_none().then(|| eval_int(first))?
         }
         SyntaxKind::PREFIX_EXPR => eval_prefix(node),
         SyntaxKind::BIN_EXPR => eval_binary(node),
@@ -28,9 +28,9 @@ pub(crate) fn eval_int(node: &SyntaxNode) -> Option<i64> {
     }
 }
 
-fn literal_int(node: &SyntaxNode) -> Option<i64> {
-    let text = direct_tokens(node).next()?.text().to_string();
-    match ast::parse_literal(&text)? {
+fn literal_int(node: Node<'_>) -> Option<i64> {
+    let text = node.significant_tokens().next()?.text;
+    match ast::parse_literal(text)? {
         LiteralValue::Int {
             value,
             unsigned: false,
@@ -39,9 +39,9 @@ fn literal_int(node: &SyntaxNode) -> Option<i64> {
     }
 }
 
-fn eval_prefix(node: &SyntaxNode) -> Option<i64> {
-    let op = direct_tokens(node).next()?.kind();
-    let value = eval_int(&node.children().next()?)?;
+fn eval_prefix(node: Node<'_>) -> Option<i64> {
+    let op = node.significant_tokens().next()?.kind;
+    let value = eval_int(node.children().next()?)?;
     match op {
         SyntaxKind::MINUS => Some(value.wrapping_neg()),
         SyntaxKind::PLUS => Some(value),
@@ -51,11 +51,11 @@ fn eval_prefix(node: &SyntaxNode) -> Option<i64> {
     }
 }
 
-fn eval_binary(node: &SyntaxNode) -> Option<i64> {
+fn eval_binary(node: Node<'_>) -> Option<i64> {
     let mut children = node.children();
-    let lhs = eval_int(&children.next()?)?;
-    let rhs = eval_int(&children.next()?)?;
-    let op = direct_tokens(node).next()?.kind();
+    let lhs = eval_int(children.next()?)?;
+    let rhs = eval_int(children.next()?)?;
+    let op = node.significant_tokens().next()?.kind;
     apply(op, lhs, rhs)
 }
 
@@ -85,7 +85,8 @@ mod tests {
         let root = ptx_syntax::parse(&text).syntax_node();
         let inst = root.descendants().find_map(ast::Instruction::cast)?;
         let op = inst.operands().nth(1)?;
-        eval_int(op.syntax())
+        let green = op.syntax().green();
+        eval_int(Node::new(&green, op.syntax().text_range().start()))
     }
 
     #[test]

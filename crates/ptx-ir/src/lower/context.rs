@@ -7,7 +7,7 @@ use ptx_syntax::ast::{self, AstNode};
 
 use crate::ir::{FunctionKind, Header, Target};
 
-use super::text::direct_tokens;
+use super::green::Node;
 
 /// The module-level facts a function's lowering depends on: the header, and the
 /// names declared at module level (variables with their state space, functions
@@ -110,9 +110,12 @@ pub(crate) fn lower_header(file: &ast::SourceFile) -> Header {
 }
 
 fn lower_target(target: &ast::TargetDirective) -> Option<Target> {
-    let mut words = direct_tokens(target.syntax())
-        .filter(|t| t.kind() == ptx_syntax::SyntaxKind::IDENT)
-        .map(|t| t.text().to_string());
+    let green = target.syntax().green();
+    let node = Node::new(&green, target.syntax().text_range().start());
+    let mut words = node
+        .tokens()
+        .filter(|t| t.kind == ptx_syntax::SyntaxKind::IDENT)
+        .map(|t| t.text.to_string());
     let arch = words.next()?;
     Some(Target {
         arch,

@@ -1,13 +1,14 @@
 //! Lowering of declarations: variables (`VAR_DECL`), parameters (`PARAM`) and
 //! function signatures.
 
-use ptx_syntax::ast::{self, AstNode};
-use ptx_syntax::{SyntaxElement, SyntaxKind, SyntaxNode};
+use ptx_syntax::ast;
+use ptx_syntax::SyntaxKind;
 
 use crate::ir::{FunctionKind, Param, PerfDirective, PtrAttr, Signature, VarDecl, Variable};
 
 use super::constexpr::eval_int;
-use super::text::{normalized_text, significant_range};
+use super::green::{Element, Node};
+use super::text::{name_text, normalized_text};
 use super::LowerError;
 
 const LINKAGES: &[&str] = &[".extern", ".visible", ".weak", ".common"];
@@ -42,7 +43,7 @@ pub(crate) struct DeclParts {
 
 /// Lowers a `VAR_DECL`; `Err` says which part lowering does not model (the caller
 /// keeps the declaration verbatim or reports it).
-pub(crate) fn lower_var_decl(node: &ast::VarDecl) -> Result<DeclParts, String> {
+pub(crate) fn lower_var_decl(node: Node<'_>) -> Result<DeclParts, String> {
     let mut decl = VarDecl {
         linkage: None,
         space: String::new(),
@@ -53,26 +54,26 @@ pub(crate) fn lower_var_decl(node: &ast::VarDecl) -> Result<DeclParts, String> {
     };
     let mut counts = Vec::new();
     let mut expect_align = false;
-    for element in node.syntax().children_with_tokens() {
+    for element in node.children_with_tokens() {
         match element {
-            SyntaxElement::Token(tok) if tok.kind().is_trivia() => {}
-            SyntaxElement::Token(tok) => match tok.kind() {
+            Element::Token(tok) if tok.kind.is_trivia() => {}
+            Element::Token(tok) => match tok.kind {
                 SyntaxKind::INT_NUMBER if expect_align => {
-                    decl.align = ast::parse_int(tok.text());
+                    decl.align = ast::parse_int(tok.text);
                     expect_align = false;
                 }
                 SyntaxKind::DOT_IDENT if !expect_align => {
-                    expect_align = classify_decl_word(tok.text(), &mut decl)?;
+                    expect_align = classify_decl_word(tok.text, &mut decl)?;
                 }
                 SyntaxKind::COMMA | SyntaxKind::SEMICOLON => {}
-                _ => return Err(format!("unexpected `{}` in a declaration", tok.text())),
+                _ => return Err(format!("unexpected `{}` in a declaration", tok.text)),
             },
-            SyntaxElement::Node(n) if n.kind() == SyntaxKind::DECLARATOR => {
-                let (var, count) = lower_declarator(&n)?;
+            Element::Node(n) if n.kind() == SyntaxKind::DECLARATOR => {
+                let (var, count) = lower_declarator(n)?;
                 decl.vars.push(var);
                 counts.push(count);
             }
-            SyntaxElement::Node(n) => return Err(format!("unexpected `{}` in a declaration", n)),
+            Element::Node(n) => return Err(format!("unexpected `{}` in a declaration", n.text())),
         }
     }
     if decl.space.is_empty() || decl.ty.is_empty() || decl.vars.is_empty() {
@@ -109,7 +110,7 @@ fn classify_decl_word(word: &str, decl: &mut VarDecl) -> Result<bool, String> {
 }
 
 /// Lowers one `DECLARATOR`: the variable and its `<N>` register count.
-fn lower_declarator(node: &SyntaxNode) -> Result<(Variable, Option<u32>), String> {
+fn lower_declarator(node: Node<'_>) -> Result<(Variable, Option<u32>), String> {
     let mut var = Variable {
         name: String::new(),
         dims: Vec::new(),
@@ -118,9 +119,9 @@ fn lower_declarator(node: &SyntaxNode) -> Result<(Variable, Option<u32>), String
     let mut count = None;
     for child in node.children() {
         match child.kind() {
-            SyntaxKind::NAME => var.name = normalized_text(&child),
+            SyntaxKind::NAME => var.name = normalized_text(child),
             SyntaxKind::REG_COUNT => {
-                let text = normalized_text(&child);
+                let text = normalized_text(child);
                 let digits = text.trim_start_matches('<').trim_end_matches('>').trim();
                 count = Some(
                     digits
@@ -128,12 +129,12 @@ fn lower_declarator(node: &SyntaxNode) -> Result<(Variable, Option<u32>), String
                         .map_err(|_| format!("register count `{text}`"))?,
                 );
             }
-            SyntaxKind::ARRAY_DIM => var.dims.push(lower_array_dim(&child)?),
+            SyntaxKind::ARRAY_DIM => var.dims.push(lower_array_dim(child)?),
             SyntaxKind::INITIALIZER => {
                 let value = child.children().next().ok_or("empty initializer")?;
-                var.init = Some(normalized_text(&value));
+                var.init = Some(normalized_text(value));
             }
-            _ => return Err(format!("unexpected `{child}` in a declarator")),
+            _ => return Err(format!("unexpected `{}` in a declarator", child.text())),
         }
     }
     if var.name.is_empty() {
@@ -142,56 +143,79 @@ fn lower_declarator(node: &SyntaxNode) -> Result<(Variable, Option<u32>), String
     Ok((var, count))
 }
 
-fn lower_array_dim(node: &SyntaxNode) -> Result<Option<u64>, String> {
+fn lower_array_dim(node: Node<'_>) -> Result<Option<u64>, String> {
     match node.children().next() {
         None => Ok(None),
-        Some(expr) => match eval_int(&expr).and_then(|n| u64::try_from(n).ok()) {
+        Some(expr) => match eval_int(expr).and_then(|n| u64::try_from(n).ok()) {
             Some(n) => Ok(Some(n)),
-            None => Err(format!("array size `{}`", normalized_text(&expr))),
+            None => Err(format!("array size `{}`", normalized_text(expr))),
         },
     }
 }
 
-/// Lowers a function header. Problems are pushed to `errors` (absolute ranges).
-pub(crate) fn lower_signature(func: &ast::Function, errors: &mut Vec<LowerError>) -> Signature {
-    let kind = match func.kind() {
-        ast::FunctionKind::Entry => FunctionKind::Entry,
-        ast::FunctionKind::Func => FunctionKind::Func,
+/// Lowers a function header (a `FUNCTION` node). Problems are pushed to
+/// `errors` (absolute ranges).
+pub(crate) fn lower_signature(func: Node<'_>, errors: &mut Vec<LowerError>) -> Signature {
+    let dot_words = || {
+        func.tokens()
+            .filter(|t| t.kind == SyntaxKind::DOT_IDENT)
+            .map(|t| t.text)
     };
-    let name = func.name().map(|n| n.text()).unwrap_or_default();
+    let kind = if dot_words().any(|w| w == ".entry") {
+        FunctionKind::Entry
+    } else {
+        FunctionKind::Func
+    };
+    let name = name_text(func.child(SyntaxKind::NAME));
     if name.is_empty() {
         errors.push(LowerError {
-            range: significant_range(func.syntax()),
+            range: func.significant_range(),
             message: "function without a name".to_string(),
         });
     }
+    let mut params = |list: Node<'_>| -> Vec<Param> {
+        list.children()
+            .filter(|p| p.kind() == SyntaxKind::PARAM)
+            .map(|p| lower_param(p, errors))
+            .collect()
+    };
     Signature {
         kind,
-        linkage: func.linkage().map(|t| t.text().to_string()).collect(),
+        linkage: dot_words()
+            .filter(|w| matches!(*w, ".visible" | ".extern" | ".weak" | ".common"))
+            .map(str::to_string)
+            .collect(),
         name,
-        ret_params: func
-            .return_params()
-            .map(|r| r.params().map(|p| lower_param(&p, errors)).collect()),
+        ret_params: func.child(SyntaxKind::RETURN_PARAMS).map(&mut params),
         params: func
-            .params()
-            .map(|l| l.params().map(|p| lower_param(&p, errors)).collect())
+            .child(SyntaxKind::PARAM_LIST)
+            .map(&mut params)
             .unwrap_or_default(),
-        perf: func.perf_directives().map(|p| lower_perf(&p)).collect(),
+        perf: func
+            .children()
+            .filter(|p| p.kind() == SyntaxKind::PERF_DIRECTIVE)
+            .map(lower_perf)
+            .collect(),
     }
 }
 
-fn lower_perf(perf: &ast::PerfDirective) -> PerfDirective {
+fn lower_perf(perf: Node<'_>) -> PerfDirective {
     PerfDirective {
         name: perf
-            .directive()
-            .map(|t| t.text().to_string())
+            .token(SyntaxKind::DOT_IDENT)
+            .map(|t| t.text.to_string())
             .unwrap_or_default(),
-        values: perf.values(),
+        values: perf
+            .tokens()
+            .filter(|t| t.kind == SyntaxKind::INT_NUMBER)
+            .filter_map(|t| ast::parse_int(t.text))
+            .collect(),
     }
 }
 
-/// Lowers one parameter. Words it does not model are reported and dropped.
-pub(crate) fn lower_param(param: &ast::Param, errors: &mut Vec<LowerError>) -> Param {
+/// Lowers one parameter (a `PARAM` node). Words it does not model are reported
+/// and dropped.
+pub(crate) fn lower_param(param: Node<'_>, errors: &mut Vec<LowerError>) -> Param {
     let mut out = Param {
         space: String::new(),
         align: None,
@@ -204,40 +228,36 @@ pub(crate) fn lower_param(param: &ast::Param, errors: &mut Vec<LowerError>) -> P
     let mut expect_align = false;
     let mut report = |message: String| {
         errors.push(LowerError {
-            range: significant_range(param.syntax()),
+            range: param.significant_range(),
             message,
         })
     };
-    for element in param.syntax().children_with_tokens() {
+    for element in param.children_with_tokens() {
         match element {
-            SyntaxElement::Token(tok) if tok.kind().is_trivia() => {}
-            SyntaxElement::Token(tok) if tok.kind() == SyntaxKind::INT_NUMBER && expect_align => {
-                let align = ast::parse_int(tok.text());
+            Element::Token(tok) if tok.kind.is_trivia() => {}
+            Element::Token(tok) if tok.kind == SyntaxKind::INT_NUMBER && expect_align => {
+                let align = ast::parse_int(tok.text);
                 match &mut out.ptr {
                     Some(ptr) => ptr.align = align,
                     None => out.align = align,
                 }
                 expect_align = false;
             }
-            SyntaxElement::Token(tok) if tok.kind() == SyntaxKind::DOT_IDENT => {
-                expect_align = classify_param_word(tok.text(), &mut out).unwrap_or_else(|e| {
+            Element::Token(tok) if tok.kind == SyntaxKind::DOT_IDENT => {
+                expect_align = classify_param_word(tok.text, &mut out).unwrap_or_else(|e| {
                     report(e);
                     false
                 });
             }
-            SyntaxElement::Token(tok) => {
-                report(format!("unexpected `{}` in a parameter", tok.text()))
-            }
-            SyntaxElement::Node(n) if n.kind() == SyntaxKind::DECLARATOR => {
-                match lower_declarator(&n) {
-                    Ok((var, _)) => {
-                        out.name = var.name;
-                        out.dims = var.dims;
-                    }
-                    Err(e) => report(e),
+            Element::Token(tok) => report(format!("unexpected `{}` in a parameter", tok.text)),
+            Element::Node(n) if n.kind() == SyntaxKind::DECLARATOR => match lower_declarator(n) {
+                Ok((var, _)) => {
+                    out.name = var.name;
+                    out.dims = var.dims;
                 }
-            }
-            SyntaxElement::Node(n) => report(format!("unexpected `{n}` in a parameter")),
+                Err(e) => report(e),
+            },
+            Element::Node(n) => report(format!("unexpected `{}` in a parameter", n.text())),
         }
     }
     out

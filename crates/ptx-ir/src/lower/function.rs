@@ -8,19 +8,20 @@
 //! arena order is its layout. A label whose statement is `.callprototype`,
 //! `.calltargets` or `.branchtargets` names that declaration, not a block.
 
-use ptx_syntax::ast::{self, AstNode, Statement};
-use ptx_syntax::{TextRange, TextSize};
+use ptx_syntax::ast::{self, AstNode};
+use ptx_syntax::{SyntaxKind, TextRange, TextSize};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::{
-    Block, BlockId, Function, Guard, Inst, Loc, LocalDecl, Opcode, Operand, Reg, RegClass, RegDecl,
+    Block, BlockId, Function, Guard, Inst, Loc, LocalDecl, Opcode, Reg, RegClass, RegDecl,
     RegDeclId, RegId,
 };
 
 use super::context::ModuleContext;
 use super::decl::{lower_signature, lower_var_decl};
+use super::green::Node;
 use super::scope::{Binding, Scopes};
-use super::text::{normalized_text_after, significant_range, statement_tail};
+use super::text::{name_ref_text, name_text, normalized_text_after, statement_tail};
 use super::LowerError;
 
 /// Lowers one function definition. Instruction ranges and error ranges are
@@ -28,26 +29,27 @@ use super::LowerError;
 /// gives a function with no blocks.
 pub fn lower_function(func: &ast::Function, ctx: &ModuleContext) -> (Function, Vec<LowerError>) {
     let base = func.syntax().text_range().start();
-    let (function, mut errors) = lower_function_absolute(func, ctx);
+    let green = func.syntax().green();
+    let (function, mut errors) = lower_function_absolute(Node::new(&green, base), ctx);
     for e in &mut errors {
         e.range = relative(e.range, base);
     }
     (function, errors)
 }
 
-/// [`lower_function`] with absolute error ranges.
+/// [`lower_function`] of a `FUNCTION` node, with absolute error ranges.
 pub(crate) fn lower_function_absolute(
-    func: &ast::Function,
+    func: Node<'_>,
     ctx: &ModuleContext,
 ) -> (Function, Vec<LowerError>) {
     let mut errors = Vec::new();
     let sig = lower_signature(func, &mut errors);
-    let mut lowerer = FnLowerer::new(ctx, func.syntax().text_range().start(), Function::new(sig));
+    let mut lowerer = FnLowerer::new(ctx, func.range().start(), Function::new(sig));
     lowerer.errors = errors;
     lowerer.declare_params();
-    if let Some(body) = func.body() {
-        lowerer.label_names = collect_label_names(&body);
-        lowerer.lower_block(&body);
+    if let Some(body) = func.child(SyntaxKind::BLOCK) {
+        lowerer.label_names = collect_label_names(body);
+        lowerer.lower_block(body);
     }
     lowerer.finish()
 }
@@ -58,8 +60,26 @@ fn relative(range: TextRange, base: TextSize) -> TextRange {
     TextRange::new(start, end.max(start))
 }
 
+/// The statements of a `BLOCK`: its child nodes of a statement kind.
+fn statements(block: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    block.children().filter(|n| {
+        matches!(
+            n.kind(),
+            SyntaxKind::INSTRUCTION
+                | SyntaxKind::LABEL_DEF
+                | SyntaxKind::VAR_DECL
+                | SyntaxKind::BLOCK
+                | SyntaxKind::LOC_DIRECTIVE
+                | SyntaxKind::PRAGMA_DIRECTIVE
+                | SyntaxKind::CALL_PROTOTYPE
+                | SyntaxKind::CALL_TARGETS
+                | SyntaxKind::BRANCH_TARGETS
+        )
+    })
+}
+
 /// The names of the labels that start blocks, anywhere in the body.
-fn collect_label_names(body: &ast::Block) -> FxHashSet<String> {
+fn collect_label_names(body: Node<'_>) -> FxHashSet<String> {
     let mut names = FxHashSet::default();
     add_label_names(body, &mut names);
     names
@@ -67,25 +87,34 @@ fn collect_label_names(body: &ast::Block) -> FxHashSet<String> {
 
 /// [`collect_label_names`] of one block and the blocks nested in it (the
 /// parser puts a `BLOCK` only in a function or directly in a `BLOCK`).
-fn add_label_names(block: &ast::Block, names: &mut FxHashSet<String>) {
-    let mut statements = block.statements().peekable();
+fn add_label_names(block: Node<'_>, names: &mut FxHashSet<String>) {
+    let mut statements = statements(block).peekable();
     while let Some(stmt) = statements.next() {
-        match &stmt {
-            Statement::Label(label) if !names_a_declaration(statements.peek()) => {
-                names.extend(label.name().map(|n| n.text()));
+        match stmt.kind() {
+            SyntaxKind::LABEL_DEF if !names_a_declaration(statements.peek().copied()) => {
+                if let Some(name) = stmt.child(SyntaxKind::NAME) {
+                    names.insert(name_text(Some(name)));
+                }
             }
-            Statement::Block(inner) => add_label_names(inner, names),
+            SyntaxKind::BLOCK => add_label_names(stmt, names),
             _ => {}
         }
     }
 }
 
 /// Whether a label followed by `next` names a prototype or target list.
-fn names_a_declaration(next: Option<&Statement>) -> bool {
-    matches!(
-        next,
-        Some(Statement::CallPrototype(_) | Statement::CallTargets(_) | Statement::BranchTargets(_))
-    )
+fn names_a_declaration(next: Option<Node<'_>>) -> bool {
+    next.is_some_and(|n| {
+        matches!(
+            n.kind(),
+            SyntaxKind::CALL_PROTOTYPE | SyntaxKind::CALL_TARGETS | SyntaxKind::BRANCH_TARGETS
+        )
+    })
+}
+
+/// The name of a `LABEL_DEF`, or `""`.
+fn label_name(label: Node<'_>) -> String {
+    name_text(label.child(SyntaxKind::NAME))
 }
 
 /// The state of lowering one function.
@@ -188,48 +217,45 @@ impl<'a> FnLowerer<'a> {
 
     // ------------------------------------------------------------ statements
 
-    fn lower_block(&mut self, block: &ast::Block) {
+    fn lower_block(&mut self, block: Node<'_>) {
         self.scopes.push();
-        let statements: Vec<Statement> = block.statements().collect();
-        let mut i = 0;
-        while i < statements.len() {
-            if let Statement::Label(label) = &statements[i] {
-                if names_a_declaration(statements.get(i + 1)) {
-                    self.lower_named_declaration(label, &statements[i + 1]);
-                    i += 2;
+        let mut statements = statements(block).peekable();
+        while let Some(stmt) = statements.next() {
+            if stmt.kind() == SyntaxKind::LABEL_DEF {
+                let next = statements.peek().copied();
+                if let Some(decl) = next.filter(|&n| names_a_declaration(Some(n))) {
+                    statements.next();
+                    self.lower_named_declaration(stmt, decl);
                     continue;
                 }
             }
-            self.lower_statement(&statements[i]);
-            i += 1;
+            self.lower_statement(stmt);
         }
         self.scopes.pop();
     }
 
-    fn lower_statement(&mut self, stmt: &Statement) {
-        match stmt {
-            Statement::Instruction(inst) => self.lower_instruction(inst),
-            Statement::Label(label) => self.define_label(label),
-            Statement::VarDecl(decl) => self.lower_local_decl(decl),
-            Statement::Block(block) => self.lower_block(block),
-            Statement::Loc(loc) => self.add_loc(loc),
-            Statement::Pragma(pragma) => self.add_pragma(statement_tail(pragma.syntax(), 1)),
-            Statement::CallPrototype(_)
-            | Statement::CallTargets(_)
-            | Statement::BranchTargets(_) => {
-                let range = significant_range(stmt.syntax());
+    fn lower_statement(&mut self, stmt: Node<'_>) {
+        match stmt.kind() {
+            SyntaxKind::INSTRUCTION => self.lower_instruction(stmt),
+            SyntaxKind::LABEL_DEF => self.define_label(stmt),
+            SyntaxKind::VAR_DECL => self.lower_local_decl(stmt),
+            SyntaxKind::BLOCK => self.lower_block(stmt),
+            SyntaxKind::LOC_DIRECTIVE => self.add_loc(stmt),
+            SyntaxKind::PRAGMA_DIRECTIVE => self.add_pragma(statement_tail(stmt, 1)),
+            _ => {
+                let range = stmt.significant_range();
                 self.error(range, "declaration without a label");
             }
         }
     }
 
-    fn define_label(&mut self, label: &ast::LabelDef) {
-        let name = label.name().map(|n| n.text()).unwrap_or_default();
+    fn define_label(&mut self, label: Node<'_>) {
+        let name = label_name(label);
         let block = if self.defined_labels.insert(name.clone()) {
             self.label_block(&name)
         } else {
             self.error(
-                significant_range(label.syntax()),
+                label.significant_range(),
                 format!("label `{name}` defined twice"),
             );
             let renamed = format!("{name}_s{}", self.f.blocks.len());
@@ -281,9 +307,9 @@ impl<'a> FnLowerer<'a> {
         b
     }
 
-    fn add_loc(&mut self, loc: &ast::LocDirective) {
-        let Some(loc) = lower_loc(loc) else {
-            return self.error(significant_range(loc.syntax()), "malformed `.loc`");
+    fn add_loc(&mut self, node: Node<'_>) {
+        let Some(loc) = lower_loc(node) else {
+            return self.error(node.significant_range(), "malformed `.loc`");
         };
         if !self.locs_open {
             self.locs.clear();
@@ -302,8 +328,8 @@ impl<'a> FnLowerer<'a> {
 
     // ---------------------------------------------------------- declarations
 
-    fn lower_local_decl(&mut self, decl: &ast::VarDecl) {
-        let range = significant_range(decl.syntax());
+    fn lower_local_decl(&mut self, decl: Node<'_>) {
+        let range = decl.significant_range();
         let parts = match lower_var_decl(decl) {
             Ok(parts) => parts,
             Err(e) => return self.error(range, format!("declaration not lowered: {e}")),
@@ -363,25 +389,24 @@ impl<'a> FnLowerer<'a> {
     }
 
     /// `name: .callprototype ...`, `name: .calltargets ...`, `name: .branchtargets ...`.
-    fn lower_named_declaration(&mut self, label: &ast::LabelDef, stmt: &Statement) {
-        let range = significant_range(stmt.syntax());
-        let source_name = label.name().map(|n| n.text()).unwrap_or_default();
+    fn lower_named_declaration(&mut self, label: Node<'_>, stmt: Node<'_>) {
+        let range = stmt.significant_range();
+        let source_name = label_name(label);
         let name = self.declare_symbol(&source_name, range);
-        let local = match stmt {
-            Statement::CallPrototype(proto) => LocalDecl::CallPrototype {
+        let targets = stmt.children().filter(|t| t.kind() == SyntaxKind::NAME_REF);
+        let local = match stmt.kind() {
+            SyntaxKind::CALL_PROTOTYPE => LocalDecl::CallPrototype {
                 name,
-                text: statement_tail(proto.syntax(), 0),
+                text: statement_tail(stmt, 0),
             },
-            Statement::CallTargets(targets) => LocalDecl::CallTargets {
+            SyntaxKind::CALL_TARGETS => LocalDecl::CallTargets {
                 name,
-                targets: targets.targets().map(|t| t.text()).collect(),
+                targets: targets.map(|t| name_ref_text(t).to_string()).collect(),
             },
-            Statement::BranchTargets(targets) => {
-                let names: Vec<(String, TextRange)> = targets
-                    .targets()
-                    .map(|t| (t.text(), significant_range(t.syntax())))
+            SyntaxKind::BRANCH_TARGETS => {
+                let targets = targets
+                    .map(|t| self.use_label(name_ref_text(t), t.significant_range()))
                     .collect();
-                let targets = names.iter().map(|(n, r)| self.use_label(n, *r)).collect();
                 LocalDecl::BranchTargets { name, targets }
             }
             _ => return,
@@ -410,13 +435,15 @@ impl<'a> FnLowerer<'a> {
 
     // ---------------------------------------------------------- instructions
 
-    fn lower_instruction(&mut self, inst: &ast::Instruction) {
-        let range = significant_range(inst.syntax());
-        let Some(opcode) = inst.opcode().and_then(|o| lower_opcode(&o)) else {
+    fn lower_instruction(&mut self, inst: Node<'_>) {
+        let range = inst.significant_range();
+        let Some(opcode) = inst.child(SyntaxKind::OPCODE).and_then(lower_opcode) else {
             return self.error(range, "instruction without an opcode");
         };
-        let guard = inst.guard().and_then(|g| self.lower_guard(&g));
-        let operands: Vec<Operand> = inst.operands().map(|op| self.lower_operand(&op)).collect();
+        let guard = inst
+            .child(SyntaxKind::GUARD)
+            .and_then(|g| self.lower_guard(g));
+        let operands = self.lower_operands(inst);
         let lowered = Inst {
             guard,
             opcode,
@@ -434,15 +461,13 @@ impl<'a> FnLowerer<'a> {
         }
     }
 
-    fn lower_guard(&mut self, guard: &ast::Guard) -> Option<Guard> {
-        let range = significant_range(guard.syntax());
-        let pred = guard.predicate()?;
-        let ident = pred.ident();
-        let name = ident.as_ref().map_or("", |t| t.text());
+    fn lower_guard(&mut self, guard: Node<'_>) -> Option<Guard> {
+        let range = guard.significant_range();
+        let name = name_ref_text(guard.child(SyntaxKind::NAME_REF)?);
         match self.scopes.lookup(name) {
             Some(Binding::Reg { decl, index }) => Some(Guard {
                 reg: self.reg_for(decl, index),
-                negated: guard.is_negated(),
+                negated: guard.token(SyntaxKind::BANG).is_some(),
             }),
             _ => {
                 self.error(range, format!("guard `{name}` is not a declared register"));
@@ -452,16 +477,22 @@ impl<'a> FnLowerer<'a> {
     }
 }
 
-fn lower_opcode(opcode: &ast::Opcode) -> Option<Opcode> {
-    let name = opcode.name()?;
-    let modifiers = opcode.modifiers().map(|m| m.text().to_string()).collect();
-    Some(Opcode::new(name.text(), modifiers))
+fn lower_opcode(opcode: Node<'_>) -> Option<Opcode> {
+    let name = opcode.token(SyntaxKind::IDENT)?;
+    let modifiers = opcode
+        .tokens()
+        .filter(|t| t.kind == SyntaxKind::DOT_IDENT)
+        .map(|m| m.text.to_string())
+        .collect();
+    Some(Opcode::new(name.text, modifiers))
 }
 
-fn lower_loc(loc: &ast::LocDirective) -> Option<Loc> {
-    let (file, line, col) = loc.position()?;
+fn lower_loc(loc: Node<'_>) -> Option<Loc> {
+    let mut ints = loc.tokens().filter(|t| t.kind == SyntaxKind::INT_NUMBER);
+    let mut next = || ints.next()?.text.parse::<u32>().ok();
+    let (file, line, col) = (next()?, next()?, next()?);
     // `.loc`, three numbers, then an optional `, function_name ..., inlined_at ...`.
-    let tail = normalized_text_after(loc.syntax(), 4);
+    let tail = normalized_text_after(loc, 4);
     let tail = tail.trim_start_matches(',').trim();
     let inlined = (!tail.is_empty()).then(|| tail.to_string());
     Some(Loc {

@@ -1,14 +1,14 @@
 //! Lowering of a whole module: header, module-level items in order, functions.
 
-use ptx_syntax::ast::{self, AstNode};
-use ptx_syntax::{Parse, SyntaxKind, SyntaxNode};
+use ptx_syntax::{Parse, SyntaxKind, TextSize};
 
 use crate::ir::{Module, ModuleItem};
 
 use super::context::ModuleContext;
 use super::decl::{lower_signature, lower_var_decl};
 use super::function::lower_function_absolute;
-use super::text::{normalized_text, significant_range, statement_tail, trimmed_text};
+use super::green::Node;
+use super::text::{name_ref_text, name_text, normalized_text, statement_tail, trimmed_text};
 use super::LowerError;
 
 /// Lowers a parsed module. Error ranges are absolute. Syntax errors are not
@@ -31,8 +31,8 @@ pub fn lower_module(parse: &Parse) -> (Module, Vec<LowerError>) {
             functions: Vec::new(),
         };
         let mut body = BodyMode::Lower(&mut scratch);
-        for node in file.syntax().children() {
-            if let Some(item) = lower_item(&node, &ctx, &mut body, &mut errors) {
+        for node in Node::new(parse.green(), TextSize::default()).children() {
+            if let Some(item) = lower_item(node, &ctx, &mut body, &mut errors) {
                 items.push(item);
             }
         }
@@ -54,11 +54,11 @@ pub fn lower_module_items(parse: &Parse) -> (crate::ir::Header, Vec<ModuleItem>,
     let mut errors = Vec::new();
     let mut items = Vec::new();
     let mut definitions = 0;
-    for node in file.syntax().children() {
+    for node in Node::new(parse.green(), TextSize::default()).children() {
         let mut body = BodyMode::Skip {
             definitions: &mut definitions,
         };
-        if let Some(item) = lower_item(&node, &ctx, &mut body, &mut errors) {
+        if let Some(item) = lower_item(node, &ctx, &mut body, &mut errors) {
             items.push(item);
         }
     }
@@ -76,20 +76,19 @@ enum BodyMode<'a> {
 /// Lowers one child of the root; `None` for the header directives and for what
 /// is dropped.
 fn lower_item(
-    node: &SyntaxNode,
+    node: Node<'_>,
     ctx: &ModuleContext,
     body: &mut BodyMode<'_>,
     errors: &mut Vec<LowerError>,
 ) -> Option<ModuleItem> {
     Some(match node.kind() {
         SyntaxKind::FUNCTION => {
-            let func = ast::Function::cast(node.clone())?;
-            if func.body().is_none() {
-                return Some(ModuleItem::Declaration(lower_signature(&func, errors)));
+            if node.child(SyntaxKind::BLOCK).is_none() {
+                return Some(ModuleItem::Declaration(lower_signature(node, errors)));
             }
             match body {
                 BodyMode::Lower(module) => {
-                    let (function, errs) = lower_function_absolute(&func, ctx);
+                    let (function, errs) = lower_function_absolute(node, ctx);
                     errors.extend(errs);
                     module.functions.push(function);
                     ModuleItem::Function(module.functions.len() - 1)
@@ -100,35 +99,31 @@ fn lower_item(
                 }
             }
         }
-        SyntaxKind::VAR_DECL => {
-            let decl = ast::VarDecl::cast(node.clone())?;
-            match lower_var_decl(&decl) {
-                Ok(parts) if parts.counts.iter().all(Option::is_none) => {
-                    ModuleItem::Var(parts.decl)
-                }
-                _ => ModuleItem::Verbatim(trimmed_text(node)),
-            }
-        }
-        SyntaxKind::FILE_DIRECTIVE => {
-            let file = ast::FileDirective::cast(node.clone())?;
-            ModuleItem::File {
-                index: file.number().unwrap_or(0),
-                text: normalized_text(node),
-            }
-        }
+        SyntaxKind::VAR_DECL => match lower_var_decl(node) {
+            Ok(parts) if parts.counts.iter().all(Option::is_none) => ModuleItem::Var(parts.decl),
+            _ => ModuleItem::Verbatim(trimmed_text(node)),
+        },
+        SyntaxKind::FILE_DIRECTIVE => ModuleItem::File {
+            index: node
+                .token(SyntaxKind::INT_NUMBER)
+                .and_then(|t| t.text.parse().ok())
+                .unwrap_or(0),
+            text: normalized_text(node),
+        },
         SyntaxKind::SECTION_DIRECTIVE => ModuleItem::Section(trimmed_text(node)),
         SyntaxKind::ALIAS_DIRECTIVE => {
-            let alias = ast::AliasDirective::cast(node.clone())?;
+            let alias = node.child(SyntaxKind::NAME)?;
+            let aliasee = node.child(SyntaxKind::NAME_REF)?;
             ModuleItem::Alias {
-                alias: alias.alias()?.text(),
-                aliasee: alias.aliasee()?.text(),
+                alias: name_text(Some(alias)),
+                aliasee: name_ref_text(aliasee).to_string(),
             }
         }
         SyntaxKind::PRAGMA_DIRECTIVE => ModuleItem::Pragma(statement_tail(node, 1)),
         SyntaxKind::UNKNOWN_DIRECTIVE => ModuleItem::Verbatim(trimmed_text(node)),
         SyntaxKind::LOC_DIRECTIVE => {
             errors.push(LowerError {
-                range: significant_range(node),
+                range: node.significant_range(),
                 message: "`.loc` outside a function".to_string(),
             });
             return None;

@@ -8,59 +8,95 @@
 //! emission); `symbol ± constant` becomes a symbol with an offset; anything else
 //! stays an [`Operand::Expr`].
 
-use ptx_syntax::ast::{self, AstNode, LiteralValue};
-use ptx_syntax::{SyntaxKind, SyntaxNode};
+use ptx_syntax::ast::{self, LiteralValue};
+use ptx_syntax::SyntaxKind;
 
 use crate::ir::{Address, AddressBase, Imm, ImmValue, Operand};
 
 use super::constexpr::eval_int;
 use super::function::FnLowerer;
+use super::green::Node;
 use super::scope::Binding;
-use super::text::{direct_tokens, normalized_text, significant_range};
+use super::text::{name_ref_text, normalized_text};
 
 /// Predefined constants that are neither registers nor declared.
 const PREDEFINED_CONSTANTS: &[&str] = &["WARP_SZ"];
 
+/// Whether a node of `kind` is an operand (or a constant expression).
+fn is_operand(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        SyntaxKind::NAME_REF
+            | SyntaxKind::LITERAL
+            | SyntaxKind::PREFIX_EXPR
+            | SyntaxKind::BIN_EXPR
+            | SyntaxKind::PAREN_EXPR
+            | SyntaxKind::CALL_EXPR
+            | SyntaxKind::TERNARY_EXPR
+            | SyntaxKind::ADDRESS
+            | SyntaxKind::VECTOR
+            | SyntaxKind::ARG_LIST
+            | SyntaxKind::PRED_PAIR
+            | SyntaxKind::SINK
+    )
+}
+
+/// The operands below `node`: its child nodes of an operand kind.
+fn operands(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    node.children().filter(|n| is_operand(n.kind()))
+}
+
+/// The kind of the first significant direct token (the operator of an
+/// expression).
+fn operator(node: Node<'_>) -> Option<SyntaxKind> {
+    node.significant_tokens().next().map(|t| t.kind)
+}
+
 impl FnLowerer<'_> {
-    pub(super) fn lower_operand(&mut self, op: &ast::Operand) -> Operand {
-        match op {
-            ast::Operand::Name(name) => self.lower_name(name),
-            ast::Operand::Literal(lit) => self.lower_literal(lit),
-            ast::Operand::Prefix(node) => self.lower_prefix(node),
-            ast::Operand::Binary(node) => self.lower_binary(node),
-            ast::Operand::Paren(node) | ast::Operand::Ternary(node) | ast::Operand::Call(node) => {
-                self.constant_or_expr(node)
-            }
-            ast::Operand::Address(addr) => self.lower_address(addr),
-            ast::Operand::Vector(v) => Operand::Vector(self.lower_list(v.elements())),
-            ast::Operand::ArgList(a) if eval_int(a.syntax()).is_some() => {
-                self.constant_or_expr(a.syntax())
-            }
-            ast::Operand::ArgList(a) => Operand::ArgList(self.lower_list(a.args())),
-            ast::Operand::PredPair(pair) => self.lower_pred_pair(pair),
-            ast::Operand::Sink(_) => Operand::Sink,
+    /// The operands of an instruction, or the elements of an address, vector or
+    /// argument list.
+    pub(super) fn lower_operands(&mut self, node: Node<'_>) -> Vec<Operand> {
+        operands(node).map(|op| self.lower_operand(op)).collect()
+    }
+
+    /// Lowers an operand node (one of [`is_operand`]'s kinds).
+    fn lower_operand(&mut self, op: Node<'_>) -> Operand {
+        match op.kind() {
+            SyntaxKind::NAME_REF => self.lower_name(op),
+            SyntaxKind::LITERAL => self.lower_literal(op),
+            SyntaxKind::PREFIX_EXPR => self.lower_prefix(op),
+            SyntaxKind::BIN_EXPR => self.lower_binary(op),
+            SyntaxKind::ADDRESS => self.lower_address(op),
+            SyntaxKind::VECTOR => Operand::Vector(self.lower_operands(op)),
+            SyntaxKind::ARG_LIST if eval_int(op).is_some() => self.constant_or_expr(op),
+            SyntaxKind::ARG_LIST => Operand::ArgList(self.lower_operands(op)),
+            SyntaxKind::PRED_PAIR => self.lower_pred_pair(op),
+            SyntaxKind::SINK => Operand::Sink,
+            // PAREN_EXPR, TERNARY_EXPR, CALL_EXPR
+            _ => self.constant_or_expr(op),
         }
     }
 
-    fn lower_list(&mut self, items: impl Iterator<Item = ast::Operand>) -> Vec<Operand> {
-        items.map(|op| self.lower_operand(&op)).collect()
-    }
-
-    fn lower_pred_pair(&mut self, pair: &ast::PredPair) -> Operand {
-        let mut names = pair.predicates().map(|p| self.lower_name(&p));
+    fn lower_pred_pair(&mut self, pair: Node<'_>) -> Operand {
+        let mut names = pair
+            .children()
+            .filter(|n| n.kind() == SyntaxKind::NAME_REF)
+            .map(|p| self.lower_name(p));
         let first = names.next().unwrap_or(Operand::Sink);
         let second = names.next().unwrap_or(Operand::Sink);
         Operand::PredPair(Box::new(first), Box::new(second))
     }
 
-    /// Resolves a name used as an operand.
-    fn lower_name(&mut self, name: &ast::NameRef) -> Operand {
-        let ident = name.ident();
-        let text = ident.as_ref().map_or("", |t| t.text());
-        let mut components = name.components().peekable();
+    /// Resolves a name used as an operand (a `NAME_REF` node).
+    fn lower_name(&mut self, name: Node<'_>) -> Operand {
+        let text = name_ref_text(name);
+        let mut components = name
+            .tokens()
+            .filter(|t| t.kind == SyntaxKind::DOT_IDENT)
+            .peekable();
         let component = components.peek().is_some().then(|| {
             let mut joined = String::new();
-            components.for_each(|t| joined.push_str(t.text()));
+            components.for_each(|t| joined.push_str(t.text));
             joined
         });
         match self.scopes.lookup(text) {
@@ -74,7 +110,7 @@ impl FnLowerer<'_> {
             None => {}
         }
         if self.is_label(text) {
-            return Operand::Label(self.use_label(text, significant_range(name.syntax())));
+            return Operand::Label(self.use_label(text, name.significant_range()));
         }
         let special = match &component {
             Some(c) => ptx_isa::special_reg(&format!("{text}{c}")).is_some(),
@@ -88,23 +124,23 @@ impl FnLowerer<'_> {
         }
         if !self.ctx.is_symbol(text) && !PREDEFINED_CONSTANTS.contains(&text) {
             self.error(
-                significant_range(name.syntax()),
+                name.significant_range(),
                 format!("`{text}` is not declared"),
             );
         }
         symbol(text.to_string(), component)
     }
 
-    fn lower_literal(&mut self, lit: &ast::Literal) -> Operand {
-        let text = normalized_text(lit.syntax());
-        match lit.value().map(imm_value) {
+    fn lower_literal(&mut self, lit: Node<'_>) -> Operand {
+        let text = normalized_text(lit);
+        match literal_value(lit).map(imm_value) {
             Some(value) => Operand::Imm(Imm {
                 value,
                 text: Some(text),
             }),
             None => {
                 self.error(
-                    significant_range(lit.syntax()),
+                    lit.significant_range(),
                     format!("malformed literal `{text}`"),
                 );
                 Operand::Expr(text)
@@ -113,17 +149,17 @@ impl FnLowerer<'_> {
     }
 
     /// `!%p`, `-7`, `-1.5`, `~0xFF`.
-    fn lower_prefix(&mut self, node: &SyntaxNode) -> Operand {
-        let op = direct_tokens(node).next().map(|t| t.kind());
+    fn lower_prefix(&mut self, node: Node<'_>) -> Operand {
+        let op = operator(node);
         let inner = node.children().next();
-        if let (Some(SyntaxKind::BANG), Some(inner)) = (op, &inner) {
-            if let Some(name) = ast::NameRef::cast(inner.clone()) {
-                if let Operand::Reg { reg, .. } = self.lower_name(&name) {
+        if let (Some(SyntaxKind::BANG), Some(inner)) = (op, inner) {
+            if inner.kind() == SyntaxKind::NAME_REF {
+                if let Operand::Reg { reg, .. } = self.lower_name(inner) {
                     return Operand::NegPred(reg);
                 }
             }
         }
-        if let (Some(SyntaxKind::MINUS), Some(inner)) = (op, &inner) {
+        if let (Some(SyntaxKind::MINUS), Some(inner)) = (op, inner) {
             if let Some(value) = negated_float(inner) {
                 return Operand::Imm(Imm {
                     value,
@@ -139,15 +175,14 @@ impl FnLowerer<'_> {
 
     /// A constant expression, `a|b` (a pair), `sym+8` (a symbol with offset),
     /// `%r+4`.
-    fn lower_binary(&mut self, node: &SyntaxNode) -> Operand {
+    fn lower_binary(&mut self, node: Node<'_>) -> Operand {
         if eval_int(node).is_some() {
             return self.constant_or_expr(node);
         }
-        let op = direct_tokens(node).next().map(|t| t.kind());
-        let mut children = node.children().filter_map(ast::Operand::cast);
-        if op == Some(SyntaxKind::PIPE) {
+        if operator(node) == Some(SyntaxKind::PIPE) {
+            let mut children = operands(node);
             if let (Some(a), Some(b)) = (children.next(), children.next()) {
-                let (a, b) = (self.lower_operand(&a), self.lower_operand(&b));
+                let (a, b) = (self.lower_operand(a), self.lower_operand(b));
                 return Operand::PredPair(Box::new(a), Box::new(b));
             }
         }
@@ -170,7 +205,7 @@ impl FnLowerer<'_> {
     }
 
     /// An evaluated constant (keeping its text), or the expression as written.
-    fn constant_or_expr(&mut self, node: &SyntaxNode) -> Operand {
+    fn constant_or_expr(&mut self, node: Node<'_>) -> Operand {
         let text = normalized_text(node);
         if let Some(value) = eval_int(node) {
             return Operand::Imm(Imm {
@@ -178,12 +213,10 @@ impl FnLowerer<'_> {
                 text: Some(text),
             });
         }
-        if node
-            .descendants()
-            .any(|n| n.kind() == SyntaxKind::NAME_REF && self.names_register(&n))
+        if node.any_descendant(&mut |n| n.kind() == SyntaxKind::NAME_REF && self.names_register(n))
         {
             self.error(
-                significant_range(node),
+                node.significant_range(),
                 format!("unsupported operand expression `{text}`"),
             );
         }
@@ -191,41 +224,36 @@ impl FnLowerer<'_> {
     }
 
     /// The register operand `node` names, if it is a name of a register.
-    fn register_name(&mut self, node: &SyntaxNode) -> Option<Operand> {
-        let name = ast::NameRef::cast(node.clone())?;
-        let is_reg = name
-            .ident()
-            .is_some_and(|t| matches!(self.scopes.lookup(t.text()), Some(Binding::Reg { .. })));
-        is_reg.then(|| self.lower_name(&name))
+    fn register_name(&mut self, node: Node<'_>) -> Option<Operand> {
+        let is_reg = node.kind() == SyntaxKind::NAME_REF && self.names_register(node);
+        is_reg.then(|| self.lower_name(node))
     }
 
-    fn names_register(&self, node: &SyntaxNode) -> bool {
-        let Some(name) = ast::NameRef::cast(node.clone()) else {
-            return false;
-        };
-        name.ident()
-            .is_some_and(|t| matches!(self.scopes.lookup(t.text()), Some(Binding::Reg { .. })))
+    /// Whether the `NAME_REF` `name` names a register.
+    fn names_register(&self, name: Node<'_>) -> bool {
+        name.token(SyntaxKind::IDENT)
+            .is_some_and(|t| matches!(self.scopes.lookup(t.text), Some(Binding::Reg { .. })))
     }
 
     /// `[%rd1+8]`, `[sym]`, `[sym+4*2]`, `[0x100]`, or a list `[tex, {x, y}]`.
-    fn lower_address(&mut self, addr: &ast::Address) -> Operand {
-        let items: Vec<ast::Operand> = addr.items().collect();
-        if let [single] = items.as_slice() {
+    fn lower_address(&mut self, addr: Node<'_>) -> Operand {
+        let mut items = operands(addr);
+        if let (Some(single), None) = (items.next(), items.next()) {
             if let Some(address) = self.single_address(single) {
                 return Operand::Address(address);
             }
         }
-        Operand::AddressList(self.lower_list(items.into_iter()))
+        Operand::AddressList(self.lower_operands(addr))
     }
 
-    fn single_address(&mut self, item: &ast::Operand) -> Option<Address> {
-        if let Some(offset) = eval_int(item.syntax()) {
+    fn single_address(&mut self, item: Node<'_>) -> Option<Address> {
+        if let Some(offset) = eval_int(item) {
             return Some(Address {
                 base: AddressBase::Absolute,
                 offset,
             });
         }
-        let (base, offset) = self.base_and_offset(item.syntax())?;
+        let (base, offset) = self.base_and_offset(item)?;
         let base = match base {
             Operand::Reg {
                 reg,
@@ -239,22 +267,22 @@ impl FnLowerer<'_> {
 
     /// Splits `name`, `name + c`, `name - c`, `c + name` (nested) into the
     /// resolved name and the constant offset.
-    fn base_and_offset(&mut self, node: &SyntaxNode) -> Option<(Operand, i64)> {
-        if let Some(name) = ast::NameRef::cast(node.clone()) {
-            let base = self.lower_name(&name);
+    fn base_and_offset(&mut self, node: Node<'_>) -> Option<(Operand, i64)> {
+        if node.kind() == SyntaxKind::NAME_REF {
+            let base = self.lower_name(node);
             return matches!(base, Operand::Reg { .. } | Operand::Symbol { .. })
                 .then_some((base, 0));
         }
         if node.kind() != SyntaxKind::BIN_EXPR {
             return None;
         }
-        let op = direct_tokens(node).next()?.kind();
+        let op = operator(node)?;
         let mut children = node.children();
         let (lhs, rhs) = (children.next()?, children.next()?);
         match op {
-            SyntaxKind::PLUS | SyntaxKind::MINUS if eval_int(&rhs).is_some() => {
-                let c = eval_int(&rhs)?;
-                let (base, off) = self.base_and_offset(&lhs)?;
+            SyntaxKind::PLUS | SyntaxKind::MINUS if eval_int(rhs).is_some() => {
+                let c = eval_int(rhs)?;
+                let (base, off) = self.base_and_offset(lhs)?;
                 let c = if op == SyntaxKind::PLUS {
                     c
                 } else {
@@ -262,9 +290,9 @@ impl FnLowerer<'_> {
                 };
                 Some((base, off.checked_add(c)?))
             }
-            SyntaxKind::PLUS if eval_int(&lhs).is_some() => {
-                let c = eval_int(&lhs)?;
-                let (base, off) = self.base_and_offset(&rhs)?;
+            SyntaxKind::PLUS if eval_int(lhs).is_some() => {
+                let c = eval_int(lhs)?;
+                let (base, off) = self.base_and_offset(rhs)?;
                 Some((base, off.checked_add(c)?))
             }
             _ => None,
@@ -289,10 +317,17 @@ fn imm_value(value: LiteralValue) -> ImmValue {
     }
 }
 
+/// The value of a `LITERAL` node (of its first token).
+fn literal_value(lit: Node<'_>) -> Option<LiteralValue> {
+    ast::parse_literal(lit.first_token()?.text)
+}
+
 /// The value of `-literal` for a floating-point literal.
-fn negated_float(node: &SyntaxNode) -> Option<ImmValue> {
-    let lit = ast::Literal::cast(node.clone())?;
-    match imm_value(lit.value()?) {
+fn negated_float(node: Node<'_>) -> Option<ImmValue> {
+    if node.kind() != SyntaxKind::LITERAL {
+        return None;
+    }
+    match imm_value(literal_value(node)?) {
         ImmValue::F32(bits) => Some(ImmValue::F32(bits ^ 0x8000_0000)),
         ImmValue::F64(bits) => Some(ImmValue::F64(bits ^ 0x8000_0000_0000_0000)),
         ImmValue::Int(_) => None,

@@ -1,99 +1,61 @@
-//! Text helpers over syntax nodes: significant tokens, normalized text, trimmed
-//! ranges.
+//! Text helpers over syntax nodes ([`green::Node`](super::green::Node) views):
+//! names, normalized text, trimmed text.
 
-use ptx_syntax::{SyntaxNode, SyntaxToken, TextRange};
+use ptx_syntax::SyntaxKind;
 
-/// The non-trivia direct child tokens of `node`.
-pub(crate) fn direct_tokens(node: &SyntaxNode) -> impl Iterator<Item = SyntaxToken> {
-    node.children_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| !t.kind().is_trivia())
+use super::green::Node;
+
+/// The text of a `NAME` node (its first token), or `""` (also without a node).
+pub(crate) fn name_text(name: Option<Node<'_>>) -> String {
+    name.and_then(Node::first_token)
+        .map(|t| t.text.to_string())
+        .unwrap_or_default()
+}
+
+/// The text of a `NAME_REF` node: its identifier, or `""`.
+pub(crate) fn name_ref_text<'a>(name: Node<'a>) -> &'a str {
+    name.token(SyntaxKind::IDENT).map_or("", |t| t.text)
 }
 
 /// The text of `node` with comments dropped and every run of whitespace or
 /// comments between two tokens replaced by one space; nothing before the first
 /// or after the last token.
-pub(crate) fn normalized_text(node: &SyntaxNode) -> String {
+pub(crate) fn normalized_text(node: Node<'_>) -> String {
     normalized_text_after(node, 0)
 }
 
 /// Like [`normalized_text`], skipping the first `skip` significant tokens.
-pub(crate) fn normalized_text_after(node: &SyntaxNode, skip: usize) -> String {
+pub(crate) fn normalized_text_after(node: Node<'_>, skip: usize) -> String {
     let mut out = String::new();
     let mut space = false;
     let mut seen = 0usize;
-    for tok in node
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-    {
-        if tok.kind().is_trivia() {
+    node.for_each_token(&mut |tok| {
+        if tok.kind.is_trivia() {
             space = !out.is_empty();
-            continue;
+            return;
         }
         seen += 1;
         if seen <= skip {
-            continue;
+            return;
         }
         if space {
             out.push(' ');
             space = false;
         }
-        out.push_str(tok.text());
-    }
+        out.push_str(tok.text);
+    });
     out
 }
 
 /// The text of `node` as written, without trailing whitespace (leading trivia
 /// never belongs to a node).
-pub(crate) fn trimmed_text(node: &SyntaxNode) -> String {
-    node.to_string().trim_end().to_string()
-}
-
-/// The range from the first to the last significant token of `node`.
-pub(crate) fn significant_range(node: &SyntaxNode) -> TextRange {
-    match (first_significant(node), last_significant(node)) {
-        (Some(first), Some(last)) => {
-            TextRange::new(first.text_range().start(), last.text_range().end())
-        }
-        _ => node.text_range(),
-    }
-}
-
-/// The first non-trivia token of `node` (preorder), without walking the rest.
-fn first_significant(node: &SyntaxNode) -> Option<SyntaxToken> {
-    let mut child = node.first_child_or_token();
-    while let Some(element) = child {
-        if let Some(t) = element.as_token() {
-            if !t.kind().is_trivia() {
-                return Some(t.clone());
-            }
-        } else if let Some(t) = element.as_node().and_then(first_significant) {
-            return Some(t);
-        }
-        child = element.next_sibling_or_token();
-    }
-    None
-}
-
-/// The last non-trivia token of `node` (preorder), walking backwards.
-fn last_significant(node: &SyntaxNode) -> Option<SyntaxToken> {
-    let mut child = node.last_child_or_token();
-    while let Some(element) = child {
-        if let Some(t) = element.as_token() {
-            if !t.kind().is_trivia() {
-                return Some(t.clone());
-            }
-        } else if let Some(t) = element.as_node().and_then(last_significant) {
-            return Some(t);
-        }
-        child = element.prev_sibling_or_token();
-    }
-    None
+pub(crate) fn trimmed_text(node: Node<'_>) -> String {
+    node.text().trim_end().to_string()
 }
 
 /// The text of a statement after its first `skip` tokens, without the final `;`:
 /// `"nounroll"` of `.pragma "nounroll";`.
-pub(crate) fn statement_tail(node: &SyntaxNode, skip: usize) -> String {
+pub(crate) fn statement_tail(node: Node<'_>, skip: usize) -> String {
     let text = normalized_text_after(node, skip);
     text.strip_suffix(';')
         .unwrap_or(&text)
