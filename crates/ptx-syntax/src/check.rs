@@ -11,12 +11,16 @@
 
 use std::borrow::Cow;
 
-use ptx_isa::{Family, OperandKind, OperandSpec, OperandType, PtxVersion, TypeCheck, TypeKind};
+use ptx_isa::{
+    Family, NameParts, OperandKind, OperandSpec, OperandType, PtxVersion, TypeCheck, TypeKind,
+};
 use rowan::TextRange;
 use rustc_hash::FxHashMap;
 
-use crate::ast::{self, AstNode, Item, Operand, Statement};
-use crate::{SyntaxKind, SyntaxNode};
+use crate::ast::{self, AstNode, Item};
+use crate::green::{GreenRef, GreenTok};
+use crate::SyntaxKind::*;
+use crate::SyntaxNode;
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -233,7 +237,10 @@ impl<'f> Checker<'f> {
     fn check_item(&mut self, item: &Item) {
         match item {
             Item::Function(f) => self.check_function(f),
-            Item::VarDecl(decl) => self.check_decl_words(decl),
+            Item::VarDecl(decl) => {
+                let green = decl.syntax().green();
+                self.check_decl_words(GreenRef::new(&green, decl.syntax().text_range().start()));
+            }
             Item::Alias(alias) => {
                 if let Some(name) = alias.alias() {
                     if !self.facts.declared_functions.contains(&name.text()) {
@@ -391,29 +398,25 @@ impl<'f> Checker<'f> {
         }
     }
 
-    /// Version and target requirements of a directive or state-space word.
-    fn check_decl_words(&mut self, decl: &ast::VarDecl) {
-        if let Some(align) = decl.align() {
+    /// Version and target requirements of the words of a variable declaration
+    /// (a `VAR_DECL` node), and its alignment.
+    fn check_decl_words(&mut self, decl: GreenRef<'_>) {
+        if let Some(align) = decl_align(decl) {
             if !align.is_power_of_two() {
-                let range = decl
-                    .words()
+                let range = dot_words(decl)
                     .find(|w| w.text() == ".align")
-                    .map_or(decl.syntax().text_range(), |w| w.text_range());
+                    .map_or(decl.range(), |w| w.range());
                 self.error(
                     range,
                     format!("alignment must be a power of two, found {align}"),
                 );
             }
         }
-        for word in decl.words() {
-            self.check_directive_requirement(word.text(), word.text_range());
-            if let Some((ptx, sm)) = ptx_isa::type_requirement(word.text()) {
-                self.require(
-                    word.text_range(),
-                    || format!("type `{}`", word.text()),
-                    ptx,
-                    sm,
-                );
+        for word in dot_words(decl) {
+            let text = word.text();
+            self.check_directive_requirement(text, word.range());
+            if let Some((ptx, sm)) = ptx_isa::type_requirement(text) {
+                self.require(word.range(), || format!("type `{text}`"), ptx, sm);
             }
         }
     }
@@ -496,13 +499,13 @@ impl<'f> Checker<'f> {
         .flatten()
         {
             for param in list.children().filter_map(ast::Param::cast) {
-                let space = param
-                    .state_space()
-                    .map(|t| t.text().to_string())
-                    .unwrap_or_default();
-                let ty = param.type_name().map(|t| t.text().to_string());
+                let space = param.state_space();
+                let space = space.as_ref().map_or("", |t| t.text());
+                let ty = param.type_name();
                 if let Some(d) = param.declarator() {
-                    self.declare(&d, &space, ty.clone());
+                    let green = d.syntax().green();
+                    let d = GreenRef::new(&green, d.syntax().text_range().start());
+                    self.declare(d, space, ty.as_ref().map(|t| t.text()));
                 }
             }
         }
@@ -510,27 +513,31 @@ impl<'f> Checker<'f> {
             self.scopes.clear();
             return;
         };
+        let green = body.syntax().green();
+        let body = GreenRef::new(&green, body.syntax().text_range().start());
         // Labels are visible in the whole function.
-        self.collect_labels(&body);
-        self.check_block(&body, true);
+        self.collect_labels(body);
+        self.check_block(body, true, &mut Scratch::default());
         self.scopes.clear();
         self.ranges.clear();
     }
 
     /// The labels of a block and of the blocks nested in it (the parser puts a
     /// `LABEL_DEF` or `BLOCK` only directly in a `BLOCK`), in source order.
-    fn collect_labels(&mut self, block: &ast::Block) {
-        for stmt in block.statements() {
-            match stmt {
-                Statement::Label(label) => {
-                    let Some(name) = label.name() else { continue };
-                    let text = name.text();
-                    let range = name.syntax().text_range();
-                    if self.labels.insert(text.clone(), range).is_some() {
+    fn collect_labels(&mut self, block: GreenRef<'_>) {
+        for stmt in block.children() {
+            match stmt.kind() {
+                LABEL_DEF => {
+                    let Some(name) = stmt.child(NAME) else {
+                        continue;
+                    };
+                    let text = name_text(name);
+                    let range = name.range();
+                    if self.labels.insert(text.to_string(), range).is_some() {
                         self.error(range, format!("duplicate label `{text}`"));
                     }
                 }
-                Statement::Block(inner) => self.collect_labels(&inner),
+                BLOCK => self.collect_labels(stmt),
                 _ => {}
             }
         }
@@ -546,78 +553,64 @@ impl<'f> Checker<'f> {
         self.ranges.pop();
     }
 
-    fn declare(&mut self, d: &ast::Declarator, space: &str, ty: Option<String>) {
-        let Some(name) = d.name() else { return };
-        let text = name.text();
+    /// Declares the name of a `DECLARATOR` node.
+    fn declare(&mut self, d: GreenRef<'_>, space: &str, ty: Option<&str>) {
+        let Some(name) = d.child(NAME) else { return };
+        let text = name_text(name);
         if text == "_" {
             return;
         }
-        let range = name.syntax().text_range();
+        let range = name.range();
         let decl = Decl {
             space: space.to_string(),
-            ty,
+            ty: ty.map(str::to_string),
             range,
         };
-        if let Some(count) = d.reg_count() {
+        if let Some(count) = reg_count(d) {
             let scope = self.ranges.last_mut().expect("scope");
-            if scope.insert(text.clone(), (count, decl)).is_some() {
+            if scope.insert(text.to_string(), (count, decl)).is_some() {
                 self.error(range, format!("duplicate declaration of `{text}<{count}>`"));
             }
         } else {
             let scope = self.scopes.last_mut().expect("scope");
-            if let Some(previous) = scope.insert(text.clone(), decl) {
+            if let Some(previous) = scope.insert(text.to_string(), decl) {
                 let _ = previous.range;
                 self.error(range, format!("duplicate declaration of `{text}`"));
             }
         }
     }
 
-    fn check_block(&mut self, block: &ast::Block, function_body: bool) {
+    fn check_block<'g>(&mut self, block: GreenRef<'g>, function_body: bool, s: &mut Scratch<'g>) {
         if !function_body {
             self.push_scope();
         }
         // Declarations first: PTX lets a block use what it declares anywhere in it.
-        for stmt in block.statements() {
-            if let Statement::VarDecl(decl) = stmt {
-                self.check_decl_words(&decl);
-                let space = decl
-                    .state_space()
-                    .map(|t| t.text().to_string())
-                    .unwrap_or_default();
-                let ty = decl.type_name().map(|t| t.text().to_string());
-                for d in decl.declarators() {
-                    self.declare(&d, &space, ty.clone());
-                }
+        for stmt in block.children().filter(|c| c.is(VAR_DECL)) {
+            self.check_decl_words(stmt);
+            let space = decl_state_space(stmt).map_or("", |t| t.text());
+            let ty = decl_type(stmt).map(|t| t.text());
+            for d in stmt.children().filter(|c| c.is(DECLARATOR)) {
+                self.declare(d, space, ty);
             }
         }
-        for stmt in block.statements() {
-            match stmt {
-                Statement::Instruction(inst) => self.check_instruction(&inst),
-                Statement::Block(inner) => self.check_block(&inner, false),
-                Statement::CallTargets(targets) => {
-                    for t in targets.targets() {
-                        self.resolve_global_name(&t);
+        for stmt in block.children() {
+            match stmt.kind() {
+                INSTRUCTION => self.check_instruction(stmt, s),
+                BLOCK => self.check_block(stmt, false, s),
+                CALL_TARGETS => {
+                    for t in stmt.children().filter(|c| c.is(NAME_REF)) {
+                        self.resolve_global_name(t);
                     }
                 }
-                Statement::BranchTargets(targets) => {
-                    for t in targets.targets() {
-                        let ident = t.ident();
-                        if !self
-                            .labels
-                            .contains_key(ident.as_ref().map_or("", |i| i.text()))
-                        {
-                            self.error(
-                                t.syntax().text_range(),
-                                format!("undeclared label `{}`", t.text()),
-                            );
+                BRANCH_TARGETS => {
+                    for t in stmt.children().filter(|c| c.is(NAME_REF)) {
+                        let text = name_ref_text(t);
+                        if !self.labels.contains_key(text) {
+                            self.error(t.range(), format!("undeclared label `{text}`"));
                         }
                     }
                 }
-                Statement::Loc(_)
-                | Statement::Pragma(_)
-                | Statement::Label(_)
-                | Statement::VarDecl(_) => {}
-                Statement::CallPrototype(_) => {}
+                _ => {}
             }
         }
         if !function_body {
@@ -625,13 +618,10 @@ impl<'f> Checker<'f> {
         }
     }
 
-    fn resolve_global_name(&mut self, name: &ast::NameRef) {
-        let text = name.text();
-        if !self.facts.globals.contains_key(&text) {
-            self.error(
-                name.syntax().text_range(),
-                format!("undeclared function `{text}`"),
-            );
+    fn resolve_global_name(&mut self, name: GreenRef<'_>) {
+        let text = name_ref_text(name);
+        if !self.facts.globals.contains_key(text) {
+            self.error(name.range(), format!("undeclared function `{text}`"));
         }
     }
 
@@ -661,106 +651,119 @@ impl<'f> Checker<'f> {
 
     // --------------------------------------------------------- instructions
 
-    fn check_instruction(&mut self, inst: &ast::Instruction) {
-        if let Some(guard) = inst.guard() {
-            if let Some(pred) = guard.predicate() {
-                self.check_name(&pred, NameUse::Value);
-                let ident = pred.ident();
-                if let Some(decl) = self.lookup_local(ident.as_ref().map_or("", |t| t.text())) {
-                    if decl.ty.as_deref() != Some(".pred") && decl.space == ".reg" {
-                        self.error(
-                            pred.syntax().text_range(),
-                            format!("guard `{}` is not a predicate register", pred.text()),
-                        );
-                    }
+    fn check_instruction<'g>(&mut self, inst: GreenRef<'g>, s: &mut Scratch<'g>) {
+        // One walk over the children finds the guard, the opcode and the operands.
+        let mut guard = None;
+        let mut opcode = None;
+        s.operands.clear();
+        for child in inst.children() {
+            match child.kind() {
+                GUARD => {
+                    guard.get_or_insert(child);
+                }
+                OPCODE => {
+                    opcode.get_or_insert(child);
+                }
+                _ => s.operands.extend(Op::cast(child)),
+            }
+        }
+        let operands = &s.operands[..];
+        if let Some(pred) = guard.and_then(|g| g.child(NAME_REF)) {
+            self.check_name(pred, NameUse::Value);
+            let text = name_ref_text(pred);
+            if let Some(decl) = self.lookup_local(text) {
+                if decl.ty.as_deref() != Some(".pred") && decl.space == ".reg" {
+                    self.error(
+                        pred.range(),
+                        format!("guard `{text}` is not a predicate register"),
+                    );
                 }
             }
         }
-        let Some(opcode) = inst.opcode() else { return };
-        let Some(name_tok) = opcode.name() else {
+        let Some(opcode) = opcode else { return };
+        let Some(name_tok) = opcode.token(IDENT) else {
             return;
         };
-        let mods: Vec<crate::SyntaxToken> = opcode.modifiers().collect();
-        let mod_texts: Vec<&str> = mods.iter().map(|t| t.text()).collect();
-        let operands: Vec<Operand> = inst.operands().collect();
+        let opcode_range = opcode.range();
+        s.mods.clear();
+        s.mods.extend(dot_words(opcode));
+        s.mod_texts.clear();
+        s.mod_texts.extend(s.mods.iter().map(|t| t.text()));
+        let mods = &s.mods[..];
+        let mod_texts = &s.mod_texts[..];
 
-        let Some((family, name_parts)) = ptx_isa::lookup(name_tok.text(), &mod_texts) else {
+        let Some((family, name_parts)) = ptx_isa::lookup(name_tok.text(), mod_texts) else {
             let what = if ptx_isa::is_known_opcode(name_tok.text()) {
-                format!(
-                    "unknown instruction `{}`",
-                    opcode.syntax().text().to_string().trim_end()
-                )
+                format!("unknown instruction `{}`", opcode.text().trim_end())
             } else {
                 format!("unknown instruction `{}`", name_tok.text())
             };
-            self.error(opcode.syntax().text_range(), what);
+            self.error(opcode_range, what);
             // Still resolve the names it uses.
-            for op in &operands {
+            for &op in operands {
                 self.check_operand_names(op, NameUse::Value);
             }
             return;
         };
         self.require(
-            opcode.syntax().text_range(),
+            opcode_range,
             || format!("`{}`", family.name),
             family.min_ptx,
             family.min_sm,
         );
-        self.check_legacy_warp_sync(family, &mod_texts, opcode.syntax().text_range());
+        self.check_legacy_warp_sync(family, mod_texts, opcode_range);
 
         // Modifiers.
-        let mut types: Vec<&str> = Vec::new();
+        s.types.clear();
         for (i, tok) in mods.iter().enumerate() {
             if name_parts.contains(i) {
                 continue;
             }
             let m = tok.text();
             if family.is_type(m) {
-                types.push(m);
+                s.types.push(m);
             }
             if !family.allows_modifier(m) {
                 self.error(
-                    tok.text_range(),
+                    tok.range(),
                     format!("unknown modifier `{m}` on `{}`", family.name),
                 );
                 continue;
             }
             if let Some(req) = family.requirements.iter().find(|r| r.modifier == m) {
                 self.require(
-                    tok.text_range(),
+                    tok.range(),
                     || format!("`{m}` on `{}`", family.name),
                     req.min_ptx,
                     req.min_sm,
                 );
             } else if let Some((ptx, sm)) = ptx_isa::type_requirement(m) {
-                self.require(tok.text_range(), || format!("`{m}`"), ptx, sm);
+                self.require(tok.range(), || format!("`{m}`"), ptx, sm);
             }
         }
 
         // Operands: names first, then shape against the forms.
         // What a bare name operand must be, for the "undeclared ..." message.
         let mut first_name_seen = false;
-        for op in &operands {
-            let expected = match (family.name, op) {
-                ("bra", Operand::Name(_)) => NameUse::Label,
-                ("call", Operand::Name(_)) if !first_name_seen => NameUse::Function,
+        for &op in operands {
+            let is_name = op.kind == OpKind::Name;
+            let expected = match family.name {
+                "bra" if is_name => NameUse::Label,
+                "call" if is_name && !first_name_seen => NameUse::Function,
                 _ => NameUse::Value,
             };
-            if let Operand::Name(_) = op {
-                first_name_seen = true;
-            }
+            first_name_seen |= is_name;
             self.check_operand_names(op, expected);
         }
-        self.check_forms(inst, family, &operands, &types);
+        self.check_forms(opcode_range, family, operands, &s.types);
         if family.name == "call" {
-            self.check_call_target(&operands);
+            self.check_call_target(operands);
         }
-        let range = opcode.syntax().text_range();
-        self.check_arch_specific(family, range);
-        self.check_cvt_rounding(family, &name_parts.rest(&mod_texts), range);
-        self.check_vector_width(family, &mod_texts, &operands);
-        self.check_state_space(family, &name_parts.rest(&mod_texts), &operands);
-        self.check_barrier_id(family, &operands);
+        self.check_arch_specific(family, opcode_range);
+        self.check_cvt_rounding(family, name_parts, mod_texts, opcode_range);
+        self.check_vector_width(family, mod_texts, operands);
+        self.check_state_space(family, name_parts, mod_texts, operands);
+        self.check_barrier_id(family, operands);
     }
 
     /// Families that exist only on architecture-specific targets (`sm_90a`,
@@ -784,11 +787,19 @@ impl<'f> Checker<'f> {
 
     /// cvt between scalar types: int->float needs `.rn/.rz/.rm/.rp`, float->int
     /// needs `.rni/.rzi/.rmi/.rpi`, float narrowing needs a rounding and widening
-    /// forbids one, int->int forbids one (ptxas 13.0.88 behaviour).
-    fn check_cvt_rounding(&mut self, family: &Family, mods: &[&str], range: TextRange) {
+    /// forbids one, int->int forbids one (ptxas 13.0.88 behaviour). `mods` are
+    /// all the modifiers; those of the family name are skipped.
+    fn check_cvt_rounding(
+        &mut self,
+        family: &Family,
+        name_parts: NameParts,
+        mods: &[&str],
+        range: TextRange,
+    ) {
         if family.name != "cvt" {
             return;
         }
+        let mods = name_parts.rest(mods);
         let types: Vec<&str> = mods.iter().copied().filter(|m| family.is_type(m)).collect();
         let [dst, src] = types[..] else { return };
         let scalar = |t: &str| {
@@ -833,7 +844,7 @@ impl<'f> Checker<'f> {
     }
 
     /// `ld.v4` and friends: every vector operand has as many elements as `.vN` says.
-    fn check_vector_width(&mut self, family: &Family, mods: &[&str], operands: &[Operand]) {
+    fn check_vector_width(&mut self, family: &Family, mods: &[&str], operands: &[Op<'_>]) {
         if !matches!(family.name, "ld" | "ldu" | "st" | "ld.global.nc") {
             return;
         }
@@ -844,11 +855,11 @@ impl<'f> Checker<'f> {
             return;
         };
         for op in operands {
-            if let Operand::Vector(v) = op {
-                let count = v.elements().count();
+            if op.kind == OpKind::Vector {
+                let count = op.children().count();
                 if count != width {
                     self.error(
-                        op.syntax().text_range(),
+                        op.range(),
                         format!("`.v{width}` needs {width} vector elements, found {count}"),
                     );
                 }
@@ -857,8 +868,15 @@ impl<'f> Checker<'f> {
     }
 
     /// A memory instruction with an explicit state space must address a variable
-    /// of that space (`ld.shared` of a `.global` variable is an error).
-    fn check_state_space(&mut self, family: &Family, mods: &[&str], operands: &[Operand]) {
+    /// of that space (`ld.shared` of a `.global` variable is an error). `mods`
+    /// are all the modifiers; those of the family name are skipped.
+    fn check_state_space(
+        &mut self,
+        family: &Family,
+        name_parts: NameParts,
+        mods: &[&str],
+        operands: &[Op<'_>],
+    ) {
         if !matches!(
             family.name,
             "ld" | "st" | "ldu" | "atom" | "red" | "prefetch" | "prefetchu"
@@ -873,16 +891,22 @@ impl<'f> Checker<'f> {
             ".param" | ".param::entry" | ".param::func" => Some(".param"),
             _ => None,
         };
-        let Some(inst_space) = mods.iter().find_map(|m| space_of(m)) else {
+        let Some(inst_space) = mods
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| !name_parts.contains(i))
+            .find_map(|(_, m)| space_of(m))
+        else {
             return;
         };
         for op in operands {
-            let Operand::Address(addr) = op else { continue };
-            let Some(base) = addr.items().next().and_then(|item| address_base(&item)) else {
+            if op.kind != OpKind::Address {
+                continue;
+            }
+            let Some(base) = op.children().next().and_then(address_base) else {
                 continue;
             };
-            let ident = base.ident();
-            let text = ident.as_ref().map_or("", |t| t.text());
+            let text = name_ref_text(base.node);
             let var_space = match self.lookup_local(text) {
                 Some(decl) => space_of(&decl.space),
                 None => self.facts.global_spaces.get(text).and_then(|s| space_of(s)),
@@ -890,7 +914,7 @@ impl<'f> Checker<'f> {
             if let Some(var_space) = var_space {
                 if var_space != inst_space {
                     self.error(
-                        base.syntax().text_range(),
+                        base.range(),
                         format!(
                             "`{text}` is in the `{var_space}` state space but `{}` accesses `{inst_space}`",
                             family.name
@@ -902,17 +926,21 @@ impl<'f> Checker<'f> {
     }
 
     /// Named barriers are numbered 0..=15.
-    fn check_barrier_id(&mut self, family: &Family, operands: &[Operand]) {
+    fn check_barrier_id(&mut self, family: &Family, operands: &[Op<'_>]) {
         if !matches!(family.name, "bar" | "barrier") {
             return;
         }
-        let Some(Operand::Literal(lit)) = operands.first() else {
+        let Some(lit) = operands.first().filter(|op| op.kind == OpKind::Literal) else {
             return;
         };
-        if let Some(ast::LiteralValue::Int { value, .. }) = lit.value() {
+        let value = lit
+            .node
+            .first_token()
+            .and_then(|t| ast::parse_literal(t.text()));
+        if let Some(ast::LiteralValue::Int { value, .. }) = value {
             if value > 15 {
                 self.error(
-                    lit.syntax().text_range(),
+                    lit.range(),
                     format!("barrier number {value} is out of range: expected 0 to 15"),
                 );
             }
@@ -921,18 +949,20 @@ impl<'f> Checker<'f> {
 
     /// ptxas links whole programs by default: a call to a function that is only
     /// declared (`.extern`) must be one of the system calls it provides.
-    fn check_call_target(&mut self, operands: &[Operand]) {
-        let Some(Operand::Name(target)) =
-            operands.iter().find(|o| !matches!(o, Operand::ArgList(_)))
+    fn check_call_target(&mut self, operands: &[Op<'_>]) {
+        let Some(target) = operands
+            .iter()
+            .find(|o| o.kind != OpKind::ArgList)
+            .filter(|o| o.kind == OpKind::Name)
         else {
             return;
         };
-        let name = target.text();
-        if self.facts.globals.get(&name) == Some(&GlobalKind::Function { defined: false })
-            && !SYSCALLS.contains(&name.as_str())
+        let name = name_ref_text(target.node);
+        if self.facts.globals.get(name) == Some(&GlobalKind::Function { defined: false })
+            && !SYSCALLS.contains(&name)
         {
             self.error(
-                target.syntax().text_range(),
+                target.range(),
                 format!("unresolved extern function `{name}`: it is declared but not defined in this module, and ptxas links whole programs unless given -c"),
             );
         }
@@ -967,25 +997,25 @@ impl<'f> Checker<'f> {
         }
     }
 
-    fn check_operand_names(&mut self, op: &Operand, expected: NameUse) {
-        match op {
-            Operand::Name(n) => self.check_name(n, expected),
-            Operand::PredPair(pair) => {
-                for p in pair.predicates() {
-                    self.check_name(&p, NameUse::Value);
+    fn check_operand_names(&mut self, op: Op<'_>, expected: NameUse) {
+        match op.kind {
+            OpKind::Name => self.check_name(op.node, expected),
+            OpKind::PredPair => {
+                for p in op.node.children().filter(|c| c.is(NAME_REF)) {
+                    self.check_name(p, NameUse::Value);
                 }
             }
-            other => {
-                for child in other.children() {
-                    self.check_operand_names(&child, NameUse::Value);
+            _ => {
+                for child in op.children() {
+                    self.check_operand_names(child, NameUse::Value);
                 }
             }
         }
     }
 
-    fn check_name(&mut self, name: &ast::NameRef, expected: NameUse) {
-        let ident = name.ident();
-        let text = ident.as_ref().map_or("", |t| t.text());
+    /// Reports a `NAME_REF` that names nothing declared.
+    fn check_name(&mut self, name: GreenRef<'_>, expected: NameUse) {
+        let text = name_ref_text(name);
         if text.is_empty() || self.lookup_local(text).is_some() || self.labels.contains_key(text) {
             return;
         }
@@ -1001,17 +1031,14 @@ impl<'f> Checker<'f> {
             NameUse::Function => "function",
             NameUse::Value => "name",
         };
-        self.error(
-            name.syntax().text_range(),
-            format!("undeclared {what} `{text}`"),
-        );
+        self.error(name.range(), format!("undeclared {what} `{text}`"));
     }
 
     fn check_forms(
         &mut self,
-        inst: &ast::Instruction,
+        opcode_range: TextRange,
         family: &'static Family,
-        operands: &[Operand],
+        operands: &[Op<'_>],
         types: &[&str],
     ) {
         let forms = family.parsed_forms();
@@ -1019,17 +1046,13 @@ impl<'f> Checker<'f> {
             return;
         }
         let count = operands.len();
-        let fitting: Vec<&ptx_isa::Form> = forms
-            .iter()
-            .filter(|f| count >= f.min_operands() && f.max_operands().is_none_or(|m| count <= m))
-            .collect();
-        if fitting.is_empty() {
+        let fits = |f: &&ptx_isa::Form| {
+            count >= f.min_operands() && f.max_operands().is_none_or(|m| count <= m)
+        };
+        if !forms.iter().any(|f| fits(&f)) {
             let expected = describe_counts(forms);
-            let range = inst
-                .opcode()
-                .map_or(inst.syntax().text_range(), |o| o.syntax().text_range());
             self.error(
-                range,
+                opcode_range,
                 format!("`{}` expects {expected}, found {count}", family.name),
             );
             return;
@@ -1039,13 +1062,13 @@ impl<'f> Checker<'f> {
         // the first kind mismatch.
         let mut first_kind_problem: Option<Diagnostic> = None;
         let mut first_type_problems: Option<Vec<Diagnostic>> = None;
-        for form in &fitting {
+        for form in forms.iter().filter(fits) {
             let mut kind_problem = None;
-            for (i, op) in operands.iter().enumerate() {
+            for (i, &op) in operands.iter().enumerate() {
                 let Some(spec) = form.spec_at(i) else { break };
                 if let Some(msg) = self.kind_mismatch(op, spec) {
                     kind_problem = Some(Diagnostic {
-                        range: op.syntax().text_range(),
+                        range: op.range(),
                         severity: Severity::Error,
                         message: format!("operand {} of `{}`: {msg}", i + 1, family.name),
                     });
@@ -1070,11 +1093,10 @@ impl<'f> Checker<'f> {
     }
 
     /// What an operand syntactically is, for kind checks.
-    fn classify(&self, op: &Operand) -> OpClass {
-        match op {
-            Operand::Name(n) => {
-                let ident = n.ident();
-                let text = ident.as_ref().map_or("", |t| t.text());
+    fn classify(&self, op: Op<'_>) -> OpClass {
+        match op.kind {
+            OpKind::Name => {
+                let text = name_ref_text(op.node);
                 if let Some(d) = self.lookup_local(text) {
                     if d.space == ".reg" || d.space == ".sreg" {
                         return if d.ty.as_deref() == Some(".pred") {
@@ -1102,42 +1124,33 @@ impl<'f> Checker<'f> {
                 }
                 OpClass::Symbol
             }
-            Operand::Literal(_) => OpClass::Imm,
-            Operand::Prefix(node)
-                if node
-                    .first_token()
-                    .is_some_and(|t| t.kind() == SyntaxKind::BANG) =>
-            {
-                OpClass::NegPred
-            }
-            Operand::Prefix(_) | Operand::Binary(_) | Operand::Paren(_) | Operand::Ternary(_) => {
+            OpKind::Literal => OpClass::Imm,
+            OpKind::Prefix if op.node.first_token().is_some_and(|t| t.is(BANG)) => OpClass::NegPred,
+            OpKind::Prefix | OpKind::Binary | OpKind::Paren | OpKind::Ternary => {
                 if op.is_constant() {
                     OpClass::Imm
                 } else {
                     OpClass::Expr
                 }
             }
-            Operand::Call(_) => OpClass::Expr,
-            Operand::Address(_) => OpClass::Address,
-            Operand::Vector(_) => OpClass::Vector,
-            Operand::ArgList(_) => OpClass::ArgList,
-            Operand::PredPair(_) => OpClass::PredPair,
-            Operand::Sink(_) => OpClass::Sink,
+            OpKind::Call => OpClass::Expr,
+            OpKind::Address => OpClass::Address,
+            OpKind::Vector => OpClass::Vector,
+            OpKind::ArgList => OpClass::ArgList,
+            OpKind::PredPair => OpClass::PredPair,
+            OpKind::Sink => OpClass::Sink,
         }
     }
 
-    fn kind_mismatch(&self, op: &Operand, spec: &OperandSpec) -> Option<String> {
+    fn kind_mismatch(&self, op: Op<'_>, spec: &OperandSpec) -> Option<String> {
         use OpClass as C;
         use OperandKind as K;
         let class = self.classify(op);
         // Undeclared names were reported already; don't pile on.
-        if let Operand::Name(n) = op {
-            if class == C::Symbol {
-                let ident = n.ident();
-                let text = ident.as_ref().map_or("", |t| t.text());
-                if !self.facts.globals.contains_key(text) && self.lookup_local(text).is_none() {
-                    return None;
-                }
+        if op.kind == OpKind::Name && class == C::Symbol {
+            let text = name_ref_text(op.node);
+            if !self.facts.globals.contains_key(text) && self.lookup_local(text).is_none() {
+                return None;
             }
         }
         let ok = match spec.kind {
@@ -1176,7 +1189,7 @@ impl<'f> Checker<'f> {
         &self,
         family: &Family,
         form: &ptx_isa::Form,
-        operands: &[Operand],
+        operands: &[Op<'_>],
         types: &[&str],
     ) -> Vec<Diagnostic> {
         let mut problems = Vec::new();
@@ -1194,12 +1207,12 @@ impl<'f> Checker<'f> {
                 OperandType::Fixed(t) => Some(Cow::Borrowed(t)),
             };
             let Some(expected) = expected else { continue };
-            let mut check_reg = |reg: &ast::NameRef| {
-                if reg.components().next().is_some() {
+            let mut check_reg = |reg: GreenRef<'_>| {
+                if reg.token(DOT_IDENT).is_some() {
                     return; // %r1.h0 / %tid.x selectors: not a plain register use.
                 }
-                let ident = reg.ident();
-                let Some(decl) = self.lookup_local(ident.as_ref().map_or("", |t| t.text())) else {
+                let text = name_ref_text(reg);
+                let Some(decl) = self.lookup_local(text) else {
                     return;
                 };
                 if decl.space != ".reg" {
@@ -1210,29 +1223,153 @@ impl<'f> Checker<'f> {
                 };
                 if !types_compatible(&expected, declared, family.type_check) {
                     problems.push(Diagnostic {
-                        range: reg.syntax().text_range(),
+                        range: reg.range(),
                         severity: Severity::Error,
                         message: format!(
-                            "`{}` is declared `{declared}` but `{}` expects `{expected}` here",
-                            reg.text(),
+                            "`{text}` is declared `{declared}` but `{}` expects `{expected}` here",
                             family.name
                         ),
                     });
                 }
             };
-            match op {
-                Operand::Name(n) => check_reg(n),
-                Operand::Vector(v) => {
-                    for e in v.elements() {
-                        if let Operand::Name(n) = e {
-                            check_reg(&n);
-                        }
+            match op.kind {
+                OpKind::Name => check_reg(op.node),
+                OpKind::Vector => {
+                    for e in op.children().filter(|e| e.kind == OpKind::Name) {
+                        check_reg(e.node);
                     }
                 }
                 _ => {}
             }
         }
         problems
+    }
+}
+
+/// Buffers of [`Checker::check_instruction`], reused from one instruction to
+/// the next.
+#[derive(Default)]
+struct Scratch<'g> {
+    operands: Vec<Op<'g>>,
+    mods: Vec<GreenTok<'g>>,
+    mod_texts: Vec<&'g str>,
+    types: Vec<&'g str>,
+}
+
+/// What an operand node is (the kinds [`ast::Operand`] has).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpKind {
+    Name,
+    Literal,
+    Prefix,
+    Binary,
+    Paren,
+    Call,
+    Ternary,
+    Address,
+    Vector,
+    ArgList,
+    PredPair,
+    Sink,
+}
+
+/// An operand or constant expression: the green counterpart of [`ast::Operand`].
+#[derive(Clone, Copy, Debug)]
+struct Op<'g> {
+    node: GreenRef<'g>,
+    kind: OpKind,
+}
+
+impl<'g> Op<'g> {
+    fn cast(node: GreenRef<'g>) -> Option<Op<'g>> {
+        let kind = match node.kind() {
+            NAME_REF => OpKind::Name,
+            LITERAL => OpKind::Literal,
+            PREFIX_EXPR => OpKind::Prefix,
+            BIN_EXPR => OpKind::Binary,
+            PAREN_EXPR => OpKind::Paren,
+            CALL_EXPR => OpKind::Call,
+            TERNARY_EXPR => OpKind::Ternary,
+            ADDRESS => OpKind::Address,
+            VECTOR => OpKind::Vector,
+            ARG_LIST => OpKind::ArgList,
+            PRED_PAIR => OpKind::PredPair,
+            SINK => OpKind::Sink,
+            _ => return None,
+        };
+        Some(Op { node, kind })
+    }
+
+    fn range(self) -> TextRange {
+        self.node.range()
+    }
+
+    /// Sub-operands: the elements of an address, vector or argument list, the
+    /// operands of an expression.
+    fn children(self) -> impl Iterator<Item = Op<'g>> {
+        self.node.children().filter_map(Op::cast)
+    }
+
+    /// Whether this is a constant expression (literals and operators only, no
+    /// names).
+    fn is_constant(self) -> bool {
+        match self.kind {
+            OpKind::Literal => true,
+            OpKind::Prefix | OpKind::Binary | OpKind::Paren | OpKind::Ternary => {
+                self.children().all(Op::is_constant)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The text of a `NAME_REF`'s identifier, `""` if it has none.
+fn name_ref_text(name: GreenRef<'_>) -> &str {
+    name.token(IDENT).map_or("", |t| t.text())
+}
+
+/// The text of a `NAME` (its first token), `""` if it has none.
+fn name_text(name: GreenRef<'_>) -> &str {
+    name.first_token().map_or("", |t| t.text())
+}
+
+/// The dotted words of a node: of a `VAR_DECL` linkage, state space, `.align`,
+/// vector width, type; of an `OPCODE` the modifiers.
+fn dot_words(node: GreenRef<'_>) -> impl Iterator<Item = GreenTok<'_>> {
+    node.tokens().filter(|t| t.is(DOT_IDENT))
+}
+
+/// `.reg`, `.global`, `.shared`, ... of a `VAR_DECL`.
+fn decl_state_space(decl: GreenRef<'_>) -> Option<GreenTok<'_>> {
+    dot_words(decl).find(|t| !matches!(t.text(), ".visible" | ".extern" | ".weak" | ".common"))
+}
+
+/// The type word of a `VAR_DECL` (the last fundamental type among its words).
+fn decl_type(decl: GreenRef<'_>) -> Option<GreenTok<'_>> {
+    dot_words(decl)
+        .filter(|t| ptx_isa::type_bits(t.text()).is_some())
+        .last()
+}
+
+/// The value after `.align` in a `VAR_DECL`.
+fn decl_align(decl: GreenRef<'_>) -> Option<u64> {
+    let mut iter = decl.tokens().skip_while(|t| t.text() != ".align");
+    iter.next()?;
+    ast::parse_int(iter.find(|t| t.is(INT_NUMBER))?.text())
+}
+
+/// `N` of a parameterized register declaration `%r<N>` (a `DECLARATOR`).
+fn reg_count(declarator: GreenRef<'_>) -> Option<u32> {
+    let count = declarator.child(REG_COUNT)?;
+    count.token(INT_NUMBER)?.text().parse().ok()
+}
+
+/// The variable or register an address is based on: `x` of `[x]`, `[x+4]`.
+fn address_base(item: Op<'_>) -> Option<Op<'_>> {
+    match item.kind {
+        OpKind::Name => Some(item),
+        OpKind::Binary => item.children().next().and_then(address_base),
+        _ => None,
     }
 }
 
@@ -1373,13 +1510,4 @@ fn types_compatible(expected: &str, declared: &str, rule: TypeCheck) -> bool {
 /// Whether a syntax node is inside a function body (for callers mapping ranges).
 pub fn enclosing_function(node: &SyntaxNode) -> Option<ast::Function> {
     node.ancestors().find_map(ast::Function::cast)
-}
-
-/// The variable or register an address is based on: `x` of `[x]`, `[x+4]`.
-fn address_base(item: &Operand) -> Option<ast::NameRef> {
-    match item {
-        Operand::Name(n) => Some(n.clone()),
-        Operand::Binary(_) => item.children().next().and_then(|c| address_base(&c)),
-        _ => None,
-    }
 }

@@ -14,6 +14,7 @@
 pub mod ast;
 pub mod check;
 pub mod format;
+mod green;
 pub mod lexer;
 pub mod line_index;
 mod parser;
