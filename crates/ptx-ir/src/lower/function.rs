@@ -117,7 +117,17 @@ fn label_name(label: Node<'_>) -> String {
     name_text(label.child(SyntaxKind::NAME))
 }
 
-/// The state of lowering one function.
+/// What a source name used as an operand resolves to in the scopes.
+pub(super) enum Resolved {
+    Reg(RegId),
+    /// A non-register declaration, by flat name.
+    Symbol(String),
+    /// Not declared in the function.
+    None,
+}
+
+/// The state of lowering one function whose syntax and module context live
+/// for `'a`.
 pub(crate) struct FnLowerer<'a> {
     pub(super) ctx: &'a ModuleContext,
     /// Start of the function node: instruction ranges are relative to it.
@@ -139,6 +149,14 @@ pub(crate) struct FnLowerer<'a> {
     /// yet (so a further `.loc` extends the chain).
     locs: Vec<Loc>,
     locs_open: bool,
+    /// The register each source name resolved to, valid while the scopes are
+    /// at generation `reg_names_generation`.
+    reg_names: FxHashMap<&'a str, RegId>,
+    reg_names_generation: u64,
+    /// The ISA family of each opcode seen, keyed by its words separated by
+    /// spaces (`ld .global .f32`), and the buffer the key is built in.
+    families: FxHashMap<String, Option<&'static str>>,
+    opcode_key: String,
 }
 
 impl<'a> FnLowerer<'a> {
@@ -157,6 +175,10 @@ impl<'a> FnLowerer<'a> {
             current: None,
             locs: Vec::new(),
             locs_open: false,
+            reg_names: FxHashMap::default(),
+            reg_names_generation: 0,
+            families: FxHashMap::default(),
+            opcode_key: String::new(),
         }
     }
 
@@ -217,7 +239,7 @@ impl<'a> FnLowerer<'a> {
 
     // ------------------------------------------------------------ statements
 
-    fn lower_block(&mut self, block: Node<'_>) {
+    fn lower_block(&mut self, block: Node<'a>) {
         self.scopes.push();
         let mut statements = statements(block).peekable();
         while let Some(stmt) = statements.next() {
@@ -234,7 +256,7 @@ impl<'a> FnLowerer<'a> {
         self.scopes.pop();
     }
 
-    fn lower_statement(&mut self, stmt: Node<'_>) {
+    fn lower_statement(&mut self, stmt: Node<'a>) {
         match stmt.kind() {
             SyntaxKind::INSTRUCTION => self.lower_instruction(stmt),
             SyntaxKind::LABEL_DEF => self.define_label(stmt),
@@ -414,6 +436,27 @@ impl<'a> FnLowerer<'a> {
         self.f.locals.push(local);
     }
 
+    /// What `name` resolves to in the scopes (registers memoized until the
+    /// scopes change).
+    pub(super) fn resolve(&mut self, name: &'a str) -> Resolved {
+        if self.reg_names_generation != self.scopes.generation() {
+            self.reg_names.clear();
+            self.reg_names_generation = self.scopes.generation();
+        }
+        if let Some(&reg) = self.reg_names.get(name) {
+            return Resolved::Reg(reg);
+        }
+        match self.scopes.lookup(name) {
+            Some(Binding::Reg { decl, index }) => {
+                let reg = self.reg_for(decl, index);
+                self.reg_names.insert(name, reg);
+                Resolved::Reg(reg)
+            }
+            Some(Binding::Symbol(flat)) => Resolved::Symbol(flat),
+            None => Resolved::None,
+        }
+    }
+
     /// The register for a declaration and index, created on first use.
     pub(super) fn reg_for(&mut self, decl: RegDeclId, index: Option<u32>) -> RegId {
         if let Some(&r) = self.reg_ids.get(&(decl, index)) {
@@ -421,7 +464,7 @@ impl<'a> FnLowerer<'a> {
         }
         let d = &self.f.reg_decls[decl];
         let reg = Reg {
-            name: d.reg_name(index),
+            name: reg_name(&d.name, index),
             ty: d.ty.clone(),
             vector: d.vector,
             class: RegClass::of(&d.ty, d.vector),
@@ -435,9 +478,43 @@ impl<'a> FnLowerer<'a> {
 
     // ---------------------------------------------------------- instructions
 
-    fn lower_instruction(&mut self, inst: Node<'_>) {
+    /// Lowers an `OPCODE` node; the ISA family is looked up once per distinct
+    /// opcode of the function.
+    fn lower_opcode(&mut self, opcode: Node<'_>) -> Option<Opcode> {
+        let name = opcode.token(SyntaxKind::IDENT)?.text;
+        let modifiers: Vec<String> = opcode
+            .tokens()
+            .filter(|t| t.kind == SyntaxKind::DOT_IDENT)
+            .map(|m| m.text.to_string())
+            .collect();
+        let key = &mut self.opcode_key;
+        key.clear();
+        key.push_str(name);
+        for m in &modifiers {
+            key.push(' ');
+            key.push_str(m);
+        }
+        let family = match self.families.get(key.as_str()) {
+            Some(&family) => family,
+            None => {
+                let refs: Vec<&str> = modifiers.iter().map(String::as_str).collect();
+                let family = ptx_isa::lookup(name, &refs).map(|(f, _)| f.name);
+                self.families.insert(key.clone(), family);
+                family
+            }
+        };
+        // What `Opcode::new` builds, without looking the family up again.
+        Some(Opcode {
+            name: name.to_string(),
+            family,
+            modifiers,
+        })
+    }
+
+    fn lower_instruction(&mut self, inst: Node<'a>) {
         let range = inst.significant_range();
-        let Some(opcode) = inst.child(SyntaxKind::OPCODE).and_then(lower_opcode) else {
+        let opcode = inst.child(SyntaxKind::OPCODE);
+        let Some(opcode) = opcode.and_then(|o| self.lower_opcode(o)) else {
             return self.error(range, "instruction without an opcode");
         };
         let guard = inst
@@ -461,12 +538,12 @@ impl<'a> FnLowerer<'a> {
         }
     }
 
-    fn lower_guard(&mut self, guard: Node<'_>) -> Option<Guard> {
+    fn lower_guard(&mut self, guard: Node<'a>) -> Option<Guard> {
         let range = guard.significant_range();
         let name = name_ref_text(guard.child(SyntaxKind::NAME_REF)?);
-        match self.scopes.lookup(name) {
-            Some(Binding::Reg { decl, index }) => Some(Guard {
-                reg: self.reg_for(decl, index),
+        match self.resolve(name) {
+            Resolved::Reg(reg) => Some(Guard {
+                reg,
                 negated: guard.token(SyntaxKind::BANG).is_some(),
             }),
             _ => {
@@ -475,16 +552,6 @@ impl<'a> FnLowerer<'a> {
             }
         }
     }
-}
-
-fn lower_opcode(opcode: Node<'_>) -> Option<Opcode> {
-    let name = opcode.token(SyntaxKind::IDENT)?;
-    let modifiers = opcode
-        .tokens()
-        .filter(|t| t.kind == SyntaxKind::DOT_IDENT)
-        .map(|m| m.text.to_string())
-        .collect();
-    Some(Opcode::new(name.text, modifiers))
 }
 
 fn lower_loc(loc: Node<'_>) -> Option<Loc> {
@@ -501,6 +568,29 @@ fn lower_loc(loc: Node<'_>) -> Option<Loc> {
         col,
         inlined,
     })
+}
+
+/// The name of register `index` of a declaration named `decl` (what
+/// `RegDecl::reg_name` gives, without the formatting machinery).
+fn reg_name(decl: &str, index: Option<u32>) -> String {
+    let Some(index) = index else {
+        return decl.to_string();
+    };
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    let mut rest = index;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut name = String::with_capacity(decl.len() + digits.len() - start);
+    name.push_str(decl);
+    name.extend(digits[start..].iter().map(|&d| char::from(d)));
+    name
 }
 
 /// Reallocates the blocks in layout order (blocks of undefined labels last) and

@@ -14,7 +14,7 @@ use ptx_syntax::SyntaxKind;
 use crate::ir::{Address, AddressBase, Imm, ImmValue, Operand};
 
 use super::constexpr::eval_int;
-use super::function::FnLowerer;
+use super::function::{FnLowerer, Resolved};
 use super::green::Node;
 use super::scope::Binding;
 use super::text::{name_ref_text, normalized_text};
@@ -52,15 +52,15 @@ fn operator(node: Node<'_>) -> Option<SyntaxKind> {
     node.significant_tokens().next().map(|t| t.kind)
 }
 
-impl FnLowerer<'_> {
+impl<'a> FnLowerer<'a> {
     /// The operands of an instruction, or the elements of an address, vector or
     /// argument list.
-    pub(super) fn lower_operands(&mut self, node: Node<'_>) -> Vec<Operand> {
+    pub(super) fn lower_operands(&mut self, node: Node<'a>) -> Vec<Operand> {
         operands(node).map(|op| self.lower_operand(op)).collect()
     }
 
     /// Lowers an operand node (one of [`is_operand`]'s kinds).
-    fn lower_operand(&mut self, op: Node<'_>) -> Operand {
+    fn lower_operand(&mut self, op: Node<'a>) -> Operand {
         match op.kind() {
             SyntaxKind::NAME_REF => self.lower_name(op),
             SyntaxKind::LITERAL => self.lower_literal(op),
@@ -77,7 +77,7 @@ impl FnLowerer<'_> {
         }
     }
 
-    fn lower_pred_pair(&mut self, pair: Node<'_>) -> Operand {
+    fn lower_pred_pair(&mut self, pair: Node<'a>) -> Operand {
         let mut names = pair
             .children()
             .filter(|n| n.kind() == SyntaxKind::NAME_REF)
@@ -88,7 +88,7 @@ impl FnLowerer<'_> {
     }
 
     /// Resolves a name used as an operand (a `NAME_REF` node).
-    fn lower_name(&mut self, name: Node<'_>) -> Operand {
+    fn lower_name(&mut self, name: Node<'a>) -> Operand {
         let text = name_ref_text(name);
         let mut components = name
             .tokens()
@@ -99,15 +99,10 @@ impl FnLowerer<'_> {
             components.for_each(|t| joined.push_str(t.text));
             joined
         });
-        match self.scopes.lookup(text) {
-            Some(Binding::Reg { decl, index }) => {
-                return Operand::Reg {
-                    reg: self.reg_for(decl, index),
-                    component,
-                };
-            }
-            Some(Binding::Symbol(flat)) => return symbol(flat, component),
-            None => {}
+        match self.resolve(text) {
+            Resolved::Reg(reg) => return Operand::Reg { reg, component },
+            Resolved::Symbol(flat) => return symbol(flat, component),
+            Resolved::None => {}
         }
         if self.is_label(text) {
             return Operand::Label(self.use_label(text, name.significant_range()));
@@ -131,7 +126,7 @@ impl FnLowerer<'_> {
         symbol(text.to_string(), component)
     }
 
-    fn lower_literal(&mut self, lit: Node<'_>) -> Operand {
+    fn lower_literal(&mut self, lit: Node<'a>) -> Operand {
         let text = normalized_text(lit);
         match literal_value(lit).map(imm_value) {
             Some(value) => Operand::Imm(Imm {
@@ -149,7 +144,7 @@ impl FnLowerer<'_> {
     }
 
     /// `!%p`, `-7`, `-1.5`, `~0xFF`.
-    fn lower_prefix(&mut self, node: Node<'_>) -> Operand {
+    fn lower_prefix(&mut self, node: Node<'a>) -> Operand {
         let op = operator(node);
         let inner = node.children().next();
         if let (Some(SyntaxKind::BANG), Some(inner)) = (op, inner) {
@@ -175,7 +170,7 @@ impl FnLowerer<'_> {
 
     /// A constant expression, `a|b` (a pair), `sym+8` (a symbol with offset),
     /// `%r+4`.
-    fn lower_binary(&mut self, node: Node<'_>) -> Operand {
+    fn lower_binary(&mut self, node: Node<'a>) -> Operand {
         if eval_int(node).is_some() {
             return self.constant_or_expr(node);
         }
@@ -205,7 +200,7 @@ impl FnLowerer<'_> {
     }
 
     /// An evaluated constant (keeping its text), or the expression as written.
-    fn constant_or_expr(&mut self, node: Node<'_>) -> Operand {
+    fn constant_or_expr(&mut self, node: Node<'a>) -> Operand {
         let text = normalized_text(node);
         if let Some(value) = eval_int(node) {
             return Operand::Imm(Imm {
@@ -224,19 +219,19 @@ impl FnLowerer<'_> {
     }
 
     /// The register operand `node` names, if it is a name of a register.
-    fn register_name(&mut self, node: Node<'_>) -> Option<Operand> {
+    fn register_name(&mut self, node: Node<'a>) -> Option<Operand> {
         let is_reg = node.kind() == SyntaxKind::NAME_REF && self.names_register(node);
         is_reg.then(|| self.lower_name(node))
     }
 
     /// Whether the `NAME_REF` `name` names a register.
-    fn names_register(&self, name: Node<'_>) -> bool {
+    fn names_register(&self, name: Node<'a>) -> bool {
         name.token(SyntaxKind::IDENT)
             .is_some_and(|t| matches!(self.scopes.lookup(t.text), Some(Binding::Reg { .. })))
     }
 
     /// `[%rd1+8]`, `[sym]`, `[sym+4*2]`, `[0x100]`, or a list `[tex, {x, y}]`.
-    fn lower_address(&mut self, addr: Node<'_>) -> Operand {
+    fn lower_address(&mut self, addr: Node<'a>) -> Operand {
         let mut items = operands(addr);
         if let (Some(single), None) = (items.next(), items.next()) {
             if let Some(address) = self.single_address(single) {
@@ -246,7 +241,7 @@ impl FnLowerer<'_> {
         Operand::AddressList(self.lower_operands(addr))
     }
 
-    fn single_address(&mut self, item: Node<'_>) -> Option<Address> {
+    fn single_address(&mut self, item: Node<'a>) -> Option<Address> {
         if let Some(offset) = eval_int(item) {
             return Some(Address {
                 base: AddressBase::Absolute,
@@ -267,7 +262,7 @@ impl FnLowerer<'_> {
 
     /// Splits `name`, `name + c`, `name - c`, `c + name` (nested) into the
     /// resolved name and the constant offset.
-    fn base_and_offset(&mut self, node: Node<'_>) -> Option<(Operand, i64)> {
+    fn base_and_offset(&mut self, node: Node<'a>) -> Option<(Operand, i64)> {
         if node.kind() == SyntaxKind::NAME_REF {
             let base = self.lower_name(node);
             return matches!(base, Operand::Reg { .. } | Operand::Symbol { .. })

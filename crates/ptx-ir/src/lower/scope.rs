@@ -6,6 +6,11 @@
 //! first `N` that clashes with nothing. A parameterized register `%r<4>` stands
 //! for `%r0`..`%r3`, so it clashes with a plain `%r2` and with `%r1<3>`. Lookups
 //! go through the scope stack, innermost first, and find the flat name.
+//!
+//! [`Scopes::generation`] changes whenever a lookup could give another answer
+//! (a scope pushed or popped, a name bound), so that a caller may memoize
+//! lookups (the function lowerer does, for registers: a lookup scans every
+//! parameterized declaration of every open scope).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -49,15 +54,28 @@ impl Scope {
 pub(crate) struct Scopes {
     stack: Vec<Scope>,
     flat: FlatNames,
+    generation: u64,
 }
 
 impl Scopes {
     pub(crate) fn push(&mut self) {
         self.stack.push(Scope::default());
+        self.changed();
     }
 
     pub(crate) fn pop(&mut self) {
         self.stack.pop();
+        self.changed();
+    }
+
+    /// A number that changes whenever the bindings change: equal generations
+    /// give equal [`lookup`](Scopes::lookup)s.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    fn changed(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
     }
 
     /// Resolves a source name, innermost scope first.
@@ -96,6 +114,7 @@ impl Scopes {
         if let Some(scope) = self.stack.last_mut() {
             scope.plain.insert(name.to_string(), binding);
         }
+        self.changed();
     }
 
     /// Binds a parameterized register `base<count>` in the innermost scope.
@@ -103,6 +122,7 @@ impl Scopes {
         if let Some(scope) = self.stack.last_mut() {
             scope.ranges.push((base.to_string(), count, decl));
         }
+        self.changed();
     }
 }
 
