@@ -147,11 +147,39 @@ const PREDEFINED_CONSTANTS: &[&str] = &["WARP_SZ"];
 /// A declared register, variable or parameter.
 #[derive(Clone, Debug)]
 struct Decl {
-    /// `.reg`, `.param`, `.global`, ...
-    space: String,
     /// Fundamental type (`.b32`), if any.
     ty: Option<String>,
     range: TextRange,
+    /// What the checks ask of its space (`.reg`, `.param`, `.global`, ...) and type.
+    facts: DeclFacts,
+}
+
+/// What the instruction checks ask of a declaration's space and type, worked
+/// out once when it is declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DeclFacts {
+    /// Declared in `.reg`.
+    reg: bool,
+    /// Declared in `.reg` or `.sreg`.
+    register: bool,
+    /// Of type `.pred`.
+    pred: bool,
+    /// Size and kind of the type.
+    ty: Option<TypeInfo>,
+    /// The memory state space, as [`memory_space`] names it.
+    space: Option<&'static str>,
+}
+
+impl DeclFacts {
+    fn new(space: &str, ty: Option<&str>) -> DeclFacts {
+        DeclFacts {
+            reg: space == ".reg",
+            register: space == ".reg" || space == ".sreg",
+            pred: ty == Some(".pred"),
+            ty: ty.and_then(type_info),
+            space: memory_space(space),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -562,9 +590,9 @@ impl<'f> Checker<'f> {
         }
         let range = name.range();
         let decl = Decl {
-            space: space.to_string(),
             ty: ty.map(str::to_string),
             range,
+            facts: DeclFacts::new(space, ty),
         };
         if let Some(count) = reg_count(d) {
             let scope = self.ranges.last_mut().expect("scope");
@@ -593,10 +621,15 @@ impl<'f> Checker<'f> {
                 self.declare(d, space, ty);
             }
         }
+        // What names resolve to changes with the scope.
+        s.names.clear();
         for stmt in block.children() {
             match stmt.kind() {
                 INSTRUCTION => self.check_instruction(stmt, s),
-                BLOCK => self.check_block(stmt, false, s),
+                BLOCK => {
+                    self.check_block(stmt, false, s);
+                    s.names.clear();
+                }
                 CALL_TARGETS => {
                     for t in stmt.children().filter(|c| c.is(NAME_REF)) {
                         self.resolve_global_name(t);
@@ -649,13 +682,21 @@ impl<'f> Checker<'f> {
         None
     }
 
+    /// [`Checker::lookup_local`] through a cache of the names looked up in the
+    /// current block (see [`Scratch::names`]).
+    fn resolve<'g>(&self, names: &mut Names<'g>, name: &'g str) -> Option<DeclFacts> {
+        *names
+            .entry(name)
+            .or_insert_with(|| self.lookup_local(name).map(|d| d.facts))
+    }
+
     // --------------------------------------------------------- instructions
 
     fn check_instruction<'g>(&mut self, inst: GreenRef<'g>, s: &mut Scratch<'g>) {
         // One walk over the children finds the guard, the opcode and the operands.
         let mut guard = None;
         let mut opcode = None;
-        s.operands.clear();
+        s.ops.clear();
         for child in inst.children() {
             match child.kind() {
                 GUARD => {
@@ -664,34 +705,114 @@ impl<'f> Checker<'f> {
                 OPCODE => {
                     opcode.get_or_insert(child);
                 }
-                _ => s.operands.extend(Op::cast(child)),
+                _ => s.ops.extend(Op::cast(child)),
             }
         }
-        let operands = &s.operands[..];
+        let ops = &s.ops[..];
         if let Some(pred) = guard.and_then(|g| g.child(NAME_REF)) {
-            self.check_name(pred, NameUse::Value);
             let text = name_ref_text(pred);
-            if let Some(decl) = self.lookup_local(text) {
-                if decl.ty.as_deref() != Some(".pred") && decl.space == ".reg" {
-                    self.error(
-                        pred.range(),
-                        format!("guard `{text}` is not a predicate register"),
-                    );
-                }
+            let local = self.resolve(&mut s.names, text);
+            self.check_name(pred, NameUse::Value, local.is_some());
+            if local.is_some_and(|d| !d.pred && d.reg) {
+                self.error(
+                    pred.range(),
+                    format!("guard `{text}` is not a predicate register"),
+                );
             }
         }
         let Some(opcode) = opcode else { return };
         let Some(name_tok) = opcode.token(IDENT) else {
             return;
         };
-        let opcode_range = opcode.range();
         s.mods.clear();
         s.mods.extend(dot_words(opcode));
-        s.mod_texts.clear();
-        s.mod_texts.extend(s.mods.iter().map(|t| t.text()));
-        let mods = &s.mods[..];
-        let mod_texts = &s.mod_texts[..];
+        s.spelling.clear();
+        s.spelling.push(name_tok.text());
+        s.spelling.extend(s.mods.iter().map(|t| t.text()));
+        let mod_texts = &s.spelling[1..];
 
+        let (family, name_parts) = match s.opcodes.get(&s.spelling[..]) {
+            Some(known) => {
+                s.types.clear();
+                s.types.extend_from_slice(&known.types);
+                (known.family, known.name_parts)
+            }
+            None => {
+                let before = self.diags.len();
+                let Some((family, name_parts)) =
+                    self.check_opcode(opcode, name_tok, &s.mods, mod_texts, &mut s.types)
+                else {
+                    // Still resolve the names it uses.
+                    for &op in ops {
+                        self.check_operand_names(op, NameUse::Value, &mut s.names);
+                    }
+                    return;
+                };
+                if self.diags.len() == before {
+                    let known = KnownOpcode {
+                        family,
+                        name_parts,
+                        types: s.types.clone(),
+                    };
+                    s.opcodes.insert(s.spelling[..].into(), known);
+                }
+                (family, name_parts)
+            }
+        };
+        let opcode_range = opcode.range();
+
+        // Operands: names first, then shape against the forms. Each operand's
+        // name is looked up once, here.
+        s.operands.clear();
+        for &op in ops {
+            let local = match op.kind {
+                OpKind::Name => self.resolve(&mut s.names, name_ref_text(op.node)),
+                _ => None,
+            };
+            let class = self.classify(op, local);
+            s.operands.push(InstOperand { op, local, class });
+        }
+        let operands = &s.operands[..];
+        // What a bare name operand must be, for the "undeclared ..." message.
+        let mut first_name_seen = false;
+        for o in operands {
+            if o.op.kind != OpKind::Name {
+                self.check_operand_names(o.op, NameUse::Value, &mut s.names);
+                continue;
+            }
+            let expected = match family.name {
+                "bra" => NameUse::Label,
+                "call" if !first_name_seen => NameUse::Function,
+                _ => NameUse::Value,
+            };
+            first_name_seen = true;
+            self.check_name(o.op.node, expected, o.local.is_some());
+        }
+        self.check_forms(opcode_range, family, operands, &s.types);
+        if family.name == "call" {
+            self.check_call_target(ops);
+        }
+        self.check_arch_specific(family, opcode_range);
+        self.check_cvt_rounding(family, name_parts, mod_texts, opcode_range);
+        self.check_vector_width(family, mod_texts, ops);
+        self.check_state_space(family, name_parts, mod_texts, ops, &mut s.names);
+        self.check_barrier_id(family, ops);
+    }
+
+    /// The checks of an opcode and its modifiers, which depend on nothing but
+    /// their spelling (and the module's header): finds the family, reports an
+    /// unknown instruction or modifier and features the module's `.version` or
+    /// `.target` is too old for, and collects the type modifiers into `types`.
+    /// `None` for an unknown instruction.
+    fn check_opcode<'g>(
+        &mut self,
+        opcode: GreenRef<'g>,
+        name_tok: GreenTok<'g>,
+        mods: &[GreenTok<'g>],
+        mod_texts: &[&'g str],
+        types: &mut Vec<(&'g str, Option<TypeInfo>)>,
+    ) -> Option<(&'static Family, NameParts)> {
+        let opcode_range = opcode.range();
         let Some((family, name_parts)) = ptx_isa::lookup(name_tok.text(), mod_texts) else {
             let what = if ptx_isa::is_known_opcode(name_tok.text()) {
                 format!("unknown instruction `{}`", opcode.text().trim_end())
@@ -699,11 +820,7 @@ impl<'f> Checker<'f> {
                 format!("unknown instruction `{}`", name_tok.text())
             };
             self.error(opcode_range, what);
-            // Still resolve the names it uses.
-            for &op in operands {
-                self.check_operand_names(op, NameUse::Value);
-            }
-            return;
+            return None;
         };
         self.require(
             opcode_range,
@@ -714,14 +831,14 @@ impl<'f> Checker<'f> {
         self.check_legacy_warp_sync(family, mod_texts, opcode_range);
 
         // Modifiers.
-        s.types.clear();
+        types.clear();
         for (i, tok) in mods.iter().enumerate() {
             if name_parts.contains(i) {
                 continue;
             }
             let m = tok.text();
             if family.is_type(m) {
-                s.types.push(m);
+                types.push((m, type_info(m)));
             }
             if !family.allows_modifier(m) {
                 self.error(
@@ -741,29 +858,7 @@ impl<'f> Checker<'f> {
                 self.require(tok.range(), || format!("`{m}`"), ptx, sm);
             }
         }
-
-        // Operands: names first, then shape against the forms.
-        // What a bare name operand must be, for the "undeclared ..." message.
-        let mut first_name_seen = false;
-        for &op in operands {
-            let is_name = op.kind == OpKind::Name;
-            let expected = match family.name {
-                "bra" if is_name => NameUse::Label,
-                "call" if is_name && !first_name_seen => NameUse::Function,
-                _ => NameUse::Value,
-            };
-            first_name_seen |= is_name;
-            self.check_operand_names(op, expected);
-        }
-        self.check_forms(opcode_range, family, operands, &s.types);
-        if family.name == "call" {
-            self.check_call_target(operands);
-        }
-        self.check_arch_specific(family, opcode_range);
-        self.check_cvt_rounding(family, name_parts, mod_texts, opcode_range);
-        self.check_vector_width(family, mod_texts, operands);
-        self.check_state_space(family, name_parts, mod_texts, operands);
-        self.check_barrier_id(family, operands);
+        Some((family, name_parts))
     }
 
     /// Families that exist only on architecture-specific targets (`sm_90a`,
@@ -870,12 +965,13 @@ impl<'f> Checker<'f> {
     /// A memory instruction with an explicit state space must address a variable
     /// of that space (`ld.shared` of a `.global` variable is an error). `mods`
     /// are all the modifiers; those of the family name are skipped.
-    fn check_state_space(
+    fn check_state_space<'g>(
         &mut self,
         family: &Family,
         name_parts: NameParts,
         mods: &[&str],
-        operands: &[Op<'_>],
+        operands: &[Op<'g>],
+        names: &mut Names<'g>,
     ) {
         if !matches!(
             family.name,
@@ -883,19 +979,11 @@ impl<'f> Checker<'f> {
         ) {
             return;
         }
-        let space_of = |m: &str| match m {
-            ".global" => Some(".global"),
-            ".shared" | ".shared::cta" | ".shared::cluster" => Some(".shared"),
-            ".local" => Some(".local"),
-            ".const" => Some(".const"),
-            ".param" | ".param::entry" | ".param::func" => Some(".param"),
-            _ => None,
-        };
         let Some(inst_space) = mods
             .iter()
             .enumerate()
             .filter(|&(i, _)| !name_parts.contains(i))
-            .find_map(|(_, m)| space_of(m))
+            .find_map(|(_, m)| memory_space(m))
         else {
             return;
         };
@@ -907,9 +995,13 @@ impl<'f> Checker<'f> {
                 continue;
             };
             let text = name_ref_text(base.node);
-            let var_space = match self.lookup_local(text) {
-                Some(decl) => space_of(&decl.space),
-                None => self.facts.global_spaces.get(text).and_then(|s| space_of(s)),
+            let var_space = match self.resolve(names, text) {
+                Some(decl) => decl.space,
+                None => self
+                    .facts
+                    .global_spaces
+                    .get(text)
+                    .and_then(|s| memory_space(s)),
             };
             if let Some(var_space) = var_space {
                 if var_space != inst_space {
@@ -997,26 +1089,31 @@ impl<'f> Checker<'f> {
         }
     }
 
-    fn check_operand_names(&mut self, op: Op<'_>, expected: NameUse) {
+    fn check_operand_names<'g>(&mut self, op: Op<'g>, expected: NameUse, names: &mut Names<'g>) {
         match op.kind {
-            OpKind::Name => self.check_name(op.node, expected),
+            OpKind::Name => {
+                let declared = self.resolve(names, name_ref_text(op.node)).is_some();
+                self.check_name(op.node, expected, declared);
+            }
             OpKind::PredPair => {
                 for p in op.node.children().filter(|c| c.is(NAME_REF)) {
-                    self.check_name(p, NameUse::Value);
+                    let declared = self.resolve(names, name_ref_text(p)).is_some();
+                    self.check_name(p, NameUse::Value, declared);
                 }
             }
             _ => {
                 for child in op.children() {
-                    self.check_operand_names(child, NameUse::Value);
+                    self.check_operand_names(child, NameUse::Value, names);
                 }
             }
         }
     }
 
-    /// Reports a `NAME_REF` that names nothing declared.
-    fn check_name(&mut self, name: GreenRef<'_>, expected: NameUse) {
+    /// Reports a `NAME_REF` that names nothing declared; `declared` says whether
+    /// the function declares it (the caller has looked it up).
+    fn check_name(&mut self, name: GreenRef<'_>, expected: NameUse, declared: bool) {
         let text = name_ref_text(name);
-        if text.is_empty() || self.lookup_local(text).is_some() || self.labels.contains_key(text) {
+        if text.is_empty() || declared || self.labels.contains_key(text) {
             return;
         }
         if self.facts.globals.contains_key(text) || PREDEFINED_CONSTANTS.contains(&text) {
@@ -1038,8 +1135,8 @@ impl<'f> Checker<'f> {
         &mut self,
         opcode_range: TextRange,
         family: &'static Family,
-        operands: &[Op<'_>],
-        types: &[&str],
+        operands: &[InstOperand<'_>],
+        types: &[(&str, Option<TypeInfo>)],
     ) {
         let forms = family.parsed_forms();
         if forms.is_empty() {
@@ -1064,11 +1161,11 @@ impl<'f> Checker<'f> {
         let mut first_type_problems: Option<Vec<Diagnostic>> = None;
         for form in forms.iter().filter(fits) {
             let mut kind_problem = None;
-            for (i, &op) in operands.iter().enumerate() {
+            for (i, o) in operands.iter().enumerate() {
                 let Some(spec) = form.spec_at(i) else { break };
-                if let Some(msg) = self.kind_mismatch(op, spec) {
+                if let Some(msg) = self.kind_mismatch(o, spec) {
                     kind_problem = Some(Diagnostic {
-                        range: op.range(),
+                        range: o.op.range(),
                         severity: Severity::Error,
                         message: format!("operand {} of `{}`: {msg}", i + 1, family.name),
                     });
@@ -1092,18 +1189,15 @@ impl<'f> Checker<'f> {
         }
     }
 
-    /// What an operand syntactically is, for kind checks.
-    fn classify(&self, op: Op<'_>) -> OpClass {
+    /// What an operand syntactically is, for kind checks; `local` is the
+    /// declaration of a name in the function.
+    fn classify(&self, op: Op<'_>, local: Option<DeclFacts>) -> OpClass {
         match op.kind {
             OpKind::Name => {
                 let text = name_ref_text(op.node);
-                if let Some(d) = self.lookup_local(text) {
-                    if d.space == ".reg" || d.space == ".sreg" {
-                        return if d.ty.as_deref() == Some(".pred") {
-                            OpClass::Pred
-                        } else {
-                            OpClass::Reg
-                        };
+                if let Some(d) = local {
+                    if d.register {
+                        return if d.pred { OpClass::Pred } else { OpClass::Reg };
                     }
                     return OpClass::Symbol;
                 }
@@ -1142,14 +1236,14 @@ impl<'f> Checker<'f> {
         }
     }
 
-    fn kind_mismatch(&self, op: Op<'_>, spec: &OperandSpec) -> Option<String> {
+    fn kind_mismatch(&self, o: &InstOperand<'_>, spec: &OperandSpec) -> Option<String> {
         use OpClass as C;
         use OperandKind as K;
-        let class = self.classify(op);
+        let class = o.class;
         // Undeclared names were reported already; don't pile on.
-        if op.kind == OpKind::Name && class == C::Symbol {
-            let text = name_ref_text(op.node);
-            if !self.facts.globals.contains_key(text) && self.lookup_local(text).is_none() {
+        if o.op.kind == OpKind::Name && class == C::Symbol && o.local.is_none() {
+            let text = name_ref_text(o.op.node);
+            if !self.facts.globals.contains_key(text) {
                 return None;
             }
         }
@@ -1189,39 +1283,55 @@ impl<'f> Checker<'f> {
         &self,
         family: &Family,
         form: &ptx_isa::Form,
-        operands: &[Op<'_>],
-        types: &[&str],
+        operands: &[InstOperand<'_>],
+        types: &[(&str, Option<TypeInfo>)],
     ) -> Vec<Diagnostic> {
         let mut problems = Vec::new();
         if family.type_check == TypeCheck::None {
             return problems;
         }
-        for (i, op) in operands.iter().enumerate() {
+        for (i, o) in operands.iter().enumerate() {
             let Some(spec) = form.spec_at(i) else { break };
-            let expected: Option<Cow<str>> = match spec.ty {
+            if !matches!(o.op.kind, OpKind::Name | OpKind::Vector) {
+                continue;
+            }
+            let expected: Option<(Cow<str>, Option<TypeInfo>)> = match spec.ty {
                 OperandType::Unchecked => None,
-                OperandType::Inst => types.last().map(|t| Cow::Borrowed(*t)),
-                OperandType::Nth(n) => types.get(n as usize).map(|t| Cow::Borrowed(*t)),
-                OperandType::Wide => types.last().and_then(|t| resize(t, 2, 1)).map(Cow::Owned),
-                OperandType::Half => types.last().and_then(|t| resize(t, 1, 2)).map(Cow::Owned),
-                OperandType::Fixed(t) => Some(Cow::Borrowed(t)),
+                OperandType::Inst => types.last().map(|&(t, info)| (Cow::Borrowed(t), info)),
+                OperandType::Nth(n) => types
+                    .get(n as usize)
+                    .map(|&(t, info)| (Cow::Borrowed(t), info)),
+                OperandType::Wide => types.last().and_then(|(t, _)| resize(t, 2, 1)).map(|t| {
+                    let info = type_info(&t);
+                    (Cow::Owned(t), info)
+                }),
+                OperandType::Half => types.last().and_then(|(t, _)| resize(t, 1, 2)).map(|t| {
+                    let info = type_info(&t);
+                    (Cow::Owned(t), info)
+                }),
+                OperandType::Fixed(t) => Some((Cow::Borrowed(t), type_info(t))),
             };
-            let Some(expected) = expected else { continue };
-            let mut check_reg = |reg: GreenRef<'_>| {
+            // An unknown expected type is compatible with every register.
+            let Some((expected, Some(expected_info))) = expected else {
+                continue;
+            };
+            let mut check_reg = |reg: GreenRef<'_>, local: Option<DeclFacts>| {
                 if reg.token(DOT_IDENT).is_some() {
                     return; // %r1.h0 / %tid.x selectors: not a plain register use.
                 }
-                let text = name_ref_text(reg);
-                let Some(decl) = self.lookup_local(text) else {
-                    return;
-                };
-                if decl.space != ".reg" {
+                let Some(decl) = local else { return };
+                if !decl.reg {
                     return;
                 }
-                let Some(declared) = decl.ty.as_deref() else {
+                let Some(declared_info) = decl.ty else {
                     return;
                 };
-                if !types_compatible(&expected, declared, family.type_check) {
+                if !types_compatible(expected_info, declared_info, family.type_check) {
+                    let text = name_ref_text(reg);
+                    let declared = self
+                        .lookup_local(text)
+                        .and_then(|d| d.ty.as_deref())
+                        .unwrap_or_default();
                     problems.push(Diagnostic {
                         range: reg.range(),
                         severity: Severity::Error,
@@ -1232,11 +1342,12 @@ impl<'f> Checker<'f> {
                     });
                 }
             };
-            match op.kind {
-                OpKind::Name => check_reg(op.node),
+            match o.op.kind {
+                OpKind::Name => check_reg(o.op.node, o.local),
                 OpKind::Vector => {
-                    for e in op.children().filter(|e| e.kind == OpKind::Name) {
-                        check_reg(e.node);
+                    for e in o.op.children().filter(|e| e.kind == OpKind::Name) {
+                        let local = self.lookup_local(name_ref_text(e.node)).map(|d| d.facts);
+                        check_reg(e.node, local);
                     }
                 }
                 _ => {}
@@ -1250,10 +1361,42 @@ impl<'f> Checker<'f> {
 /// the next.
 #[derive(Default)]
 struct Scratch<'g> {
-    operands: Vec<Op<'g>>,
+    /// The operands, in order.
+    ops: Vec<Op<'g>>,
+    /// The operands with what their names resolve to.
+    operands: Vec<InstOperand<'g>>,
+    /// The modifiers.
     mods: Vec<GreenTok<'g>>,
-    mod_texts: Vec<&'g str>,
-    types: Vec<&'g str>,
+    /// The opcode word and the modifiers' texts.
+    spelling: Vec<&'g str>,
+    /// The type modifiers, with their sizes and kinds.
+    types: Vec<(&'g str, Option<TypeInfo>)>,
+    /// What the names of the current block resolve to: a cache of
+    /// [`Checker::lookup_local`], cleared when the scope changes.
+    names: Names<'g>,
+    /// Opcodes of the function checked before without a diagnostic, by
+    /// spelling: the checks of [`Checker::check_opcode`] depend on nothing
+    /// else, so an opcode spelled the same way again is not checked again.
+    opcodes: FxHashMap<Box<[&'g str]>, KnownOpcode<'g>>,
+}
+
+/// Names and their declarations in the function (see [`Checker::resolve`]).
+type Names<'g> = FxHashMap<&'g str, Option<DeclFacts>>;
+
+/// What [`Checker::check_opcode`] found of an opcode without diagnostics.
+struct KnownOpcode<'g> {
+    family: &'static Family,
+    name_parts: NameParts,
+    types: Vec<(&'g str, Option<TypeInfo>)>,
+}
+
+/// An operand of the instruction being checked, with what its name resolves to.
+#[derive(Clone, Copy, Debug)]
+struct InstOperand<'g> {
+    op: Op<'g>,
+    /// The declaration in the function of a name operand.
+    local: Option<DeclFacts>,
+    class: OpClass,
 }
 
 /// What an operand node is (the kinds [`ast::Operand`] has).
@@ -1478,15 +1621,32 @@ fn resize(ty: &str, num: u32, den: u32) -> Option<String> {
     ptx_isa::type_bits(&candidate).map(|_| candidate)
 }
 
-/// The PTX ISA type-compatibility rules for a register declared `declared` used
-/// where `expected` is needed. Conservative: unknown types are compatible.
-fn types_compatible(expected: &str, declared: &str, rule: TypeCheck) -> bool {
-    let (Some(eb), Some(db)) = (ptx_isa::type_bits(expected), ptx_isa::type_bits(declared)) else {
-        return true;
-    };
-    let (Some(ek), Some(dk)) = (ptx_isa::type_kind(expected), ptx_isa::type_kind(declared)) else {
-        return true;
-    };
+/// The state space a memory instruction's modifier or a declaration's space
+/// word names (`.shared::cta` is `.shared`).
+fn memory_space(word: &str) -> Option<&'static str> {
+    match word {
+        ".global" => Some(".global"),
+        ".shared" | ".shared::cta" | ".shared::cluster" => Some(".shared"),
+        ".local" => Some(".local"),
+        ".const" => Some(".const"),
+        ".param" | ".param::entry" | ".param::func" => Some(".param"),
+        _ => None,
+    }
+}
+
+/// Size in bits and kind of a fundamental type.
+type TypeInfo = (u32, TypeKind);
+
+/// The size and kind of a fundamental type name, None for another word.
+fn type_info(ty: &str) -> Option<TypeInfo> {
+    Some((ptx_isa::type_bits(ty)?, ptx_isa::type_kind(ty)?))
+}
+
+/// The PTX ISA type-compatibility rules for a register declared of type
+/// `declared` used where `expected` is needed (unknown types, which have no
+/// [`TypeInfo`], are compatible).
+fn types_compatible(expected: TypeInfo, declared: TypeInfo, rule: TypeCheck) -> bool {
+    let ((eb, ek), (db, dk)) = (expected, declared);
     if ek == TypeKind::Pred || dk == TypeKind::Pred {
         return ek == dk;
     }
