@@ -12,6 +12,8 @@ use ptx_syntax::ast::{self, AstNode};
 use ptx_syntax::{SyntaxKind, TextRange, TextSize};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use la_arena::Arena;
+
 use crate::ir::{
     Block, BlockId, Function, Guard, Inst, Loc, LocalDecl, Opcode, Reg, RegClass, RegDecl,
     RegDeclId, RegId,
@@ -21,7 +23,7 @@ use super::context::ModuleContext;
 use super::decl::{lower_signature, lower_var_decl};
 use super::green::Node;
 use super::scope::{Binding, Scopes};
-use super::text::{name_ref_text, name_text, normalized_text_after, statement_tail};
+use super::text::{name_ref_text, name_str, normalized_text_after, statement_tail};
 use super::LowerError;
 
 /// Lowers one function definition. Instruction ranges and error ranges are
@@ -48,7 +50,10 @@ pub(crate) fn lower_function_absolute(
     lowerer.errors = errors;
     lowerer.declare_params();
     if let Some(body) = func.child(SyntaxKind::BLOCK) {
-        lowerer.label_names = collect_label_names(body);
+        let mut scan = BodyScan::default();
+        scan.block(body);
+        lowerer.label_names = scan.label_names;
+        lowerer.f.insts = Arena::with_capacity(scan.instructions);
         lowerer.lower_block(body);
     }
     lowerer.finish()
@@ -78,26 +83,32 @@ fn statements(block: Node<'_>) -> impl Iterator<Item = Node<'_>> {
     })
 }
 
-/// The names of the labels that start blocks, anywhere in the body.
-fn collect_label_names(body: Node<'_>) -> FxHashSet<String> {
-    let mut names = FxHashSet::default();
-    add_label_names(body, &mut names);
-    names
+/// What lowering needs to know of a body before lowering it.
+#[derive(Default)]
+struct BodyScan<'a> {
+    /// The names of the labels that start blocks, anywhere in the body (for
+    /// uses before the definition).
+    label_names: FxHashSet<&'a str>,
+    /// The number of instructions (to size the arena).
+    instructions: usize,
 }
 
-/// [`collect_label_names`] of one block and the blocks nested in it (the
-/// parser puts a `BLOCK` only in a function or directly in a `BLOCK`).
-fn add_label_names(block: Node<'_>, names: &mut FxHashSet<String>) {
-    let mut statements = statements(block).peekable();
-    while let Some(stmt) = statements.next() {
-        match stmt.kind() {
-            SyntaxKind::LABEL_DEF if !names_a_declaration(statements.peek().copied()) => {
-                if let Some(name) = stmt.child(SyntaxKind::NAME) {
-                    names.insert(name_text(Some(name)));
+impl<'a> BodyScan<'a> {
+    /// Scans one block and the blocks nested in it (the parser puts a `BLOCK`
+    /// only in a function or directly in a `BLOCK`).
+    fn block(&mut self, block: Node<'a>) {
+        let mut statements = statements(block).peekable();
+        while let Some(stmt) = statements.next() {
+            match stmt.kind() {
+                SyntaxKind::INSTRUCTION => self.instructions += 1,
+                SyntaxKind::LABEL_DEF if !names_a_declaration(statements.peek().copied()) => {
+                    if let Some(name) = stmt.child(SyntaxKind::NAME) {
+                        self.label_names.insert(name_str(Some(name)));
+                    }
                 }
+                SyntaxKind::BLOCK => self.block(stmt),
+                _ => {}
             }
-            SyntaxKind::BLOCK => add_label_names(stmt, names),
-            _ => {}
         }
     }
 }
@@ -113,8 +124,8 @@ fn names_a_declaration(next: Option<Node<'_>>) -> bool {
 }
 
 /// The name of a `LABEL_DEF`, or `""`.
-fn label_name(label: Node<'_>) -> String {
-    name_text(label.child(SyntaxKind::NAME))
+fn label_name(label: Node<'_>) -> &str {
+    name_str(label.child(SyntaxKind::NAME))
 }
 
 /// What a source name used as an operand resolves to in the scopes.
@@ -136,12 +147,12 @@ pub(crate) struct FnLowerer<'a> {
     pub(super) errors: Vec<LowerError>,
     pub(super) scopes: Scopes,
     /// Every label of the body (collected before lowering, for forward uses).
-    label_names: FxHashSet<String>,
+    label_names: FxHashSet<&'a str>,
     /// The block of each label mentioned so far.
-    labels: FxHashMap<String, BlockId>,
+    labels: FxHashMap<&'a str, BlockId>,
     /// The first use of each label used as a target (to report undefined ones).
-    label_uses: FxHashMap<String, TextRange>,
-    defined_labels: FxHashSet<String>,
+    label_uses: FxHashMap<&'a str, TextRange>,
+    defined_labels: FxHashSet<&'a str>,
     reg_ids: FxHashMap<(RegDeclId, Option<u32>), RegId>,
     /// The block instructions are appended to; `None` after a terminator.
     current: Option<BlockId>,
@@ -223,11 +234,11 @@ impl<'a> FnLowerer<'a> {
     }
 
     fn finish(mut self) -> (Function, Vec<LowerError>) {
-        let mut undefined: Vec<(String, TextRange)> = self
+        let mut undefined: Vec<(&str, TextRange)> = self
             .label_uses
             .iter()
             .filter(|(name, _)| !self.defined_labels.contains(*name))
-            .map(|(n, r)| (n.clone(), *r))
+            .map(|(n, r)| (*n, *r))
             .collect();
         undefined.sort_by_key(|(_, r)| r.start());
         for (name, range) in undefined {
@@ -271,10 +282,10 @@ impl<'a> FnLowerer<'a> {
         }
     }
 
-    fn define_label(&mut self, label: Node<'_>) {
+    fn define_label(&mut self, label: Node<'a>) {
         let name = label_name(label);
-        let block = if self.defined_labels.insert(name.clone()) {
-            self.label_block(&name)
+        let block = if self.defined_labels.insert(name) {
+            self.label_block(name)
         } else {
             self.error(
                 label.significant_range(),
@@ -291,7 +302,7 @@ impl<'a> FnLowerer<'a> {
     }
 
     /// The block of a label, allocated on first mention.
-    pub(super) fn label_block(&mut self, name: &str) -> BlockId {
+    pub(super) fn label_block(&mut self, name: &'a str) -> BlockId {
         if let Some(&b) = self.labels.get(name) {
             return b;
         }
@@ -299,7 +310,7 @@ impl<'a> FnLowerer<'a> {
             label: Some(name.to_string()),
             ..Block::default()
         });
-        self.labels.insert(name.to_string(), b);
+        self.labels.insert(name, b);
         b
     }
 
@@ -309,8 +320,8 @@ impl<'a> FnLowerer<'a> {
     }
 
     /// A label used as an operand (so it must be defined somewhere).
-    pub(super) fn use_label(&mut self, name: &str, range: TextRange) -> BlockId {
-        self.label_uses.entry(name.to_string()).or_insert(range);
+    pub(super) fn use_label(&mut self, name: &'a str, range: TextRange) -> BlockId {
+        self.label_uses.entry(name).or_insert(range);
         self.label_block(name)
     }
 
@@ -329,7 +340,7 @@ impl<'a> FnLowerer<'a> {
         b
     }
 
-    fn add_loc(&mut self, node: Node<'_>) {
+    fn add_loc(&mut self, node: Node<'a>) {
         let Some(loc) = lower_loc(node) else {
             return self.error(node.significant_range(), "malformed `.loc`");
         };
@@ -350,7 +361,7 @@ impl<'a> FnLowerer<'a> {
 
     // ---------------------------------------------------------- declarations
 
-    fn lower_local_decl(&mut self, decl: Node<'_>) {
+    fn lower_local_decl(&mut self, decl: Node<'a>) {
         let range = decl.significant_range();
         let parts = match lower_var_decl(decl) {
             Ok(parts) => parts,
@@ -411,10 +422,10 @@ impl<'a> FnLowerer<'a> {
     }
 
     /// `name: .callprototype ...`, `name: .calltargets ...`, `name: .branchtargets ...`.
-    fn lower_named_declaration(&mut self, label: Node<'_>, stmt: Node<'_>) {
+    fn lower_named_declaration(&mut self, label: Node<'a>, stmt: Node<'a>) {
         let range = stmt.significant_range();
         let source_name = label_name(label);
-        let name = self.declare_symbol(&source_name, range);
+        let name = self.declare_symbol(source_name, range);
         let targets = stmt.children().filter(|t| t.kind() == SyntaxKind::NAME_REF);
         let local = match stmt.kind() {
             SyntaxKind::CALL_PROTOTYPE => LocalDecl::CallPrototype {

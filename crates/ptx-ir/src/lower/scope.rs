@@ -35,11 +35,17 @@ struct Scope {
 }
 
 impl Scope {
-    fn lookup(&self, name: &str) -> Option<Binding> {
+    /// `stem` is the length of `name` without its trailing digits.
+    fn lookup(&self, name: &str, stem: usize) -> Option<Binding> {
         if let Some(binding) = self.plain.get(name) {
             return Some(binding.clone());
         }
         self.ranges.iter().find_map(|(base, count, decl)| {
+            // A base that `name` extends with digits is at least as long as
+            // the stem and shorter than `name` (a cheap test first).
+            if base.len() < stem || base.len() >= name.len() {
+                return None;
+            }
             let index = range_index(name, base, *count)?;
             Some(Binding::Reg {
                 decl: *decl,
@@ -80,7 +86,8 @@ impl Scopes {
 
     /// Resolves a source name, innermost scope first.
     pub(crate) fn lookup(&self, name: &str) -> Option<Binding> {
-        self.stack.iter().rev().find_map(|s| s.lookup(name))
+        let stem = stem_len(name);
+        self.stack.iter().rev().find_map(|s| s.lookup(name, stem))
     }
 
     /// Whether the innermost scope already declares `name` (a duplicate).
@@ -89,7 +96,7 @@ impl Scopes {
             return false;
         };
         match count {
-            None => scope.lookup(name).is_some(),
+            None => scope.lookup(name, stem_len(name)).is_some(),
             Some(c) => {
                 scope
                     .plain
@@ -168,6 +175,11 @@ impl FlatNames {
         }
         candidate
     }
+}
+
+/// The length of `name` without its trailing ASCII digits.
+fn stem_len(name: &str) -> usize {
+    name.trim_end_matches(|c: char| c.is_ascii_digit()).len()
 }
 
 /// The index `i` if `name` is `base` followed by the decimal `i < count` (as a

@@ -6,10 +6,13 @@ use ptx_syntax::SyntaxKind;
 use super::green::Node;
 
 /// The text of a `NAME` node (its first token), or `""` (also without a node).
+pub(crate) fn name_str(name: Option<Node<'_>>) -> &str {
+    name.and_then(Node::first_token).map_or("", |t| t.text)
+}
+
+/// [`name_str`] as a `String`.
 pub(crate) fn name_text(name: Option<Node<'_>>) -> String {
-    name.and_then(Node::first_token)
-        .map(|t| t.text.to_string())
-        .unwrap_or_default()
+    name_str(name).to_string()
 }
 
 /// The text of a `NAME_REF` node: its identifier, or `""`.
