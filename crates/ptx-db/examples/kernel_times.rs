@@ -11,6 +11,7 @@ use std::time::Instant;
 use ptx_db::analysis as a;
 use ptx_db::RootDatabase;
 
+#[inline(never)]
 fn time<T>(label: &str, f: impl FnOnce() -> T) -> T {
     let start = Instant::now();
     let r = f();
@@ -57,13 +58,19 @@ fn main() {
         time("set_file_text", || {
             db.set_file_text(std::path::Path::new(&path), edited.as_str())
         });
+        time("chunks_clean", || ptx_db::chunks_clean(&db, file));
+        time("parse", || ptx_db::parse(&db, file).errors().len());
+        time("module_facts", || ptx_db::module_facts(&db, file).clone());
         time("file_diagnostics", || {
             ptx_db::file_diagnostics(&db, file).len()
+        });
+        time("module_context", || {
+            ptx_db::module_context(&db, file).clone()
         });
         let kernels = time("kernels", || ptx_db::kernels(&db, file).clone());
         let k = *kernels.iter().find(|k| *k.name(&db) == name).unwrap();
         time("kernel_lowered", || {
-            ptx_db::kernel_lowered(&db, k).0.insts.len()
+            ptx_db::kernel_lowered(&db, k).function.insts.len()
         });
         time("kernel_ir", || ptx_db::kernel_ir(&db, k).insts.len());
         time("cfg", || a::cfg(&db, k).clone());

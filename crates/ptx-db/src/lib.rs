@@ -34,6 +34,7 @@ mod database;
 mod event_log;
 pub mod inputs;
 pub mod output;
+pub mod parallel;
 pub mod phases;
 pub mod pipeline;
 pub mod queries;
@@ -49,5 +50,5 @@ pub use pipeline::{
 pub use queries::{
     chunk_check, chunk_parse, chunks_clean, file_diagnostics, kernel_ir, kernel_lowered,
     kernel_starts, kernels, module_context, module_facts, module_items, parse, Diag, Kernel,
-    KernelSyntax,
+    KernelSyntax, LoweredKernel,
 };

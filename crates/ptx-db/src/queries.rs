@@ -17,9 +17,10 @@
 //!   edit in another function (or above this one) re-creates the struct with an
 //!   equal node and salsa keeps the old field revision: nothing downstream
 //!   re-runs.
-//! - [`kernel_lowered`] lowers one function with instruction ranges relative to
-//!   the function; [`kernel_ir`] then drops those ranges (the only source
-//!   positions in the IR). Comments and whitespace never reach the IR, so after
+//! - [`kernel_lowered`] lowers one function and keeps the instruction ranges
+//!   (relative to the function, the only source positions lowering produces)
+//!   beside the IR; [`kernel_ir`] is the IR alone. Comments and whitespace
+//!   never reach the IR, so after
 //!   a trivia edit inside a function `kernel_ir` re-runs, returns an equal value,
 //!   and is backdated: the phases do not re-run. This is the trivia firewall.
 //! - [`module_context`] (header and module-level names) is what lowering reads
@@ -90,7 +91,11 @@ impl std::ops::Deref for KernelSyntax {
 }
 
 /// The syntax tree of one chunk, with ranges relative to the chunk.
-#[salsa::tracked(returns(ref))]
+///
+/// `no_eq`: it re-runs only when the chunk's text changed, and then the
+/// (lossless) tree differs; comparing the old and new trees to find that out
+/// would walk them up to the edit.
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn chunk_parse(db: &dyn Db, chunk: Chunk) -> Parse {
     ptx_syntax::parse(chunk.text(db))
 }
@@ -108,7 +113,11 @@ pub fn chunks_clean(db: &dyn Db, file: SourceFile) -> bool {
 /// The syntax tree of a file: when its chunks parse cleanly, their nodes under
 /// one `SOURCE_FILE` node (no re-parse, the nodes are shared), else the whole
 /// text parsed. Either way equal to `ptx_syntax::parse` of the text.
-#[salsa::tracked(returns(ref))]
+///
+/// `no_eq`, as [`chunk_parse`]: a new text always gives a different tree, and
+/// comparing two trees of a 1 MB file costs more (~2 ms) than re-validating
+/// what reads this one, which backdates on its own (module facts, kernels...).
+#[salsa::tracked(returns(ref), no_eq)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
     if !chunks_clean(db, file) {
         return ptx_syntax::parse(file.text(db));
@@ -206,34 +215,66 @@ fn function_definitions(parse: &Parse) -> impl Iterator<Item = ast::Function> {
         .filter(|f| f.body().is_some())
 }
 
-/// A kernel lowered to IR, with instruction ranges relative to the start of the
-/// function, and what lowering could not make sense of.
-#[salsa::tracked(returns(ref))]
-pub fn kernel_lowered<'db>(
-    db: &'db dyn Db,
-    kernel: Kernel<'db>,
-) -> (Arc<Function>, Arc<[LowerError]>) {
+/// A kernel lowered to IR: the function without source positions, each
+/// instruction's range (relative to the start of the function, indexed by
+/// instruction id) beside it, and what lowering could not make sense of.
+///
+/// The ranges live beside the function rather than in it (lowering writes
+/// them into `Inst::range`; this query moves them out) so that
+/// [`kernel_ir`] can hand the same `Arc` on without copying the function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoweredKernel {
+    pub function: Arc<Function>,
+    /// `ranges[i]` is the range of the instruction with id `i`; empty for one
+    /// that lowering made up.
+    pub ranges: Arc<[TextRange]>,
+    pub errors: Arc<[LowerError]>,
+}
+
+impl LoweredKernel {
+    /// The range of an instruction relative to the start of its function
+    /// (`None` for an id of another function).
+    pub fn inst_range(&self, inst: ptx_ir::ir::InstId) -> Option<TextRange> {
+        self.ranges
+            .get(inst.into_raw().into_u32() as usize)
+            .copied()
+    }
+}
+
+/// A kernel lowered to IR (see [`LoweredKernel`]).
+///
+/// `no_eq`: it re-runs after any edit of the function's text, comments and
+/// whitespace included, and then the ranges differ anyway; the comparison that
+/// matters, of the code alone, is [`kernel_ir`]'s.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn kernel_lowered<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> LoweredKernel {
     let ctx = module_context(db, kernel.file(db));
     let root = SyntaxNode::new_root(kernel.syntax(db).0.clone());
     match ast::Function::cast(root) {
         Some(func) => {
-            let (function, errors) = ptx_ir::lower_function(&func, ctx);
-            (Arc::new(function), errors.into())
+            let (mut function, errors) = ptx_ir::lower_function(&func, ctx);
+            let ranges = function
+                .insts
+                .iter_mut()
+                .map(|(_, inst)| std::mem::take(&mut inst.range))
+                .collect();
+            LoweredKernel {
+                function: Arc::new(function),
+                ranges,
+                errors: errors.into(),
+            }
         }
         None => unreachable!("a Kernel holds a FUNCTION node"),
     }
 }
 
 /// A kernel's IR without source positions: the input of the first phase.
-/// Equal for any two sources that differ only in comments and whitespace.
+/// Equal for any two sources that differ only in comments and whitespace: a
+/// trivia edit re-runs it, the value compares equal and is backdated, and
+/// nothing after it re-runs (the trivia firewall).
 #[salsa::tracked(returns(ref))]
 pub fn kernel_ir<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<Function> {
-    let (function, _) = kernel_lowered(db, kernel);
-    let mut function = Function::clone(function);
-    for (_, inst) in function.insts.iter_mut() {
-        inst.range = TextRange::default();
-    }
-    Arc::new(function)
+    kernel_lowered(db, kernel).function.clone()
 }
 
 /// The module without its function bodies: the header and the module-level
@@ -265,7 +306,7 @@ pub fn lowering_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diag> {
     let mut out = Vec::new();
     for kernel in kernels(db, file) {
         let base = starts.get(kernel.index(db)).copied().unwrap_or_default();
-        for e in kernel_lowered(db, *kernel).1.iter() {
+        for e in kernel_lowered(db, *kernel).errors.iter() {
             out.push(Diag {
                 range: e.range + base,
                 severity: Severity::Error,

@@ -268,7 +268,9 @@ fn switching_one_phase_off_reruns_only_it() {
 #[test]
 fn adding_a_function_above_runs_phases_only_for_it() {
     // The module context (module-level names) gains `first`, so `a` and `b`
-    // are lowered again; their IR is unchanged, so their phases do not re-run.
+    // are lowered again (`kernel_lowered` is `no_eq`, so `kernel_ir` re-runs
+    // too); their IR is unchanged, `kernel_ir` is backdated, and their phases
+    // do not re-run.
     let (mut db, log, file) = setup();
     let new_kernel = ".visible .entry first()\n{\n\tret;\n}\n\n// kernel A";
     db.set_file_text("two.ptx", TWO_KERNELS.replace("// kernel A", new_kernel));
@@ -298,7 +300,9 @@ fn adding_a_function_above_runs_phases_only_for_it() {
             file_ptx(two.ptx)
             kernel_ptx(first)
             <all 53 phases>(first)
-            kernel_ir(first)"#]],
+            kernel_ir(first)
+            kernel_ir(a)
+            kernel_ir(b)"#]],
     );
 }
 

@@ -1,79 +1,92 @@
-//! Per-function facts for the IDE: one salsa query, [`kernel_analysis`], that
-//! runs the pure `ptx-analysis` functions (CFG, dominators, loops, reaching
-//! definitions, liveness, register pressure, trip counts, latency, loop MII)
-//! on `ptx_db::kernel_ir`, and [`file_kernels`], which pairs each kernel with
-//! its syntax node and the source range of each of its instructions.
+//! Per-function facts for the IDE: [`kernel_analysis`] gathers the memoized
+//! analysis queries of `ptx_db::analysis` (CFG, loops, liveness, register
+//! pressure, trip counts, latency, loop MII) for one kernel, and
+//! [`file_kernels`] pairs each kernel of a file with its syntax node.
 //!
-//! `kernel_ir` has no source positions (that is its trivia firewall), so the
-//! analysis is backdated after a comment or whitespace edit; the instruction
-//! ranges come from `kernel_lowered`, whose instruction ids are the same.
-//!
-//! Interim: `ptx-db` is getting its own analysis queries; when they land this
-//! query should read them instead of calling `ptx-analysis` itself.
+//! The analyses read `ptx_db::kernel_ir`, which has no source positions (that
+//! is its trivia firewall), so they are backdated after a comment or
+//! whitespace edit, and each one re-runs only when what it reads changed (an
+//! edit of an immediate re-runs `cfg`, which is backdated, so dominators and
+//! loops do not re-run). The instruction ranges come from
+//! `ptx_db::kernel_lowered`, whose instruction ids are the same; they are
+//! looked up only for the kernels a request touches ([`FileKernel::source`]),
+//! so an inlay-hint request for one function lowers that function only.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use ptx_analysis::{
-    cfg, dominators, latency, liveness, loop_mii, loops, reaching_defs, reg_pressure, trip_counts,
     Cfg, LatencyInfo, Liveness, LoopForest, LoopMii, RegPressure, Target, TripCounts,
 };
-use ptx_db::{Db, Kernel, RootDatabase};
+use ptx_db::analysis as queries;
+use ptx_db::{Kernel, RootDatabase};
 use ptx_ir::ir::{Function, InstId};
 use ptx_syntax::ast::{self, AstNode};
-use ptx_syntax::{SyntaxKind, TextRange};
+use ptx_syntax::{SyntaxKind, TextRange, TextSize};
 
-/// Everything the IDE shows about one function.
-#[derive(Debug, PartialEq, Eq)]
+/// Everything the IDE shows about one function: shared handles on the
+/// memoized results of `ptx_db::analysis` (cheap to gather).
+#[derive(Clone, Debug)]
 pub struct KernelAnalysis {
     pub func: Arc<Function>,
     /// The target the numbers are for (the database's target, else the file's
     /// `.target`, else sm_75).
     pub target: Target,
-    pub cfg: Cfg,
-    pub loops: LoopForest,
-    pub liveness: Liveness,
-    pub pressure: RegPressure,
-    pub trips: TripCounts,
-    pub latency: LatencyInfo,
-    pub mii: Vec<LoopMii>,
+    pub cfg: Arc<Cfg>,
+    pub loops: Arc<LoopForest>,
+    pub liveness: Arc<Liveness>,
+    pub pressure: Arc<RegPressure>,
+    pub trips: Arc<TripCounts>,
+    pub latency: Arc<LatencyInfo>,
+    pub mii: Arc<[LoopMii]>,
 }
 
-/// The analyses of one kernel (memoized; see the module documentation).
-#[salsa::tracked(returns(ref))]
-pub fn kernel_analysis<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelAnalysis> {
-    let func = ptx_db::kernel_ir(db, kernel).clone();
-    let (sm, _) = ptx_db::effective_target(db, kernel);
-    let target = Target::for_sm(sm);
-    let g = cfg(&func);
-    let dom = dominators(&g);
-    let lf = loops(&g, &dom);
-    let rd = reaching_defs(&func, &g);
-    let lv = liveness(&func, &g);
-    let rp = reg_pressure(&func, &g, &lv);
-    let tc = trip_counts(&func, &g, &dom, &lf, &rd);
-    let lat = latency(&func, &target);
-    let mii = loop_mii(&func, &lf, &lat, &target);
-    Arc::new(KernelAnalysis {
-        func,
-        target,
-        cfg: g,
-        loops: lf,
-        liveness: lv,
-        pressure: rp,
-        trips: tc,
-        latency: lat,
-        mii,
-    })
+/// The analyses of one kernel (each a memoized `ptx_db::analysis` query).
+pub fn kernel_analysis(db: &RootDatabase, kernel: Kernel<'_>) -> KernelAnalysis {
+    KernelAnalysis {
+        func: ptx_db::kernel_ir(db, kernel).clone(),
+        target: queries::target_profile(db, kernel.file(db)).clone(),
+        cfg: queries::cfg(db, kernel).clone(),
+        loops: queries::loops(db, kernel).clone(),
+        liveness: queries::liveness(db, kernel).clone(),
+        pressure: queries::reg_pressure(db, kernel).clone(),
+        trips: queries::trip_counts(db, kernel).clone(),
+        latency: queries::latency(db, kernel).clone(),
+        mii: queries::loop_mii(db, kernel).clone(),
+    }
 }
 
-/// One function definition of a file, with absolute positions.
+/// One function definition of a file.
 pub struct FileKernel<'db> {
     pub kernel: Kernel<'db>,
     /// The `FUNCTION` node in the file's tree.
     pub syntax: ast::Function,
-    /// Absolute range of every instruction that lowering kept.
-    pub inst_ranges: Vec<(InstId, TextRange)>,
+}
+
+/// A kernel lowered with its instructions' source ranges (relative to the
+/// function), and where the function starts in its file.
+pub struct KernelSource {
+    base: TextSize,
+    ranges: Arc<[TextRange]>,
+}
+
+impl KernelSource {
+    /// The absolute source range of an instruction; `None` for one that
+    /// lowering made up (it has no text).
+    pub fn inst_range(&self, inst: InstId) -> Option<TextRange> {
+        let range = *self.ranges.get(inst.into_raw().into_u32() as usize)?;
+        (range != TextRange::default()).then(|| range + self.base)
+    }
+
+    /// The instruction whose source range starts at `start`.
+    pub fn inst_at(&self, start: TextSize) -> Option<InstId> {
+        let relative = start.checked_sub(self.base)?;
+        let index = self
+            .ranges
+            .iter()
+            .position(|r| r.start() == relative && *r != TextRange::default())?;
+        Some(InstId::from_raw(la_arena::RawIdx::from_u32(index as u32)))
+    }
 }
 
 impl FileKernel<'_> {
@@ -81,53 +94,32 @@ impl FileKernel<'_> {
         self.syntax.syntax().text_range()
     }
 
-    /// The instruction whose source range starts at `start`.
-    pub fn inst_at(&self, start: ptx_syntax::TextSize) -> Option<InstId> {
-        self.inst_ranges
-            .iter()
-            .find(|(_, r)| r.start() == start)
-            .map(|(i, _)| *i)
-    }
-
-    /// The source range of an instruction.
-    pub fn inst_range(&self, inst: InstId) -> Option<TextRange> {
-        self.inst_ranges
-            .iter()
-            .find(|(i, _)| *i == inst)
-            .map(|(_, r)| *r)
+    /// The function lowered, with its instruction ranges (lowers it now if no
+    /// request did since the last edit of its body).
+    pub fn source(&self, db: &RootDatabase) -> KernelSource {
+        KernelSource {
+            base: self.range().start(),
+            ranges: ptx_db::kernel_lowered(db, self.kernel).ranges.clone(),
+        }
     }
 }
 
-/// The function definitions of the file at `path`, in source order.
+/// The function definitions of the file at `path`, in source order (nothing
+/// is lowered or analyzed here).
 pub fn file_kernels<'db>(db: &'db RootDatabase, path: &Path) -> Vec<FileKernel<'db>> {
     let Some(file) = db.file(path) else {
         return Vec::new();
     };
     let root = ptx_db::parse(db, file).syntax_node();
-    let funcs: Vec<ast::Function> = root
+    let funcs = root
         .children()
         .filter(|n| n.kind() == SyntaxKind::FUNCTION)
         .filter_map(ast::Function::cast)
-        .filter(|f| f.body().is_some())
-        .collect();
-    let kernels = ptx_db::kernels(db, file);
-    kernels
+        .filter(|f| f.body().is_some());
+    ptx_db::kernels(db, file)
         .iter()
         .zip(funcs)
-        .map(|(&kernel, syntax)| {
-            let base = syntax.syntax().text_range().start();
-            let (func, _) = ptx_db::kernel_lowered(db, kernel);
-            let inst_ranges = func
-                .insts
-                .iter()
-                .map(|(id, inst)| (id, inst.range + base))
-                .collect();
-            FileKernel {
-                kernel,
-                syntax,
-                inst_ranges,
-            }
-        })
+        .map(|(&kernel, syntax)| FileKernel { kernel, syntax })
         .collect()
 }
 

@@ -67,7 +67,7 @@ pub(crate) fn hover(db: &RootDatabase, path: &Path, offset: TextSize) -> Option<
             let _ = writeln!(md, "**`{}`** label", def.name);
             if let Some(k) = kernel_at(db, path, offset) {
                 let ka = kernel_analysis(db, k.kernel);
-                label_facts(&mut md, ka, &def.name);
+                label_facts(&mut md, &ka, &def.name);
             }
         }
         DefKind::Param => {
@@ -152,7 +152,7 @@ fn instruction_hover(db: &RootDatabase, path: &Path, opcode: &ast::Opcode) -> Op
     let inst_node = opcode.syntax().parent()?;
     let start = inst_node.text_range().start();
     if let Some(k) = kernel_at(db, path, start) {
-        if let Some(inst) = k.inst_at(start) {
+        if let Some(inst) = k.source(db).inst_at(start) {
             let ka = kernel_analysis(db, k.kernel);
             if let Some(lat) = ka.latency.get(inst) {
                 let _ = writeln!(

@@ -46,6 +46,7 @@ pub(crate) fn inlay_hints(
             continue;
         }
         let ka = kernel_analysis(db, k.kernel);
+        let source = k.source(db);
         // Where each label definition of this function ends (`name:`), in one walk.
         let label_ends: rustc_hash::FxHashMap<String, TextSize> = k
             .syntax
@@ -64,7 +65,7 @@ pub(crate) fn inlay_hints(
                 None => b
                     .insts
                     .first()
-                    .and_then(|&i| k.inst_range(i))
+                    .and_then(|&i| source.inst_range(i))
                     .map(|r| r.start()),
             };
             if let Some(offset) = at {
@@ -87,12 +88,9 @@ pub(crate) fn inlay_hints(
                 }
             }
             for &inst in &b.insts {
-                let Some(range) = k.inst_range(inst) else {
+                let Some(range) = source.inst_range(inst) else {
                     continue;
                 };
-                if range == TextRange::default() {
-                    continue;
-                }
                 let p = ka.pressure.at(inst).after;
                 hints.push(InlayHint {
                     offset: range.end(),

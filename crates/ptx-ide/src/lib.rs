@@ -15,11 +15,11 @@
 //! Where the answers come from: syntax (names, scopes, symbols, folding,
 //! tokens, formatting) from the file's memoized `ptx_db::parse`; diagnostics from
 //! `ptx_db::file_diagnostics`; per-function facts (pressure, liveness, loops,
-//! trip counts, latency) from [`analysis::kernel_analysis`], a salsa query
-//! defined here that runs the pure `ptx-analysis` functions on
-//! `ptx_db::kernel_ir` (so comment and whitespace edits do not re-run it). It
-//! should move into `ptx-db` once the analysis queries land there; until then it
-//! is memoized per kernel like any other query.
+//! trip counts, latency) from the memoized queries of `ptx_db::analysis`,
+//! gathered by [`analysis::kernel_analysis`] (they read `ptx_db::kernel_ir`,
+//! so comment and whitespace edits do not re-run them); positions through
+//! [`line_index::file_line_index`], one line index per file and revision
+//! shared by every request.
 
 pub mod analysis;
 mod code_lens;
@@ -34,6 +34,7 @@ mod semantic_tokens;
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ptx_db::RootDatabase;
 pub use ptx_syntax::{TextRange, TextSize};
@@ -89,6 +90,20 @@ impl AnalysisHost {
         self.db.set_knob(def.name, value).map_err(|e| e.to_string())
     }
 
+    /// The text of a file, if it was set.
+    pub fn file_text(&self, path: &Path) -> Option<&str> {
+        Some(self.db.file(path)?.text(&self.db).as_str())
+    }
+
+    /// The line index of a file's current text (memoized: the snapshots'
+    /// requests share it); an empty index for a file never set.
+    pub fn line_index(&self, path: &Path) -> Arc<LineIndex> {
+        match self.db.file(path) {
+            Some(file) => line_index::file_line_index(&self.db, file).clone(),
+            None => Arc::new(LineIndex::new("")),
+        }
+    }
+
     /// A snapshot for a worker thread.
     pub fn analysis(&self) -> Analysis {
         Analysis {
@@ -136,8 +151,11 @@ impl Analysis {
     }
 
     /// The line index of a file (for converting offsets to positions).
-    pub fn line_index(&self, path: &Path) -> Cancellable<LineIndex> {
-        self.with_db(|_| LineIndex::new(&self.file_text(path).unwrap_or_default()))
+    pub fn line_index(&self, path: &Path) -> Cancellable<Arc<LineIndex>> {
+        self.with_db(|db| match db.file(path) {
+            Some(file) => line_index::file_line_index(db, file).clone(),
+            None => Arc::new(LineIndex::new("")),
+        })
     }
 
     /// Parser and check diagnostics of a file.

@@ -4,7 +4,16 @@
 //! editor (LSP's default position encoding) counts UTF-16 code units from 0.
 //! Columns past the end of a line clamp to the line's end.
 
+use std::sync::Arc;
+
 use ptx_syntax::TextSize;
+
+/// The line index of a file's current text: built once per revision, shared
+/// by every request on it (the LSP converts each answer's offsets with it).
+#[salsa::tracked(returns(ref))]
+pub fn file_line_index(db: &dyn ptx_db::Db, file: ptx_db::SourceFile) -> Arc<LineIndex> {
+    Arc::new(LineIndex::new(file.text(db)))
+}
 
 /// A 0-based line and a 0-based column in UTF-16 code units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -13,38 +22,44 @@ pub struct LineCol {
     pub col: u32,
 }
 
-/// The line starts of one text, with the text itself (for UTF-16 counting).
+/// The line starts of one text. A column counts UTF-16 code units, which for
+/// ASCII text (nearly every PTX file) is the byte distance from the line's
+/// start; only a text with other characters is kept, to count them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LineIndex {
-    text: String,
+    len: u32,
     line_starts: Vec<u32>,
+    /// The text, when it is not all ASCII.
+    non_ascii_text: Option<String>,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
-        let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
+        let mut line_starts = Vec::with_capacity(text.len() / 16 + 1);
+        line_starts.push(0);
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
         LineIndex {
-            text: text.to_string(),
+            len: text.len() as u32,
             line_starts,
+            non_ascii_text: (!text.is_ascii()).then(|| text.to_string()),
         }
     }
 
     /// The position of a byte offset (clamped to the text).
     pub fn line_col(&self, offset: TextSize) -> LineCol {
-        let offset = u32::from(offset).min(self.text.len() as u32);
+        let offset = u32::from(offset).min(self.len);
         let line = self.line_starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.line_starts[line] as usize;
-        let mut end = offset as usize;
-        while !self.text.is_char_boundary(end) {
-            end -= 1;
-        }
-        let col = self.text[start..end].encode_utf16().count() as u32;
+        let start = self.line_starts[line];
+        let col = match &self.non_ascii_text {
+            None => offset - start,
+            Some(text) => {
+                let mut end = offset as usize;
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                text[start as usize..end].encode_utf16().count() as u32
+            }
+        };
         LineCol {
             line: line as u32,
             col,
@@ -55,13 +70,16 @@ impl LineIndex {
     /// the text, a column past the end of its line the end of the line.
     pub fn offset(&self, pos: LineCol) -> TextSize {
         let Some(&start) = self.line_starts.get(pos.line as usize) else {
-            return TextSize::of(self.text.as_str());
+            return TextSize::from(self.len);
         };
         let end = self
             .line_starts
             .get(pos.line as usize + 1)
-            .map_or(self.text.len(), |&e| e as usize - 1);
-        let line = &self.text[start as usize..end];
+            .map_or(self.len, |&e| e - 1);
+        let Some(text) = &self.non_ascii_text else {
+            return TextSize::from(start.saturating_add(pos.col).min(end));
+        };
+        let line = &text[start as usize..end as usize];
         let mut units = 0u32;
         for (i, c) in line.char_indices() {
             if units >= pos.col {
@@ -69,7 +87,7 @@ impl LineIndex {
             }
             units += c.len_utf16() as u32;
         }
-        TextSize::from(end as u32)
+        TextSize::from(end)
     }
 
     /// Number of lines.
@@ -96,5 +114,22 @@ mod tests {
         assert_eq!(idx.line_col(12.into()), LineCol { line: 1, col: 6 });
         assert_eq!(u32::from(idx.offset(LineCol { line: 0, col: 99 })), 2);
         assert_eq!(u32::from(idx.offset(LineCol { line: 9, col: 0 })), 16);
+    }
+
+    #[test]
+    fn ascii_columns_are_byte_distances() {
+        let text = "ab\n\tmov.u32 %r1, 2;\r\n\nz";
+        let idx = LineIndex::new(text);
+        for off in 0..=text.len() as u32 {
+            let lc = idx.line_col(off.into());
+            assert_eq!(u32::from(idx.offset(lc)), off, "{lc:?}");
+        }
+        assert_eq!(idx.line_col(5.into()), LineCol { line: 1, col: 2 });
+        assert_eq!(u32::from(idx.offset(LineCol { line: 0, col: 99 })), 2);
+        assert_eq!(
+            u32::from(idx.offset(LineCol { line: 9, col: 0 })),
+            text.len() as u32
+        );
+        assert_eq!(idx.len(), 4);
     }
 }

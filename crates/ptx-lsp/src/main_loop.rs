@@ -55,11 +55,10 @@ pub(crate) fn capabilities() -> lsp::ServerCapabilities {
     }
 }
 
-/// An open document.
+/// An open document (its text is the database's: one copy of a large file,
+/// not three).
 pub(crate) struct Document {
-    pub text: String,
     pub version: i32,
-    pub index: Arc<LineIndex>,
 }
 
 /// What a worker sends back.
@@ -223,12 +222,14 @@ impl State {
             n::DidChangeTextDocument::METHOD => {
                 let p: lsp::DidChangeTextDocumentParams = serde_json::from_value(not.params)?;
                 let uri = p.text_document.uri;
-                let Some(doc) = self.docs.get(&uri) else {
+                if !self.docs.contains_key(&uri) {
                     return Ok(());
-                };
-                let mut text = doc.text.clone();
-                let mut index = doc.index.clone();
-                for change in p.content_changes {
+                }
+                let path = convert::path_of(&uri);
+                let mut text = self.host.file_text(&path).unwrap_or_default().to_string();
+                let mut index = self.host.line_index(&path);
+                let last = p.content_changes.len().saturating_sub(1);
+                for (i, change) in p.content_changes.into_iter().enumerate() {
                     match change.range {
                         Some(range) => {
                             let r = convert::text_range(&index, range);
@@ -239,7 +240,10 @@ impl State {
                         }
                         None => text = change.text,
                     }
-                    index = Arc::new(LineIndex::new(&text));
+                    // The next change's positions are in the text after this one.
+                    if i < last {
+                        index = Arc::new(LineIndex::new(&text));
+                    }
                 }
                 self.set_document(uri, text, p.text_document.version);
             }
@@ -274,17 +278,11 @@ impl State {
     /// Records a document's new text (cancelling what runs on snapshots) and
     /// schedules its diagnostics.
     fn set_document(&mut self, uri: lsp::Uri, text: String, version: i32) {
-        self.host
-            .set_file_text(convert::path_of(&uri), text.clone());
-        let index = Arc::new(LineIndex::new(&text));
-        self.docs.insert(
-            uri.clone(),
-            Document {
-                text,
-                version,
-                index: index.clone(),
-            },
-        );
+        let path = convert::path_of(&uri);
+        self.host.set_file_text(path.clone(), text);
+        // Built here once; the diagnostics job and the requests share it.
+        let index = self.host.line_index(&path);
+        self.docs.insert(uri.clone(), Document { version });
         let analysis = self.host.analysis();
         let tasks = self.tasks.clone();
         let _ = self.jobs.send(Box::new(move || {

@@ -67,6 +67,11 @@ pub struct AnalyzeArgs {
     /// Print diagnostics as single `path:line:col: severity: message` lines.
     #[arg(long)]
     short: bool,
+
+    /// Threads checking and analyzing the file's functions (default: the
+    /// number of cores). The report is the same for any number.
+    #[arg(short = 'j', long, value_name = "N")]
+    jobs: Option<usize>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +154,12 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         db.set_target(arch.sm, &arch.suffix);
     }
     let file = db.set_file_text(&args.file, text);
+    let threads = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    ptx_db::parallel::warm_file(&db, file, threads, &|db, kernel| {
+        compute_kernel_analyses(db, kernel)
+    });
 
     // Errors stop here, as in `build`: a file ptxas rejects is not analyzed.
     let text = file.text(&db);
@@ -220,6 +231,17 @@ pub fn analyze(db: &RootDatabase, file: SourceFile, display: &str) -> FileAnalys
     }
 }
 
+/// The queries [`analyze_kernel`] reads (to compute them ahead, in parallel).
+fn compute_kernel_analyses(db: &RootDatabase, kernel: Kernel<'_>) {
+    ptx_db::kernel_lowered(db, kernel);
+    analysis::cfg(db, kernel);
+    analysis::loops(db, kernel);
+    analysis::trip_counts(db, kernel);
+    analysis::reg_pressure(db, kernel);
+    analysis::latency(db, kernel);
+    analysis::loop_mii(db, kernel);
+}
+
 fn analyze_kernel(
     db: &RootDatabase,
     kernel: Kernel<'_>,
@@ -228,9 +250,11 @@ fn analyze_kernel(
 ) -> FunctionAnalysis {
     // Instruction ids of `kernel_ir` (which the analyses read) are those of
     // `kernel_lowered`, which keeps the ranges.
-    let (func, _) = ptx_db::kernel_lowered(db, kernel);
+    let lowered = ptx_db::kernel_lowered(db, kernel);
+    let func = &lowered.function;
     let fn_line = line(start);
-    let inst_line = |inst: InstId| line(start + func.insts[inst].range.start());
+    let inst_line =
+        |inst: InstId| line(start + lowered.inst_range(inst).unwrap_or_default().start());
     let labels = label_offsets(kernel.syntax(db));
     let block_line = |block: BlockId| {
         let b = &func.blocks[block];

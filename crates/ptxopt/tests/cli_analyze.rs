@@ -145,3 +145,28 @@ fn usage_and_io_errors_exit_two() {
     let out = analyze(&["test-data/examples/saxpy.ptx", "--format", "xml"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The report does not depend on the number of threads: one thread against
+/// several, on every snapshot input and on the largest corpus file (when the
+/// shared corpus is there).
+#[test]
+fn report_is_the_same_for_any_number_of_threads() {
+    let mut inputs = snapshot_inputs();
+    let dealii = workspace_root()
+        .join("../shared/corpus/dealii/matrix_free_device_matrix_vector_01.1.sm_80.ptx");
+    if dealii.exists() {
+        inputs.push(dealii.display().to_string());
+    }
+    for input in inputs {
+        let one = analyze(&[&input, "--format", "json", "--jobs", "1"]);
+        assert_eq!(one.status.code(), Some(0), "{input}: {}", stderr(&one));
+        for jobs in ["2", "5"] {
+            let many = analyze(&[&input, "--format", "json", "--jobs", jobs]);
+            assert_eq!(many.status.code(), Some(0), "{input}: {}", stderr(&many));
+            assert!(
+                one.stdout == many.stdout,
+                "{input}: the report with --jobs {jobs} differs from --jobs 1"
+            );
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! Computing one file's queries on several threads: a cold `ptxopt analyze`
+//! or `build` of a large file spends its time in per-chunk parsing and checking
+//! and in per-kernel lowering and analyses, which are independent of each
+//! other, so [`warm_file`] runs them on clones of the database (salsa shares
+//! the memoized results between clones; a query one thread is computing makes
+//! another that needs it wait, it is never computed twice). The caller then
+//! reads every result from its own handle as usual, now memoized: the order
+//! and content of what it prints do not depend on the number of threads.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::inputs::SourceFile;
+use crate::queries::{chunk_check, chunk_parse, chunks_clean, kernels, module_facts, Kernel};
+use crate::RootDatabase;
+
+/// Computes, on `threads` threads, the parse and check of every chunk of
+/// `file` and `per_kernel` for each of its kernels (largest first, so that the
+/// threads finish together). Does nothing for one thread: the caller's own
+/// queries compute the same on demand.
+pub fn warm_file(
+    db: &RootDatabase,
+    file: SourceFile,
+    threads: usize,
+    per_kernel: &(dyn Fn(&RootDatabase, Kernel<'_>) + Sync),
+) {
+    if threads <= 1 {
+        return;
+    }
+    let chunks = file.chunks(db).clone();
+    run_parallel(db, threads, chunks.len(), &|db, i| {
+        chunk_parse(db, chunks[i]);
+    });
+    if !chunks_clean(db, file) {
+        // The file is parsed and checked as a whole (see `file_diagnostics`).
+        return;
+    }
+    // What every check and lowering reads, before the threads need it.
+    module_facts(db, file);
+    let mut order: Vec<usize> = (0..kernels(db, file).len()).collect();
+    order
+        .sort_by_key(|&i| std::cmp::Reverse(u32::from(kernels(db, file)[i].syntax(db).text_len())));
+    run_parallel(
+        db,
+        threads,
+        order.len() + chunks.len(),
+        &|db, i| match order.get(i) {
+            Some(&k) => per_kernel(db, kernels(db, file)[k]),
+            None => {
+                chunk_check(db, chunks[i - order.len()]);
+            }
+        },
+    );
+}
+
+/// Runs `work(db, i)` for `i` in `0..n` on up to `threads` clones of `db`.
+fn run_parallel(
+    db: &RootDatabase,
+    threads: usize,
+    n: usize,
+    work: &(dyn Fn(&RootDatabase, usize) + Sync),
+) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(n) {
+            let db = db.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                work(&db, i);
+            });
+        }
+    });
+}
