@@ -1,6 +1,10 @@
 //! A fixed-size bit set over dense indices (register or definition numbers), the
 //! storage of the data-flow analyses. Plain data: `Clone, Debug, PartialEq, Eq,
 //! Hash`, so that analysis results holding it can be memoized.
+//!
+//! While they iterate, the analyses keep one set per block in a single flat
+//! [`BitRows`] (rows of `u64` words, one allocation) and turn only the sets
+//! they return into [`BitSet`]s.
 
 /// A set of `usize` indices below a fixed capacity.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
@@ -28,6 +32,21 @@ impl BitSet {
             words: vec![0; len.div_ceil(64)],
             len,
         }
+    }
+
+    /// A set of capacity `len` whose words are `words` (as many as
+    /// [`BitSet::new`] makes).
+    pub(crate) fn from_words(words: &[u64], len: usize) -> BitSet {
+        debug_assert_eq!(words.len(), len.div_ceil(64));
+        BitSet {
+            words: words.to_vec(),
+            len,
+        }
+    }
+
+    /// The words of the set (bit `i % 64` of word `i / 64` is index `i`).
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
     }
 
     /// The capacity (one past the largest index it can hold).
@@ -107,6 +126,52 @@ impl BitSet {
             })
         })
     }
+}
+
+/// `rows` bit sets of capacity `len` each, stored one after the other in one
+/// vector of words.
+pub(crate) struct BitRows {
+    words: Vec<u64>,
+    width: usize,
+}
+
+impl BitRows {
+    /// `rows` empty sets of capacity `len`.
+    pub(crate) fn new(rows: usize, len: usize) -> BitRows {
+        let width = len.div_ceil(64);
+        BitRows {
+            words: vec![0; rows * width],
+            width,
+        }
+    }
+
+    /// The number of words of a row.
+    pub(crate) fn width(&self) -> usize {
+        self.width
+    }
+
+    pub(crate) fn row(&self, r: usize) -> &[u64] {
+        &self.words[r * self.width..(r + 1) * self.width]
+    }
+
+    pub(crate) fn row_mut(&mut self, r: usize) -> &mut [u64] {
+        &mut self.words[r * self.width..(r + 1) * self.width]
+    }
+}
+
+/// Adds index `i` to the set with words `words`.
+pub(crate) fn insert(words: &mut [u64], i: usize) {
+    words[i / 64] |= 1u64 << (i % 64);
+}
+
+/// Removes index `i` from the set with words `words`.
+pub(crate) fn remove(words: &mut [u64], i: usize) {
+    words[i / 64] &= !(1u64 << (i % 64));
+}
+
+/// Whether the set with words `words` holds index `i`.
+pub(crate) fn contains(words: &[u64], i: usize) -> bool {
+    words[i / 64] & (1u64 << (i % 64)) != 0
 }
 
 #[cfg(test)]

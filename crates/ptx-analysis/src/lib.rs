@@ -23,6 +23,7 @@
 
 pub mod bitset;
 pub mod cfg;
+mod def_use;
 pub mod dominators;
 pub mod latency;
 pub mod liveness;

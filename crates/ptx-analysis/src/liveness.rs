@@ -15,129 +15,167 @@
 //! index. Backward iterative data flow over every block of the layout
 //! (unreachable ones included).
 //!
+//! Speed: the defs and uses of every instruction are derived once; the
+//! per-block sets live in flat word arrays while the data flow iterates; each
+//! program point's set is stored once (what is live after an instruction is
+//! what is live before the next).
+//!
 //! No knobs.
 
 use la_arena::ArenaMap;
-use ptx_ir::ir::{defs_and_uses, BlockId, Function, InstId, RegId};
+use ptx_ir::ir::{BlockId, Function, InstId, RegId};
 
-use crate::bitset::BitSet;
+use crate::bitset::{self, BitRows, BitSet};
 use crate::cfg::Cfg;
+use crate::def_use::{reg_index, DefUseTable};
 
 /// Liveness of a function; see the module documentation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Liveness {
     /// Number of registers (the capacity of every set).
     pub num_regs: usize,
-    live_in: ArenaMap<BlockId, BitSet>,
-    live_out: ArenaMap<BlockId, BitSet>,
-    before: ArenaMap<InstId, BitSet>,
-    after: ArenaMap<InstId, BitSet>,
-}
-
-fn reg_index(r: RegId) -> usize {
-    r.into_raw().into_u32() as usize
+    /// The sets at every program point, block after block: for a block with
+    /// instructions `i1 .. ik`, the sets before `i1` (the live-in set), ...,
+    /// before `ik`, and after `ik` (the live-out set). What is live after an
+    /// instruction is what is live before the next one, so each set is stored
+    /// once.
+    points: Vec<BitSet>,
+    /// Indices in `points` of each block's live-in and live-out sets.
+    block_point: ArenaMap<BlockId, (u32, u32)>,
+    /// Index in `points` of the set before each instruction (the set after it
+    /// is the next one).
+    inst_point: ArenaMap<InstId, u32>,
 }
 
 /// Computes liveness of `func`.
 pub fn liveness(func: &Function, cfg: &Cfg) -> Liveness {
     let n = func.regs.len();
-    let mut lv = Liveness {
-        num_regs: n,
-        ..Liveness::default()
-    };
+    let du = DefUseTable::new(func);
+    // Dense block numbers: positions in the layout.
+    let mut dense: ArenaMap<BlockId, u32> = ArenaMap::default();
+    for (k, &b) in cfg.blocks.iter().enumerate() {
+        dense.insert(b, k as u32);
+    }
+    let nb = cfg.blocks.len();
     // Per-block upward-exposed uses and kills.
-    let mut gen: ArenaMap<BlockId, BitSet> = ArenaMap::default();
-    let mut kill: ArenaMap<BlockId, BitSet> = ArenaMap::default();
-    for &b in &cfg.blocks {
-        let mut g = BitSet::new(n);
-        let mut k = BitSet::new(n);
+    let mut gen = BitRows::new(nb, n);
+    let mut kill = BitRows::new(nb, n);
+    for (k, &b) in cfg.blocks.iter().enumerate() {
+        let (g, kl) = (gen.row_mut(k), kill.row_mut(k));
         for &i in func.blocks[b].insts.iter().rev() {
-            let inst = &func.insts[i];
-            let du = defs_and_uses(inst);
-            if inst.guard.is_none() {
-                for &d in &du.defs {
-                    g.remove(reg_index(d));
-                    k.insert(reg_index(d));
+            if func.insts[i].guard.is_none() {
+                for &d in du.defs(i) {
+                    bitset::remove(g, reg_index(d));
+                    bitset::insert(kl, reg_index(d));
                 }
             }
-            for &u in &du.uses {
-                g.insert(reg_index(u));
+            for &u in du.uses(i) {
+                bitset::insert(g, reg_index(u));
             }
         }
-        gen.insert(b, g);
-        kill.insert(b, k);
-        lv.live_in.insert(b, BitSet::new(n));
-        lv.live_out.insert(b, BitSet::new(n));
     }
+    let mut live_in = BitRows::new(nb, n);
+    let mut live_out = BitRows::new(nb, n);
     // Post-order (reverse RPO) converges fastest for a backward problem.
-    let order: Vec<BlockId> = cfg
+    let order: Vec<usize> = cfg
         .rpo
         .iter()
         .rev()
         .chain(cfg.unreachable.iter())
-        .copied()
+        .map(|&b| dense[b] as usize)
         .collect();
+    let succs: Vec<Vec<usize>> = cfg
+        .blocks
+        .iter()
+        .map(|&b| {
+            cfg.succs(b)
+                .iter()
+                .filter_map(|&s| dense.get(s).map(|&d| d as usize))
+                .collect()
+        })
+        .collect();
+    let width = live_in.width();
+    let mut out = vec![0u64; width];
     let mut changed = true;
     while changed {
         changed = false;
         for &b in &order {
-            let mut out = BitSet::new(n);
-            for &s in cfg.succs(b) {
-                if let Some(i) = lv.live_in.get(s) {
-                    out.union_with(i);
+            out.iter_mut().for_each(|w| *w = 0);
+            for &s in &succs[b] {
+                for (o, &i) in out.iter_mut().zip(live_in.row(s)) {
+                    *o |= i;
                 }
             }
-            let mut input = out.clone();
-            input.subtract(&kill[b]);
-            input.union_with(&gen[b]);
-            lv.live_out.insert(b, out);
-            if lv.live_in[b] != input {
-                lv.live_in.insert(b, input);
-                changed = true;
+            live_out.row_mut(b).copy_from_slice(&out);
+            let (g, kl) = (gen.row(b), kill.row(b));
+            let input = live_in.row_mut(b);
+            for w in 0..width {
+                let new = (out[w] & !kl[w]) | g[w];
+                changed |= new != input[w];
+                input[w] = new;
             }
         }
     }
-    // Per instruction.
-    for &b in &cfg.blocks {
-        let mut live = lv.live_out[b].clone();
-        for &i in func.blocks[b].insts.iter().rev() {
-            let inst = &func.insts[i];
-            lv.after.insert(i, live.clone());
-            let du = defs_and_uses(inst);
-            if inst.guard.is_none() {
-                for &d in &du.defs {
-                    live.remove(reg_index(d));
+    // Per instruction, walking each block backwards from its live-out set.
+    let mut lv = Liveness {
+        num_regs: n,
+        points: Vec::with_capacity(func.insts.len() + nb),
+        ..Liveness::default()
+    };
+    let mut live = vec![0u64; width];
+    for (k, &b) in cfg.blocks.iter().enumerate() {
+        let insts = &func.blocks[b].insts;
+        let first = lv.points.len();
+        lv.block_point
+            .insert(b, (first as u32, (first + insts.len()) as u32));
+        // Filled from the end: the live-out set last, then backwards.
+        lv.points.resize(first + insts.len() + 1, BitSet::EMPTY);
+        live.copy_from_slice(live_out.row(k));
+        lv.points[first + insts.len()] = BitSet::from_words(&live, n);
+        for (pos, &i) in insts.iter().enumerate().rev() {
+            if func.insts[i].guard.is_none() {
+                for &d in du.defs(i) {
+                    bitset::remove(&mut live, reg_index(d));
                 }
             }
-            for &u in &du.uses {
-                live.insert(reg_index(u));
+            for &u in du.uses(i) {
+                bitset::insert(&mut live, reg_index(u));
             }
-            lv.before.insert(i, live.clone());
+            lv.points[first + pos] = BitSet::from_words(&live, n);
+            lv.inst_point.insert(i, (first + pos) as u32);
         }
     }
     lv
 }
 
 impl Liveness {
+    fn point(&self, index: Option<usize>) -> &BitSet {
+        index.map_or(&EMPTY, |p| &self.points[p])
+    }
+
     /// Registers live at the start of `block`.
     pub fn live_in(&self, block: BlockId) -> &BitSet {
-        self.live_in.get(block).unwrap_or(&EMPTY)
+        self.point(
+            self.block_point
+                .get(block)
+                .map(|&(input, _)| input as usize),
+        )
     }
 
     /// Registers live at the end of `block`.
     pub fn live_out(&self, block: BlockId) -> &BitSet {
-        self.live_out.get(block).unwrap_or(&EMPTY)
+        self.point(self.block_point.get(block).map(|&(_, out)| out as usize))
     }
 
     /// Registers live just before `inst` executes.
     pub fn live_before(&self, inst: InstId) -> &BitSet {
-        self.before.get(inst).unwrap_or(&EMPTY)
+        self.point(self.inst_point.get(inst).map(|&p| p as usize))
     }
 
     /// Registers live just after `inst` executes (its dead definitions are not
     /// live).
     pub fn live_after(&self, inst: InstId) -> &BitSet {
-        self.after.get(inst).unwrap_or(&EMPTY)
+        self.point(self.inst_point.get(inst).map(|&p| p as usize + 1))
     }
 
     /// Whether `reg` is live at the start of `block`.

@@ -18,13 +18,19 @@
 //! Classic iterative forward data flow over bit sets, on every block of the
 //! layout (unreachable blocks included, with an empty entry state).
 //!
+//! Speed: the defs and uses of every instruction are derived once; each
+//! block's transfer function is summarized as `gen | (in & !kill)` before the
+//! iteration, whose sets live in flat word arrays; the per-register,
+//! per-instruction and def-use lists are flat arrays with offsets.
+//!
 //! No knobs.
 
 use la_arena::ArenaMap;
-use ptx_ir::ir::{defs_and_uses, BlockId, Function, InstId, RegId};
+use ptx_ir::ir::{BlockId, Function, InstId, RegId};
 
-use crate::bitset::BitSet;
+use crate::bitset::{self, BitRows, BitSet};
 use crate::cfg::Cfg;
+use crate::def_use::{reg_index, DefUseTable};
 
 /// Index of a definition in [`ReachingDefs::defs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -56,145 +62,210 @@ pub struct UseDefs {
 pub struct ReachingDefs {
     /// All definitions, in layout order of their instructions.
     pub defs: Vec<Def>,
-    reg_defs: ArenaMap<RegId, Vec<DefId>>,
-    inst_defs: ArenaMap<InstId, Vec<DefId>>,
+    /// `DefId(k)` at index `k`, so that an instruction's definitions (which are
+    /// consecutive) are a slice of it.
+    def_ids: Vec<DefId>,
+    /// The definitions of each instruction: a range of `def_ids`.
+    inst_defs: ArenaMap<InstId, (u32, u32)>,
+    /// The definitions of register `r` are `reg_def_list[reg_def_start[r]..
+    /// reg_def_start[r + 1]]`.
+    reg_def_start: Vec<u32>,
+    reg_def_list: Vec<DefId>,
     /// Definitions reaching the start of each block. Bits `0..defs.len()` are
     /// definitions; bit `defs.len() + reg index` is "the entry value of reg".
     block_in: ArenaMap<BlockId, BitSet>,
-    use_defs: ArenaMap<InstId, Vec<UseDefs>>,
-    def_uses: Vec<Vec<InstId>>,
+    /// The use-def chains of each instruction: a range of `use_def_list`.
+    use_defs: ArenaMap<InstId, (u32, u32)>,
+    use_def_list: Vec<UseDefs>,
+    /// The uses of definition `k` are `def_use_list[def_use_start[k]..
+    /// def_use_start[k + 1]]`.
+    def_use_start: Vec<u32>,
+    def_use_list: Vec<InstId>,
+}
+
+/// Applies the transfer function of an instruction whose definitions are
+/// `defs` (a range of `rd.defs`) to `set`: an unguarded definition kills every
+/// definition of its register and its entry value; then the instruction's
+/// definitions reach.
+fn transfer(rd: &ReachingDefs, defs: (u32, u32), set: &mut [u64]) {
+    let ndefs = rd.defs.len();
+    for def in &rd.defs[defs.0 as usize..defs.1 as usize] {
+        if !def.guarded {
+            for d in rd.defs_of_reg(def.reg) {
+                bitset::remove(set, d.0 as usize);
+            }
+            bitset::remove(set, ndefs + reg_index(def.reg));
+        }
+    }
+    for d in defs.0..defs.1 {
+        bitset::insert(set, d as usize);
+    }
 }
 
 /// Computes reaching definitions and the chains of `func`.
 pub fn reaching_defs(func: &Function, cfg: &Cfg) -> ReachingDefs {
     let mut rd = ReachingDefs::default();
     let nregs = func.regs.len();
+    let du = DefUseTable::new(func);
     for &b in &cfg.blocks {
         for &i in &func.blocks[b].insts {
-            let inst = &func.insts[i];
-            let du = defs_and_uses(inst);
-            let mut ids = Vec::new();
-            for reg in du.defs {
-                let id = DefId(rd.defs.len() as u32);
+            let guarded = func.insts[i].guard.is_some();
+            let first = rd.defs.len() as u32;
+            for &reg in du.defs(i) {
                 rd.defs.push(Def {
                     inst: i,
                     reg,
                     block: b,
-                    guarded: inst.guard.is_some(),
+                    guarded,
                 });
-                rd.reg_defs.entry(reg).or_default().push(id);
-                ids.push(id);
             }
-            rd.inst_defs.insert(i, ids);
+            rd.inst_defs.insert(i, (first, rd.defs.len() as u32));
         }
     }
     let ndefs = rd.defs.len();
+    rd.def_ids = (0..ndefs as u32).map(DefId).collect();
+    // Definitions by register (a counting sort keeps them in DefId order).
+    rd.reg_def_start = vec![0; nregs + 1];
+    for def in &rd.defs {
+        rd.reg_def_start[reg_index(def.reg) + 1] += 1;
+    }
+    for r in 0..nregs {
+        rd.reg_def_start[r + 1] += rd.reg_def_start[r];
+    }
+    rd.reg_def_list = vec![DefId(0); ndefs];
+    let mut next = rd.reg_def_start.clone();
+    for (k, def) in rd.defs.iter().enumerate() {
+        let slot = &mut next[reg_index(def.reg)];
+        rd.reg_def_list[*slot as usize] = DefId(k as u32);
+        *slot += 1;
+    }
     let width = ndefs + nregs;
-    let entry_bit = |r: RegId| ndefs + r.into_raw().into_u32() as usize;
 
-    // The bits an unguarded def of `reg` kills: all defs of reg and its entry bit.
-    let kill_set = |rd: &ReachingDefs, reg: RegId, set: &mut BitSet| {
-        for d in rd.reg_defs.get(reg).map(Vec::as_slice).unwrap_or(&[]) {
-            set.remove(d.0 as usize);
-        }
-        set.remove(entry_bit(reg));
-    };
-    let transfer = |rd: &ReachingDefs, b: BlockId, set: &mut BitSet| {
+    // Dense block numbers (layout positions) and each block's transfer
+    // function as `out = gen | (in & !kill)`.
+    let mut dense: ArenaMap<BlockId, u32> = ArenaMap::default();
+    for (k, &b) in cfg.blocks.iter().enumerate() {
+        dense.insert(b, k as u32);
+    }
+    let nb = cfg.blocks.len();
+    let mut gen = BitRows::new(nb, width);
+    let mut kill = BitRows::new(nb, width);
+    for (k, &b) in cfg.blocks.iter().enumerate() {
+        let (g, kl) = (gen.row_mut(k), kill.row_mut(k));
         for &i in &func.blocks[b].insts {
-            for &d in rd.inst_defs.get(i).map(Vec::as_slice).unwrap_or(&[]) {
-                let def = &rd.defs[d.0 as usize];
+            let (start, end) = rd.inst_defs[i];
+            for def in &rd.defs[start as usize..end as usize] {
                 if !def.guarded {
-                    kill_set(rd, def.reg, set);
+                    for d in rd.defs_of_reg(def.reg) {
+                        bitset::remove(g, d.0 as usize);
+                        bitset::insert(kl, d.0 as usize);
+                    }
+                    bitset::insert(kl, ndefs + reg_index(def.reg));
                 }
             }
-            for &d in rd.inst_defs.get(i).map(Vec::as_slice).unwrap_or(&[]) {
-                set.insert(d.0 as usize);
+            for d in start..end {
+                bitset::insert(g, d as usize);
             }
         }
-    };
+    }
 
-    let mut entry_state = BitSet::new(width);
-    for (r, _) in func.regs.iter() {
-        entry_state.insert(entry_bit(r));
+    let mut entry_state = vec![0u64; width.div_ceil(64)];
+    for r in 0..nregs {
+        bitset::insert(&mut entry_state, ndefs + r);
     }
-    let mut block_out: ArenaMap<BlockId, BitSet> = ArenaMap::default();
-    for &b in &cfg.blocks {
-        rd.block_in.insert(b, BitSet::new(width));
-        block_out.insert(b, BitSet::new(width));
-    }
+    let entry = cfg.entry.and_then(|e| dense.get(e)).map(|&e| e as usize);
+    let preds: Vec<Vec<usize>> = cfg
+        .blocks
+        .iter()
+        .map(|&b| {
+            cfg.preds(b)
+                .iter()
+                .filter_map(|&p| dense.get(p).map(|&d| d as usize))
+                .collect()
+        })
+        .collect();
+    let mut block_in = BitRows::new(nb, width);
+    let mut block_out = BitRows::new(nb, width);
     // Reachable blocks in RPO first, then the unreachable ones.
-    let order: Vec<BlockId> = cfg
+    let order: Vec<usize> = cfg
         .rpo
         .iter()
         .chain(cfg.unreachable.iter())
-        .copied()
+        .map(|&b| dense[b] as usize)
         .collect();
+    let words = block_in.width();
+    let mut input = vec![0u64; words];
     let mut changed = true;
     while changed {
         changed = false;
         for &b in &order {
-            let mut input = BitSet::new(width);
-            if Some(b) == cfg.entry {
-                input.union_with(&entry_state);
+            if Some(b) == entry {
+                input.copy_from_slice(&entry_state);
+            } else {
+                input.iter_mut().for_each(|w| *w = 0);
             }
-            for &p in cfg.preds(b) {
-                if let Some(out) = block_out.get(p) {
-                    input.union_with(out);
+            for &p in &preds[b] {
+                for (i, &o) in input.iter_mut().zip(block_out.row(p)) {
+                    *i |= o;
                 }
             }
-            let mut out = input.clone();
-            transfer(&rd, b, &mut out);
-            rd.block_in.insert(b, input);
-            if block_out.get(b) != Some(&out) {
-                block_out.insert(b, out);
-                changed = true;
+            block_in.row_mut(b).copy_from_slice(&input);
+            let (g, kl) = (gen.row(b), kill.row(b));
+            let out = block_out.row_mut(b);
+            for w in 0..words {
+                let new = g[w] | (input[w] & !kl[w]);
+                changed |= new != out[w];
+                out[w] = new;
             }
         }
     }
 
     // Chains.
-    rd.def_uses = vec![Vec::new(); ndefs];
-    for &b in &cfg.blocks {
-        let mut set = rd.block_in[b].clone();
+    let mut def_use_pairs: Vec<(DefId, InstId)> = Vec::new();
+    let mut set = vec![0u64; words];
+    for (k, &b) in cfg.blocks.iter().enumerate() {
+        set.copy_from_slice(block_in.row(k));
+        rd.block_in.insert(b, BitSet::from_words(&set, width));
         for &i in &func.blocks[b].insts {
-            let du = defs_and_uses(&func.insts[i]);
-            let mut chains: Vec<UseDefs> = Vec::new();
-            for reg in du.uses {
-                if chains.iter().any(|c| c.reg == reg) {
+            let first = rd.use_def_list.len();
+            for &reg in du.uses(i) {
+                if rd.use_def_list[first..].iter().any(|c| c.reg == reg) {
                     continue;
                 }
                 let defs: Vec<DefId> = rd
-                    .reg_defs
-                    .get(reg)
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[])
+                    .defs_of_reg(reg)
                     .iter()
                     .copied()
-                    .filter(|d| set.contains(d.0 as usize))
+                    .filter(|d| bitset::contains(&set, d.0 as usize))
                     .collect();
-                for d in &defs {
-                    let uses = &mut rd.def_uses[d.0 as usize];
-                    if uses.last() != Some(&i) {
-                        uses.push(i);
-                    }
-                }
-                chains.push(UseDefs {
+                def_use_pairs.extend(defs.iter().map(|&d| (d, i)));
+                let from_entry = bitset::contains(&set, ndefs + reg_index(reg));
+                rd.use_def_list.push(UseDefs {
                     reg,
                     defs,
-                    from_entry: set.contains(entry_bit(reg)),
+                    from_entry,
                 });
             }
-            rd.use_defs.insert(i, chains);
-            for &d in rd.inst_defs.get(i).map(Vec::as_slice).unwrap_or(&[]) {
-                let def = &rd.defs[d.0 as usize];
-                if !def.guarded {
-                    kill_set(&rd, def.reg, &mut set);
-                }
-            }
-            for &d in rd.inst_defs.get(i).map(Vec::as_slice).unwrap_or(&[]) {
-                set.insert(d.0 as usize);
-            }
+            rd.use_defs
+                .insert(i, (first as u32, rd.use_def_list.len() as u32));
+            transfer(&rd, rd.inst_defs[i], &mut set);
         }
+    }
+    // Def-use chains: the pairs by definition (a counting sort keeps each
+    // definition's uses in layout order).
+    rd.def_use_start = vec![0; ndefs + 1];
+    for &(d, _) in &def_use_pairs {
+        rd.def_use_start[d.0 as usize + 1] += 1;
+    }
+    for k in 0..ndefs {
+        rd.def_use_start[k + 1] += rd.def_use_start[k];
+    }
+    let mut next = rd.def_use_start.clone();
+    rd.def_use_list = vec![InstId::from_raw(0u32.into()); def_use_pairs.len()];
+    for &(d, i) in &def_use_pairs {
+        let slot = &mut next[d.0 as usize];
+        rd.def_use_list[*slot as usize] = i;
+        *slot += 1;
     }
     rd
 }
@@ -206,17 +277,25 @@ impl ReachingDefs {
 
     /// The definitions `inst` makes, in operand order.
     pub fn defs_of_inst(&self, inst: InstId) -> &[DefId] {
-        self.inst_defs.get(inst).map(Vec::as_slice).unwrap_or(&[])
+        self.inst_defs
+            .get(inst)
+            .map_or(&[], |&(s, e)| &self.def_ids[s as usize..e as usize])
     }
 
     /// Every definition of `reg`.
     pub fn defs_of_reg(&self, reg: RegId) -> &[DefId] {
-        self.reg_defs.get(reg).map(Vec::as_slice).unwrap_or(&[])
+        let r = reg_index(reg);
+        match (self.reg_def_start.get(r), self.reg_def_start.get(r + 1)) {
+            (Some(&s), Some(&e)) => &self.reg_def_list[s as usize..e as usize],
+            _ => &[],
+        }
     }
 
     /// The use-def chains of `inst`: one entry per distinct register it reads.
     pub fn use_defs(&self, inst: InstId) -> &[UseDefs] {
-        self.use_defs.get(inst).map(Vec::as_slice).unwrap_or(&[])
+        self.use_defs
+            .get(inst)
+            .map_or(&[], |&(s, e)| &self.use_def_list[s as usize..e as usize])
     }
 
     /// The definitions of `reg` reaching its use by `inst`.
@@ -227,10 +306,11 @@ impl ReachingDefs {
     /// The instructions that read definition `def` (def-use chain), in layout
     /// order.
     pub fn uses_of_def(&self, def: DefId) -> &[InstId] {
-        self.def_uses
-            .get(def.0 as usize)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        let k = def.0 as usize;
+        match (self.def_use_start.get(k), self.def_use_start.get(k + 1)) {
+            (Some(&s), Some(&e)) => &self.def_use_list[s as usize..e as usize],
+            _ => &[],
+        }
     }
 
     /// The definitions reaching the start of `block` (entry values left out).

@@ -24,10 +24,11 @@
 //! No knobs.
 
 use la_arena::ArenaMap;
-use ptx_ir::ir::{defs_and_uses, BlockId, Function, InstId, Reg, RegClass};
+use ptx_ir::ir::{BlockId, Function, InstId, Reg, RegClass};
 
-use crate::bitset::BitSet;
+use crate::bitset::{self, BitSet};
 use crate::cfg::Cfg;
+use crate::def_use::{reg_index, DefUseTable};
 use crate::liveness::Liveness;
 
 /// R and P counts at one point.
@@ -84,14 +85,25 @@ pub fn reg_units(reg: &Reg) -> u32 {
     bits.div_ceil(32).max(1)
 }
 
-fn measure(weights: &[u32], preds: &BitSet, set: &BitSet) -> Pressure {
+/// The (R, P) units of each register, by arena index.
+fn units(func: &Function) -> Vec<Pressure> {
+    func.regs
+        .iter()
+        .map(|(_, reg)| match reg.class {
+            RegClass::P => Pressure { r: 0, p: 1 },
+            _ => Pressure {
+                r: reg_units(reg),
+                p: 0,
+            },
+        })
+        .collect()
+}
+
+fn measure(units: &[Pressure], set: &BitSet) -> Pressure {
     let mut p = Pressure::default();
     for i in set.iter() {
-        if preds.contains(i) {
-            p.p += 1;
-        } else {
-            p.r += weights[i];
-        }
+        p.r += units[i].r;
+        p.p += units[i].p;
     }
     p
 }
@@ -103,35 +115,83 @@ fn bump(max: &mut MaxAt, value: u32, inst: Option<InstId>, after: bool) {
 }
 
 /// Computes register pressure from liveness.
+///
+/// Each block is walked backwards from its live-out set, applying the
+/// liveness transfer of every instruction to one working set and updating the
+/// counts by the registers that enter or leave it, so the cost is that of the
+/// defs and uses rather than of the live sets.
 pub fn reg_pressure(func: &Function, cfg: &Cfg, live: &Liveness) -> RegPressure {
-    let n = func.regs.len();
-    let mut weights = vec![0u32; n];
-    let mut preds = BitSet::new(n);
-    for (r, reg) in func.regs.iter() {
-        let i = r.into_raw().into_u32() as usize;
-        weights[i] = reg_units(reg);
-        if reg.class == RegClass::P {
-            preds.insert(i);
-        }
-    }
+    let units = units(func);
+    let du = DefUseTable::new(func);
     let mut out = RegPressure::default();
+    let mut set: Vec<u64> = Vec::new();
+    let mut added: Vec<usize> = Vec::new();
+    let mut around: Vec<InstPressure> = Vec::new();
     for &b in &cfg.blocks {
+        let insts = &func.blocks[b].insts;
+        // Backwards: `set` and `count` are what is live after the instruction.
+        let live_out = live.live_out(b);
+        set.clear();
+        set.extend_from_slice(live_out.words());
+        set.resize(units.len().div_ceil(64), 0);
+        let mut count = measure(&units, live_out);
+        around.clear();
+        around.resize(insts.len(), InstPressure::default());
+        for (pos, &i) in insts.iter().enumerate().rev() {
+            // After: the live-after set plus the instruction's definitions.
+            added.clear();
+            for &d in du.defs(i) {
+                let d = reg_index(d);
+                if !bitset::contains(&set, d) {
+                    bitset::insert(&mut set, d);
+                    count.r += units[d].r;
+                    count.p += units[d].p;
+                    added.push(d);
+                }
+            }
+            let after = count;
+            // Before: an unguarded instruction kills its definitions, a
+            // guarded one leaves the set as it was; then its uses are live.
+            let unguarded = func.insts[i].guard.is_none();
+            let drop = |d: usize, set: &mut [u64], count: &mut Pressure| {
+                if bitset::contains(set, d) {
+                    bitset::remove(set, d);
+                    count.r -= units[d].r;
+                    count.p -= units[d].p;
+                }
+            };
+            if unguarded {
+                for &d in du.defs(i) {
+                    drop(reg_index(d), &mut set, &mut count);
+                }
+            } else {
+                for &d in &added {
+                    drop(d, &mut set, &mut count);
+                }
+            }
+            for &u in du.uses(i) {
+                let u = reg_index(u);
+                if !bitset::contains(&set, u) {
+                    bitset::insert(&mut set, u);
+                    count.r += units[u].r;
+                    count.p += units[u].p;
+                }
+            }
+            around[pos] = InstPressure {
+                before: count,
+                after,
+            };
+        }
         let mut bmax = MaxPressure::default();
-        let entry = measure(&weights, &preds, live.live_in(b));
+        let entry = measure(&units, live.live_in(b));
         bump(&mut bmax.r, entry.r, None, false);
         bump(&mut bmax.p, entry.p, None, false);
-        for &i in &func.blocks[b].insts {
-            let before = measure(&weights, &preds, live.live_before(i));
-            let mut after_set = live.live_after(i).clone();
-            for d in defs_and_uses(&func.insts[i]).defs {
-                after_set.insert(d.into_raw().into_u32() as usize);
-            }
-            let after = measure(&weights, &preds, &after_set);
-            out.insts.insert(i, InstPressure { before, after });
-            bump(&mut bmax.r, before.r, Some(i), false);
-            bump(&mut bmax.r, after.r, Some(i), true);
-            bump(&mut bmax.p, before.p, Some(i), false);
-            bump(&mut bmax.p, after.p, Some(i), true);
+        for (&i, &ip) in insts.iter().zip(&around) {
+            out.insts.insert(i, ip);
+            bump(&mut bmax.r, ip.before.r, Some(i), false);
+            bump(&mut bmax.r, ip.after.r, Some(i), true);
+            bump(&mut bmax.p, ip.before.p, Some(i), false);
+            bump(&mut bmax.p, ip.after.p, Some(i), true);
         }
         if cfg.is_reachable(b) {
             if bmax.r.value > out.max.r.value || out.max.r == MaxAt::default() {

@@ -35,13 +35,15 @@
 //!
 //! No knobs here (GvnCse's `EnableGvnCse` and mode knobs belong to the pass).
 
-use la_arena::ArenaMap;
-use ptx_ir::ir::{
-    defs_and_uses, AddressBase, BlockId, Function, ImmValue, Inst, InstId, Operand, RegId,
-};
-use rustc_hash::FxHashMap;
+use std::hash::{Hash, Hasher};
 
+use la_arena::ArenaMap;
+use ptx_ir::ir::{AddressBase, BlockId, Function, ImmValue, Inst, InstId, Opcode, Operand, RegId};
+use rustc_hash::{FxHashMap, FxHasher};
+
+use crate::bitset::BitSet;
 use crate::cfg::Cfg;
+use crate::def_use::{reg_index, DefUseTable};
 use crate::dominators::DomTree;
 
 /// A value number.
@@ -96,96 +98,105 @@ pub struct ValueNumbering {
     /// Every value, indexed by [`Vn`].
     pub values: Vec<ValueKind>,
     inst_value: ArenaMap<InstId, Vn>,
-    results: ArenaMap<InstId, Vec<Vn>>,
+    /// The results of each instruction: a range of `result_list`.
+    results: ArenaMap<InstId, (u32, u32)>,
+    result_list: Vec<Vn>,
     /// Instructions in the order they were numbered (RPO of their blocks).
     pub order: Vec<InstId>,
 }
 
 /// Commutative opcode words (their first two sources may be swapped).
-const COMMUTATIVE: &[&str] = &[
-    "add", "mul", "mul24", "and", "or", "xor", "min", "max", "mad", "mad24", "fma",
-];
+fn commutative_opcode(name: &str) -> bool {
+    matches!(
+        name,
+        "add" | "mul" | "mul24" | "and" | "or" | "xor" | "min" | "max" | "mad" | "mad24" | "fma"
+    )
+}
 
-/// Opcode words that compute a value from their operands only.
-const PURE: &[&str] = &[
-    "add",
-    "sub",
-    "mul",
-    "mad",
-    "mul24",
-    "mad24",
-    "sad",
-    "div",
-    "rem",
-    "abs",
-    "neg",
-    "min",
-    "max",
-    "popc",
-    "clz",
-    "bfind",
-    "fns",
-    "brev",
-    "bfe",
-    "bfi",
-    "bmsk",
-    "szext",
-    "dp4a",
-    "dp2a",
-    "and",
-    "or",
-    "xor",
-    "not",
-    "cnot",
-    "lop3",
-    "shf",
-    "shl",
-    "shr",
-    "prmt",
-    "mov",
-    "cvt",
-    "cvta",
-    "isspacep",
-    "mapa",
-    "set",
-    "setp",
-    "selp",
-    "slct",
-    "testp",
-    "copysign",
-    "fma",
-    "rcp",
-    "sqrt",
-    "rsqrt",
-    "sin",
-    "cos",
-    "lg2",
-    "ex2",
-    "tanh",
-    "vadd",
-    "vsub",
-    "vabsdiff",
-    "vmin",
-    "vmax",
-    "vshl",
-    "vshr",
-    "vmad",
-    "vset",
-    "vadd2",
-    "vsub2",
-    "vavrg2",
-    "vabsdiff2",
-    "vmin2",
-    "vmax2",
-    "vadd4",
-    "vsub4",
-    "vavrg4",
-    "vabsdiff4",
-    "vmin4",
-    "vmax4",
-    "vset2",
-    "vset4",
-];
+/// Opcode words that compute a value from their operands only (a `match`
+/// rather than a list search: it runs for every instruction).
+fn pure_opcode(name: &str) -> bool {
+    matches!(
+        name,
+        "add"
+            | "sub"
+            | "mul"
+            | "mad"
+            | "mul24"
+            | "mad24"
+            | "sad"
+            | "div"
+            | "rem"
+            | "abs"
+            | "neg"
+            | "min"
+            | "max"
+            | "popc"
+            | "clz"
+            | "bfind"
+            | "fns"
+            | "brev"
+            | "bfe"
+            | "bfi"
+            | "bmsk"
+            | "szext"
+            | "dp4a"
+            | "dp2a"
+            | "and"
+            | "or"
+            | "xor"
+            | "not"
+            | "cnot"
+            | "lop3"
+            | "shf"
+            | "shl"
+            | "shr"
+            | "prmt"
+            | "mov"
+            | "cvt"
+            | "cvta"
+            | "isspacep"
+            | "mapa"
+            | "set"
+            | "setp"
+            | "selp"
+            | "slct"
+            | "testp"
+            | "copysign"
+            | "fma"
+            | "rcp"
+            | "sqrt"
+            | "rsqrt"
+            | "sin"
+            | "cos"
+            | "lg2"
+            | "ex2"
+            | "tanh"
+            | "vadd"
+            | "vsub"
+            | "vabsdiff"
+            | "vmin"
+            | "vmax"
+            | "vshl"
+            | "vshr"
+            | "vmad"
+            | "vset"
+            | "vadd2"
+            | "vsub2"
+            | "vavrg2"
+            | "vabsdiff2"
+            | "vmin2"
+            | "vmax2"
+            | "vadd4"
+            | "vsub4"
+            | "vavrg4"
+            | "vabsdiff4"
+            | "vmin4"
+            | "vmax4"
+            | "vset2"
+            | "vset4"
+    )
+}
 
 /// Special registers whose value changes between reads.
 fn volatile_special(name: &str) -> bool {
@@ -205,7 +216,7 @@ fn volatile_special(name: &str) -> bool {
 /// documentation).
 pub fn is_pure(inst: &Inst) -> bool {
     let name = inst.opcode.name.as_str();
-    if !PURE.contains(&name) {
+    if !pure_opcode(name) {
         return false;
     }
     if inst.opcode.modifiers.iter().any(|m| m == ".cc") {
@@ -234,17 +245,34 @@ fn visit_specials(op: &Operand, f: &mut impl FnMut(&str)) {
 
 struct Builder {
     vn: ValueNumbering,
-    table: FxHashMap<ValueKind, Vn>,
+    /// The interned values, by the hash of their key: the newest entry of
+    /// `chain` with that hash.
+    table: FxHashMap<u64, u32>,
+    /// `(value, older entry with the same hash or NONE)`.
+    chain: Vec<(Vn, u32)>,
 }
 
+const NONE: u32 = u32::MAX;
+
 impl Builder {
+    /// The value of `kind`, numbered the first time it is seen. The key is
+    /// stored once, in `values`; the table holds only value numbers.
     fn intern(&mut self, kind: ValueKind) -> Vn {
-        if let Some(&v) = self.table.get(&kind) {
-            return v;
+        let mut hasher = FxHasher::default();
+        kind.hash(&mut hasher);
+        let hash = hasher.finish();
+        let head = self.table.get(&hash).copied().unwrap_or(NONE);
+        let mut entry = head;
+        while entry != NONE {
+            let (v, older) = self.chain[entry as usize];
+            if self.vn.values[v.0 as usize] == kind {
+                return v;
+            }
+            entry = older;
         }
-        let v = Vn(self.vn.values.len() as u32);
-        self.vn.values.push(kind.clone());
-        self.table.insert(kind, v);
+        let v = self.fresh(kind);
+        self.table.insert(hash, self.chain.len() as u32);
+        self.chain.push((v, head));
         v
     }
 
@@ -256,10 +284,6 @@ impl Builder {
         self.vn.values.push(kind);
         v
     }
-}
-
-fn reg_index(r: RegId) -> usize {
-    r.into_raw().into_u32() as usize
 }
 
 fn operand_key(op: &Operand, state: &[Vn]) -> VnOperand {
@@ -311,7 +335,7 @@ fn operand_key(op: &Operand, state: &[Vn]) -> VnOperand {
 /// arithmetic, and `setp`/`set` with `.eq`/`.ne`.
 fn commutative(inst: &Inst) -> bool {
     let name = inst.opcode.name.as_str();
-    if COMMUTATIVE.contains(&name) {
+    if commutative_opcode(name) {
         return true;
     }
     matches!(name, "setp" | "set")
@@ -328,13 +352,14 @@ fn commutative(inst: &Inst) -> bool {
 }
 
 /// Registers defined in the blocks that reach `latch` without passing through
-/// `header`.
+/// `header`, in register order.
 fn defined_in_cycle(
     func: &Function,
     cfg: &Cfg,
+    du: &DefUseTable,
     header: BlockId,
     latches: &[BlockId],
-) -> Vec<RegId> {
+) -> BitSet {
     let mut seen: ArenaMap<BlockId, ()> = ArenaMap::default();
     seen.insert(header, ());
     let mut work: Vec<BlockId> = Vec::new();
@@ -352,96 +377,138 @@ fn defined_in_cycle(
             }
         }
     }
-    let mut regs = Vec::new();
+    let mut regs = BitSet::new(func.regs.len());
     for b in blocks {
         for &i in &func.blocks[b].insts {
-            regs.extend(defs_and_uses(&func.insts[i]).defs);
+            for &d in du.defs(i) {
+                regs.insert(reg_index(d));
+            }
         }
     }
-    regs.sort();
-    regs.dedup();
     regs
+}
+
+/// [`Opcode::text`], sized once.
+fn opcode_text(opcode: &Opcode) -> String {
+    let len = opcode.name.len() + opcode.modifiers.iter().map(String::len).sum::<usize>();
+    let mut out = String::with_capacity(len);
+    out.push_str(&opcode.name);
+    for m in &opcode.modifiers {
+        out.push_str(m);
+    }
+    out
+}
+
+fn reg_id(index: usize) -> RegId {
+    la_arena::Idx::from_raw(la_arena::RawIdx::from(index as u32))
 }
 
 /// Numbers the values of `func`.
 pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
     let nregs = func.regs.len();
+    let du = DefUseTable::new(func);
     let mut b = Builder {
         vn: ValueNumbering::default(),
-        table: FxHashMap::default(),
+        table: FxHashMap::with_capacity_and_hasher(func.insts.len() * 2, Default::default()),
+        chain: Vec::with_capacity(func.insts.len() * 2),
     };
-    let entry_state: Vec<Vn> = (0..nregs)
-        .map(|i| {
-            let r = la_arena::Idx::from_raw(la_arena::RawIdx::from(i as u32));
-            b.fresh(ValueKind::Entry(r))
-        })
+    b.vn.values.reserve(nregs + func.insts.len() * 2);
+    b.vn.result_list.reserve(func.insts.len());
+    let mut entry_state: Vec<Vn> = (0..nregs)
+        .map(|i| b.fresh(ValueKind::Entry(reg_id(i))))
         .collect();
+    // The exit state of each block, kept until its last forward successor
+    // (in RPO) has read it; `consumers` counts those still to come, so a
+    // state read once is moved rather than copied.
     let mut exit_states: ArenaMap<BlockId, Vec<Vn>> = ArenaMap::default();
-    // The `Phi` values of the block being numbered, by register.
-    let mut phis: FxHashMap<RegId, Vn> = FxHashMap::default();
+    let mut consumers: ArenaMap<BlockId, u32> = ArenaMap::default();
     for &block in &cfg.rpo {
-        phis.clear();
         let my_rpo = cfg.rpo_index(block).unwrap_or(0);
-        let mut incoming: Vec<&Vec<Vn>> = Vec::new();
-        let mut retreating: Vec<BlockId> = Vec::new();
-        if Some(block) == cfg.entry {
-            incoming.push(&entry_state);
+        for &p in cfg.preds(block) {
+            if cfg.rpo_index(p).is_some_and(|pi| pi < my_rpo) {
+                *consumers.entry(p).or_insert(0) += 1;
+            }
         }
+    }
+    let mut forward: Vec<BlockId> = Vec::new();
+    let mut retreating: Vec<BlockId> = Vec::new();
+    for &block in &cfg.rpo {
+        let my_rpo = cfg.rpo_index(block).unwrap_or(0);
+        forward.clear();
+        retreating.clear();
         for &p in cfg.preds(block) {
             match cfg.rpo_index(p) {
-                Some(pi) if pi < my_rpo => incoming.extend(exit_states.get(p)),
+                Some(pi) if pi < my_rpo => forward.push(p),
                 Some(_) => retreating.push(p),
                 None => {}
             }
         }
-        let mut state: Vec<Vn> = match incoming.as_slice() {
-            [one] if retreating.is_empty() => (*one).clone(),
-            _ => {
-                let mut s = Vec::with_capacity(nregs);
-                for r in 0..nregs {
-                    let first = incoming.first().map(|st| st[r]);
-                    let agree = first.is_some() && incoming.iter().all(|st| Some(st[r]) == first);
-                    let reg = la_arena::Idx::from_raw(la_arena::RawIdx::from(r as u32));
-                    s.push(match (agree, first) {
-                        (true, Some(v)) => v,
-                        _ => {
-                            let v = b.fresh(ValueKind::Phi { block, reg });
-                            phis.insert(reg, v);
-                            v
-                        }
+        // The first incoming state, owned: the entry state, else that of the
+        // first forward predecessor.
+        let mut rest = forward.as_slice();
+        let first: Option<Vec<Vn>> = if Some(block) == cfg.entry {
+            Some(std::mem::take(&mut entry_state))
+        } else if let Some((&p, tail)) = forward.split_first() {
+            rest = tail;
+            Some(take_state(&mut exit_states, &mut consumers, p))
+        } else {
+            None
+        };
+        // Values numbered from here until the first instruction are this
+        // block's `Phi`s.
+        let first_phi = b.vn.values.len() as u32;
+        let mut state = match first {
+            None => (0..nregs)
+                .map(|r| {
+                    b.fresh(ValueKind::Phi {
+                        block,
+                        reg: reg_id(r),
+                    })
+                })
+                .collect(),
+            Some(mut s) => {
+                let others: Vec<&[Vn]> = rest.iter().map(|&p| exit_states[p].as_slice()).collect();
+                if !others.is_empty() {
+                    merge(&mut s, &others, |r| {
+                        b.fresh(ValueKind::Phi {
+                            block,
+                            reg: reg_id(r),
+                        })
                     });
+                }
+                for &p in rest {
+                    let _ = take_state(&mut exit_states, &mut consumers, p);
                 }
                 s
             }
         };
         if !retreating.is_empty() {
-            for reg in defined_in_cycle(func, cfg, block, &retreating) {
-                state[reg_index(reg)] = match phis.get(&reg) {
-                    Some(&v) => v,
-                    None => {
-                        let v = b.fresh(ValueKind::Phi { block, reg });
-                        phis.insert(reg, v);
-                        v
-                    }
-                };
+            for r in defined_in_cycle(func, cfg, &du, block, &retreating).iter() {
+                if state[r].0 < first_phi {
+                    state[r] = b.fresh(ValueKind::Phi {
+                        block,
+                        reg: reg_id(r),
+                    });
+                }
             }
         }
         for &i in &func.blocks[block].insts {
             let inst = &func.insts[i];
-            let du = defs_and_uses(inst);
+            let defs = du.defs(i);
             let guard = inst.guard.map(|g| (state[reg_index(g.reg)], g.negated));
-            let value = if is_pure(inst) && !du.defs.is_empty() {
+            let value = if !defs.is_empty() && is_pure(inst) {
                 let skip = if ptx_ir::ir::def_use::writes_first_operand(inst) {
                     1
                 } else {
                     0
                 };
-                let mut operands: Vec<VnOperand> = inst
-                    .operands
-                    .iter()
-                    .skip(skip)
-                    .map(|o| operand_key(o, &state))
-                    .collect();
+                let mut operands: Vec<VnOperand> = Vec::with_capacity(inst.operands.len());
+                operands.extend(
+                    inst.operands
+                        .iter()
+                        .skip(skip)
+                        .map(|o| operand_key(o, &state)),
+                );
                 // Partial writes read the destination too.
                 if skip == 1 {
                     if let Some(Operand::Reg {
@@ -459,7 +526,7 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
                     operands.swap(0, 1);
                 }
                 b.intern(ValueKind::Expr {
-                    opcode: inst.opcode.text(),
+                    opcode: opcode_text(&inst.opcode),
                     operands,
                     guard,
                 })
@@ -467,9 +534,9 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
                 b.fresh(ValueKind::Opaque(i))
             };
             b.vn.inst_value.insert(i, value);
-            let mut results = Vec::with_capacity(du.defs.len());
-            let multi = du.defs.len() > 1;
-            for (k, &d) in du.defs.iter().enumerate() {
+            let first = b.vn.result_list.len();
+            let multi = defs.len() > 1;
+            for (k, &d) in defs.iter().enumerate() {
                 let mut v = if multi {
                     b.intern(ValueKind::Result(value, k as u32))
                 } else {
@@ -483,17 +550,54 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
                         old: state[reg_index(d)],
                     });
                 }
-                results.push(v);
+                b.vn.result_list.push(v);
             }
-            for (&d, &v) in du.defs.iter().zip(&results) {
+            for (&d, &v) in defs.iter().zip(&b.vn.result_list[first..]) {
                 state[reg_index(d)] = v;
             }
-            b.vn.results.insert(i, results);
+            b.vn.results
+                .insert(i, (first as u32, b.vn.result_list.len() as u32));
             b.vn.order.push(i);
         }
-        exit_states.insert(block, state);
+        if consumers.get(block).is_some_and(|&n| n > 0) {
+            exit_states.insert(block, state);
+        }
     }
     b.vn
+}
+
+/// The exit state of `p` for one of its forward successors: moved out when
+/// this is the last one to read it, else copied.
+fn take_state(
+    exit_states: &mut ArenaMap<BlockId, Vec<Vn>>,
+    consumers: &mut ArenaMap<BlockId, u32>,
+    p: BlockId,
+) -> Vec<Vn> {
+    let left = &mut consumers[p];
+    *left -= 1;
+    if *left == 0 {
+        exit_states.remove(p).unwrap_or_default()
+    } else {
+        exit_states[p].clone()
+    }
+}
+
+/// Merges the incoming states `others` into `state`: a register whose values
+/// differ gets `phi(reg)`, in register order. Compares 32 registers at a time
+/// first, as most agree.
+fn merge(state: &mut [Vn], others: &[&[Vn]], mut phi: impl FnMut(usize) -> Vn) {
+    const CHUNK: usize = 32;
+    for base in (0..state.len()).step_by(CHUNK) {
+        let end = (base + CHUNK).min(state.len());
+        if others.iter().all(|o| o[base..end] == state[base..end]) {
+            continue;
+        }
+        for r in base..end {
+            if others.iter().any(|o| o[r] != state[r]) {
+                state[r] = phi(r);
+            }
+        }
+    }
 }
 
 impl ValueNumbering {
@@ -506,7 +610,9 @@ impl ValueNumbering {
     /// The values the registers `inst` defines hold after it, in
     /// [`defs_and_uses`] order.
     pub fn results(&self, inst: InstId) -> &[Vn] {
-        self.results.get(inst).map(Vec::as_slice).unwrap_or(&[])
+        self.results
+            .get(inst)
+            .map_or(&[], |&(s, e)| &self.result_list[s as usize..e as usize])
     }
 
     pub fn kind(&self, vn: Vn) -> &ValueKind {

@@ -41,61 +41,56 @@ pub struct DefUse {
     pub uses: Vec<RegId>,
 }
 
-/// Opcode words whose first register operand is read (rule 3).
-const READS_FIRST_OPERAND: &[&str] = &[
-    "bra",
-    "brx",
-    "ret",
-    "exit",
-    "trap",
-    "brkpt",
-    "nanosleep",
-    "stackrestore",
-    "pmevent",
-    "setmaxnreg",
-    "griddepcontrol",
-    "membar",
-    "fence",
-];
+/// Whether a register access of [`visit_defs_and_uses`] writes or reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    Def,
+    Use,
+}
 
 /// The defs and uses of `inst`; see the module documentation for the rules.
 pub fn defs_and_uses(inst: &Inst) -> DefUse {
     let mut du = DefUse::default();
+    visit_defs_and_uses(inst, |access, reg| match access {
+        Access::Def => du.defs.push(reg),
+        Access::Use => du.uses.push(reg),
+    });
+    du
+}
+
+/// Calls `f` on every register access of `inst`, without allocating: the defs
+/// come in the order of [`DefUse::defs`] and the uses in the order of
+/// [`DefUse::uses`] (the two kinds interleave: a partial write reports its use
+/// right after its def). For analyses that visit every instruction.
+pub fn visit_defs_and_uses(inst: &Inst, mut f: impl FnMut(Access, RegId)) {
     if let Some(guard) = inst.guard {
-        du.uses.push(guard.reg);
+        f(Access::Use, guard.reg);
     }
     let mut operands = inst.operands.iter();
     if writes_first_operand(inst) {
         if let Some(dest) = operands.next() {
-            collect_dest(dest, reads_destination(inst), &mut du);
+            visit_dest(dest, reads_destination(inst), &mut f);
         }
     }
     for op in operands {
-        op.for_each_reg(&mut |r| du.uses.push(r));
+        op.for_each_reg(&mut |r| f(Access::Use, r));
     }
-    du
 }
 
 /// Whether the first operand of `inst` is a destination (rules 2 and 3).
 pub fn writes_first_operand(inst: &Inst) -> bool {
-    let name = inst.opcode.name.as_str();
     let first = inst.operands.first();
-    if name == "call" {
-        return matches!(first, Some(Operand::ArgList(_)));
+    match inst.opcode.name.as_str() {
+        "call" => matches!(first, Some(Operand::ArgList(_))),
+        "bra" | "brx" | "ret" | "exit" | "trap" | "brkpt" | "nanosleep" | "stackrestore"
+        | "pmevent" | "setmaxnreg" | "griddepcontrol" | "membar" | "fence" => false,
+        "bar" | "barrier" => inst.opcode.has_modifier(".red"),
+        "tcgen05" if inst.opcode.has_modifier(".dealloc") => false,
+        _ => matches!(
+            first,
+            Some(Operand::Reg { .. } | Operand::Vector(_) | Operand::PredPair(..) | Operand::Sink)
+        ),
     }
-    if READS_FIRST_OPERAND.contains(&name) {
-        return false;
-    }
-    if matches!(name, "bar" | "barrier") {
-        return inst.opcode.has_modifier(".red");
-    }
-    if name == "tcgen05" && inst.opcode.has_modifier(".dealloc") {
-        return false;
-    }
-    matches!(
-        first,
-        Some(Operand::Reg { .. } | Operand::Vector(_) | Operand::PredPair(..) | Operand::Sink)
-    )
 }
 
 /// Whether the whole destination is also read (rule 5, `wgmma.mma_async`).
@@ -103,22 +98,22 @@ fn reads_destination(inst: &Inst) -> bool {
     inst.opcode.name == "wgmma" && inst.opcode.has_modifier(".mma_async")
 }
 
-fn collect_dest(op: &Operand, also_read: bool, du: &mut DefUse) {
+fn visit_dest(op: &Operand, also_read: bool, f: &mut impl FnMut(Access, RegId)) {
     match op {
         Operand::Reg { reg, component } => {
-            du.defs.push(*reg);
+            f(Access::Def, *reg);
             if also_read || component.is_some() {
-                du.uses.push(*reg);
+                f(Access::Use, *reg);
             }
         }
-        Operand::Vector(items) | Operand::ArgList(items) => items
-            .iter()
-            .for_each(|item| collect_dest(item, also_read, du)),
+        Operand::Vector(items) | Operand::ArgList(items) => {
+            items.iter().for_each(|item| visit_dest(item, also_read, f))
+        }
         Operand::PredPair(a, b) => {
-            collect_dest(a, also_read, du);
-            collect_dest(b, also_read, du);
+            visit_dest(a, also_read, f);
+            visit_dest(b, also_read, f);
         }
         // Registers inside a memory operand or an expression are read.
-        other => other.for_each_reg(&mut |r| du.uses.push(r)),
+        other => other.for_each_reg(&mut |r| f(Access::Use, r)),
     }
 }
