@@ -18,7 +18,7 @@ use rowan::TextRange;
 use rustc_hash::FxHashMap;
 
 use crate::ast::{self, AstNode, Item};
-use crate::green::{GreenRef, GreenTok};
+use crate::green::{GreenRef, GreenTok, TokenId};
 use crate::SyntaxKind::*;
 use crate::SyntaxNode;
 
@@ -682,12 +682,15 @@ impl<'f> Checker<'f> {
         None
     }
 
-    /// [`Checker::lookup_local`] through a cache of the names looked up in the
-    /// current block (see [`Scratch::names`]).
-    fn resolve<'g>(&self, names: &mut Names<'g>, name: &'g str) -> Option<DeclFacts> {
+    /// [`Checker::lookup_local`] of a `NAME_REF`, through a cache of the names
+    /// looked up in the current block (see [`Scratch::names`]).
+    fn resolve<'g>(&self, names: &mut Names<'g>, name: GreenRef<'g>) -> Option<DeclFacts> {
+        let Some(ident) = name.token(IDENT) else {
+            return self.lookup_local("").map(|d| d.facts);
+        };
         *names
-            .entry(name)
-            .or_insert_with(|| self.lookup_local(name).map(|d| d.facts))
+            .entry(ident.id())
+            .or_insert_with(|| self.lookup_local(ident.text()).map(|d| d.facts))
     }
 
     // --------------------------------------------------------- instructions
@@ -711,7 +714,7 @@ impl<'f> Checker<'f> {
         let ops = &s.ops[..];
         if let Some(pred) = guard.and_then(|g| g.child(NAME_REF)) {
             let text = name_ref_text(pred);
-            let local = self.resolve(&mut s.names, text);
+            let local = self.resolve(&mut s.names, pred);
             self.check_name(pred, NameUse::Value, local.is_some());
             if local.is_some_and(|d| !d.pred && d.reg) {
                 self.error(
@@ -726,10 +729,12 @@ impl<'f> Checker<'f> {
         };
         s.mods.clear();
         s.mods.extend(dot_words(opcode));
+        s.mod_texts.clear();
+        s.mod_texts.extend(s.mods.iter().map(|t| t.text()));
         s.spelling.clear();
-        s.spelling.push(name_tok.text());
-        s.spelling.extend(s.mods.iter().map(|t| t.text()));
-        let mod_texts = &s.spelling[1..];
+        s.spelling.push(name_tok.id());
+        s.spelling.extend(s.mods.iter().map(|t| t.id()));
+        let mod_texts = &s.mod_texts[..];
 
         let (family, name_parts) = match s.opcodes.get(&s.spelling[..]) {
             Some(known) => {
@@ -766,7 +771,7 @@ impl<'f> Checker<'f> {
         s.operands.clear();
         for &op in ops {
             let local = match op.kind {
-                OpKind::Name => self.resolve(&mut s.names, name_ref_text(op.node)),
+                OpKind::Name => self.resolve(&mut s.names, op.node),
                 _ => None,
             };
             let class = self.classify(op, local);
@@ -995,7 +1000,7 @@ impl<'f> Checker<'f> {
                 continue;
             };
             let text = name_ref_text(base.node);
-            let var_space = match self.resolve(names, text) {
+            let var_space = match self.resolve(names, base.node) {
                 Some(decl) => decl.space,
                 None => self
                     .facts
@@ -1092,12 +1097,12 @@ impl<'f> Checker<'f> {
     fn check_operand_names<'g>(&mut self, op: Op<'g>, expected: NameUse, names: &mut Names<'g>) {
         match op.kind {
             OpKind::Name => {
-                let declared = self.resolve(names, name_ref_text(op.node)).is_some();
+                let declared = self.resolve(names, op.node).is_some();
                 self.check_name(op.node, expected, declared);
             }
             OpKind::PredPair => {
                 for p in op.node.children().filter(|c| c.is(NAME_REF)) {
-                    let declared = self.resolve(names, name_ref_text(p)).is_some();
+                    let declared = self.resolve(names, p).is_some();
                     self.check_name(p, NameUse::Value, declared);
                 }
             }
@@ -1367,21 +1372,25 @@ struct Scratch<'g> {
     operands: Vec<InstOperand<'g>>,
     /// The modifiers.
     mods: Vec<GreenTok<'g>>,
-    /// The opcode word and the modifiers' texts.
-    spelling: Vec<&'g str>,
+    /// The modifiers' texts.
+    mod_texts: Vec<&'g str>,
+    /// The tokens of the opcode word and the modifiers.
+    spelling: Vec<TokenId<'g>>,
     /// The type modifiers, with their sizes and kinds.
     types: Vec<(&'g str, Option<TypeInfo>)>,
     /// What the names of the current block resolve to: a cache of
-    /// [`Checker::lookup_local`], cleared when the scope changes.
+    /// [`Checker::lookup_local`] by identifier token, cleared when the scope
+    /// changes.
     names: Names<'g>,
     /// Opcodes of the function checked before without a diagnostic, by
-    /// spelling: the checks of [`Checker::check_opcode`] depend on nothing
-    /// else, so an opcode spelled the same way again is not checked again.
-    opcodes: FxHashMap<Box<[&'g str]>, KnownOpcode<'g>>,
+    /// spelling (their tokens): the checks of [`Checker::check_opcode`] depend
+    /// on nothing else, so an opcode spelled the same way again is not checked
+    /// again.
+    opcodes: FxHashMap<Box<[TokenId<'g>]>, KnownOpcode<'g>>,
 }
 
 /// Names and their declarations in the function (see [`Checker::resolve`]).
-type Names<'g> = FxHashMap<&'g str, Option<DeclFacts>>;
+type Names<'g> = FxHashMap<TokenId<'g>, Option<DeclFacts>>;
 
 /// What [`Checker::check_opcode`] found of an opcode without diagnostics.
 struct KnownOpcode<'g> {

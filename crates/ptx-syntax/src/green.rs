@@ -109,4 +109,31 @@ impl<'g> GreenTok<'g> {
     pub(crate) fn range(self) -> TextRange {
         TextRange::at(self.start, self.green.text_len())
     }
+
+    /// The identity of the token's green data (see [`TokenId`]).
+    pub(crate) fn id(self) -> TokenId<'g> {
+        TokenId(self.green)
+    }
+}
+
+/// A green token compared and hashed by address: a cheap key for caches
+/// keyed by a token's text. Equal ids are the same green token, so of the same
+/// kind and text; the tree builder interns tokens, so within one parse every
+/// occurrence of a text has the same id (tokens of different parses with equal
+/// texts are only different keys).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TokenId<'g>(&'g GreenTokenData);
+
+impl PartialEq for TokenId<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for TokenId<'_> {}
+
+impl std::hash::Hash for TokenId<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self.0, state);
+    }
 }
