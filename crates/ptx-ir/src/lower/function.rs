@@ -10,7 +10,7 @@
 
 use ptx_syntax::ast::{self, AstNode};
 use ptx_syntax::{SyntaxKind, TextRange, TextSize};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use la_arena::Arena;
 
@@ -52,8 +52,11 @@ pub(crate) fn lower_function_absolute(
     if let Some(body) = func.child(SyntaxKind::BLOCK) {
         let mut scan = BodyScan::default();
         scan.block(body);
-        lowerer.label_names = scan.label_names;
+        lowerer.labels = scan.labels;
         lowerer.f.insts = Arena::with_capacity(scan.instructions);
+        // About as many registers as instructions: no rehashing while growing.
+        lowerer.reg_ids.reserve(scan.instructions);
+        lowerer.reg_names.reserve(scan.instructions);
         lowerer.lower_block(body);
     }
     lowerer.finish()
@@ -86,9 +89,9 @@ fn statements(block: Node<'_>) -> impl Iterator<Item = Node<'_>> {
 /// What lowering needs to know of a body before lowering it.
 #[derive(Default)]
 struct BodyScan<'a> {
-    /// The names of the labels that start blocks, anywhere in the body (for
-    /// uses before the definition).
-    label_names: FxHashSet<&'a str>,
+    /// The labels that start blocks, anywhere in the body (for uses before
+    /// the definition).
+    labels: FxHashMap<&'a str, Label>,
     /// The number of instructions (to size the arena).
     instructions: usize,
 }
@@ -103,7 +106,8 @@ impl<'a> BodyScan<'a> {
                 SyntaxKind::INSTRUCTION => self.instructions += 1,
                 SyntaxKind::LABEL_DEF if !names_a_declaration(statements.peek().copied()) => {
                     if let Some(name) = stmt.child(SyntaxKind::NAME) {
-                        self.label_names.insert(name_str(Some(name)));
+                        let label = self.labels.entry(name_str(Some(name))).or_default();
+                        label.starts_block = true;
                     }
                 }
                 SyntaxKind::BLOCK => self.block(stmt),
@@ -137,6 +141,20 @@ pub(super) enum Resolved {
     None,
 }
 
+/// What lowering knows of a label name.
+#[derive(Default)]
+struct Label {
+    /// Whether a `LABEL_DEF` of the body defines it as the start of a block
+    /// (known before lowering: labels may be used before their definition).
+    starts_block: bool,
+    /// Whether its definition was lowered already.
+    defined: bool,
+    /// Its block, allocated on first mention.
+    block: Option<BlockId>,
+    /// Its first use as a target (to report it if it is never defined).
+    first_use: Option<TextRange>,
+}
+
 /// The state of lowering one function whose syntax and module context live
 /// for `'a`.
 pub(crate) struct FnLowerer<'a> {
@@ -146,13 +164,8 @@ pub(crate) struct FnLowerer<'a> {
     pub(super) f: Function,
     pub(super) errors: Vec<LowerError>,
     pub(super) scopes: Scopes,
-    /// Every label of the body (collected before lowering, for forward uses).
-    label_names: FxHashSet<&'a str>,
-    /// The block of each label mentioned so far.
-    labels: FxHashMap<&'a str, BlockId>,
-    /// The first use of each label used as a target (to report undefined ones).
-    label_uses: FxHashMap<&'a str, TextRange>,
-    defined_labels: FxHashSet<&'a str>,
+    /// Every label of the body and every name used as a branch target.
+    labels: FxHashMap<&'a str, Label>,
     reg_ids: FxHashMap<(RegDeclId, Option<u32>), RegId>,
     /// The block instructions are appended to; `None` after a terminator.
     current: Option<BlockId>,
@@ -178,10 +191,7 @@ impl<'a> FnLowerer<'a> {
             f,
             errors: Vec::new(),
             scopes: Scopes::default(),
-            label_names: FxHashSet::default(),
             labels: FxHashMap::default(),
-            label_uses: FxHashMap::default(),
-            defined_labels: FxHashSet::default(),
             reg_ids: FxHashMap::default(),
             current: None,
             locs: Vec::new(),
@@ -235,10 +245,10 @@ impl<'a> FnLowerer<'a> {
 
     fn finish(mut self) -> (Function, Vec<LowerError>) {
         let mut undefined: Vec<(&str, TextRange)> = self
-            .label_uses
+            .labels
             .iter()
-            .filter(|(name, _)| !self.defined_labels.contains(*name))
-            .map(|(n, r)| (*n, *r))
+            .filter(|(_, label)| !label.defined)
+            .filter_map(|(name, label)| Some((*name, label.first_use?)))
             .collect();
         undefined.sort_by_key(|(_, r)| r.start());
         for (name, range) in undefined {
@@ -284,7 +294,8 @@ impl<'a> FnLowerer<'a> {
 
     fn define_label(&mut self, label: Node<'a>) {
         let name = label_name(label);
-        let block = if self.defined_labels.insert(name) {
+        let state = self.labels.entry(name).or_default();
+        let block = if !std::mem::replace(&mut state.defined, true) {
             self.label_block(name)
         } else {
             self.error(
@@ -303,25 +314,24 @@ impl<'a> FnLowerer<'a> {
 
     /// The block of a label, allocated on first mention.
     pub(super) fn label_block(&mut self, name: &'a str) -> BlockId {
-        if let Some(&b) = self.labels.get(name) {
-            return b;
-        }
-        let b = self.f.blocks.alloc(Block {
-            label: Some(name.to_string()),
-            ..Block::default()
-        });
-        self.labels.insert(name, b);
-        b
+        let label = self.labels.entry(name).or_default();
+        *label.block.get_or_insert_with(|| {
+            self.f.blocks.alloc(Block {
+                label: Some(name.to_string()),
+                ..Block::default()
+            })
+        })
     }
 
     /// Whether `name` is a label of this function.
     pub(super) fn is_label(&self, name: &str) -> bool {
-        self.label_names.contains(name)
+        self.labels.get(name).is_some_and(|l| l.starts_block)
     }
 
     /// A label used as an operand (so it must be defined somewhere).
     pub(super) fn use_label(&mut self, name: &'a str, range: TextRange) -> BlockId {
-        self.label_uses.entry(name).or_insert(range);
+        let label = self.labels.entry(name).or_default();
+        label.first_use.get_or_insert(range);
         self.label_block(name)
     }
 
