@@ -157,8 +157,15 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     let threads = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let wanted = |db: &RootDatabase, kernel: Kernel<'_>| {
+        args.function
+            .as_ref()
+            .is_none_or(|name| kernel.name(db) == name)
+    };
     ptx_db::parallel::warm_file(&db, file, threads, &|db, kernel| {
-        compute_kernel_analyses(db, kernel)
+        if wanted(db, kernel) {
+            compute_kernel_analyses(db, kernel)
+        }
     });
 
     // Errors stop here, as in `build`: a file ptxas rejects is not analyzed.
@@ -188,9 +195,8 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         return ExitCode::from(1);
     }
 
-    let mut report = analyze(&db, file, &display);
+    let report = analyze(&db, file, &display, &wanted);
     if let Some(name) = &args.function {
-        report.functions.retain(|f| &f.name == name);
         if report.functions.is_empty() {
             return usage(&format!("`{display}` defines no function `{name}`"));
         }
@@ -202,6 +208,9 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(out.as_bytes());
     let _ = stdout.flush();
+    // The process ends here: freeing every memoized result one by one (tens
+    // of milliseconds for a large file) would only delay the exit.
+    std::mem::forget(db);
     ExitCode::SUCCESS
 }
 
@@ -212,13 +221,22 @@ fn usage(message: &str) -> ExitCode {
 
 /// Analyzes every function of a file without errors (through the database's
 /// analysis queries).
-pub fn analyze(db: &RootDatabase, file: SourceFile, display: &str) -> FileAnalysis {
+///
+/// Only the functions `wanted` accepts are in the report (the others are not
+/// lowered or analyzed).
+fn analyze(
+    db: &RootDatabase,
+    file: SourceFile,
+    display: &str,
+    wanted: &dyn Fn(&RootDatabase, Kernel<'_>) -> bool,
+) -> FileAnalysis {
     let text = file.text(db);
     let index = LineIndex::new(text);
     let starts = ptx_db::kernel_starts(db, file);
     let line = |offset: TextSize| index.line_col(text, offset).line;
     let functions = ptx_db::kernels(db, file)
         .iter()
+        .filter(|&&kernel| wanted(db, kernel))
         .map(|&kernel| {
             let start = starts.get(kernel.index(db)).copied().unwrap_or_default();
             analyze_kernel(db, kernel, start, &line)
