@@ -278,20 +278,23 @@ impl State {
     /// Records a document's new text (cancelling what runs on snapshots) and
     /// schedules its diagnostics.
     fn set_document(&mut self, uri: lsp::Uri, text: String, version: i32) {
-        let path = convert::path_of(&uri);
-        self.host.set_file_text(path.clone(), text);
-        // Built here once; the diagnostics job and the requests share it.
-        let index = self.host.line_index(&path);
+        self.host.set_file_text(convert::path_of(&uri), text);
         self.docs.insert(uri.clone(), Document { version });
         let analysis = self.host.analysis();
         let tasks = self.tasks.clone();
         let _ = self.jobs.send(Box::new(move || {
             let path = convert::path_of(&uri);
-            if let Ok(diags) = analysis.diagnostics(&path) {
-                let diagnostics = diags
+            // The line index is a query: built once per revision, on a worker,
+            // and shared with the requests on this revision.
+            let diagnostics = analysis.line_index(&path).and_then(|index| {
+                Ok(analysis
+                    .diagnostics(&path)?
                     .iter()
                     .map(|d| convert::diagnostic(&index, d))
-                    .collect();
+                    .collect())
+            });
+            drop(analysis);
+            if let Ok(diagnostics) = diagnostics {
                 let _ = tasks.send(Task::Diagnostics {
                     uri,
                     version,
