@@ -534,14 +534,25 @@ impl<'a> FnLowerer<'a> {
 
     fn lower_instruction(&mut self, inst: Node<'a>) {
         let range = inst.significant_range();
-        let opcode = inst.child(SyntaxKind::OPCODE);
+        // `GUARD? OPCODE operand*`: the parser puts a guard only before the
+        // opcode, so one walk up to the opcode finds both.
+        let mut children = inst.children();
+        let mut guard = None;
+        let opcode = loop {
+            match children.next() {
+                Some(n) if n.kind() == SyntaxKind::OPCODE => break Some(n),
+                Some(n) if n.kind() == SyntaxKind::GUARD => {
+                    guard.get_or_insert(n);
+                }
+                Some(_) => {}
+                None => break None,
+            }
+        };
         let Some(opcode) = opcode.and_then(|o| self.lower_opcode(o)) else {
             return self.error(range, "instruction without an opcode");
         };
-        let guard = inst
-            .child(SyntaxKind::GUARD)
-            .and_then(|g| self.lower_guard(g));
-        let operands = self.lower_operands(inst);
+        let guard = guard.and_then(|g| self.lower_guard(g));
+        let operands = self.lower_operands(children);
         let lowered = Inst {
             guard,
             opcode,

@@ -17,7 +17,7 @@ use super::constexpr::eval_int;
 use super::function::{FnLowerer, Resolved};
 use super::green::Node;
 use super::scope::Binding;
-use super::text::{name_ref_text, normalized_text};
+use super::text::normalized_text;
 
 /// Predefined constants that are neither registers nor declared.
 const PREDEFINED_CONSTANTS: &[&str] = &["WARP_SZ"];
@@ -53,10 +53,13 @@ fn operator(node: Node<'_>) -> Option<SyntaxKind> {
 }
 
 impl<'a> FnLowerer<'a> {
-    /// The operands of an instruction, or the elements of an address, vector or
-    /// argument list.
-    pub(super) fn lower_operands(&mut self, node: Node<'a>) -> Vec<Operand> {
-        operands(node).map(|op| self.lower_operand(op)).collect()
+    /// Lowers the nodes of an operand kind among `nodes` (the children of an
+    /// instruction after its opcode, of an address, vector or argument list).
+    pub(super) fn lower_operands(&mut self, nodes: impl Iterator<Item = Node<'a>>) -> Vec<Operand> {
+        nodes
+            .filter(|n| is_operand(n.kind()))
+            .map(|op| self.lower_operand(op))
+            .collect()
     }
 
     /// Lowers an operand node (one of [`is_operand`]'s kinds).
@@ -67,9 +70,9 @@ impl<'a> FnLowerer<'a> {
             SyntaxKind::PREFIX_EXPR => self.lower_prefix(op),
             SyntaxKind::BIN_EXPR => self.lower_binary(op),
             SyntaxKind::ADDRESS => self.lower_address(op),
-            SyntaxKind::VECTOR => Operand::Vector(self.lower_operands(op)),
+            SyntaxKind::VECTOR => Operand::Vector(self.lower_operands(op.children())),
             SyntaxKind::ARG_LIST if eval_int(op).is_some() => self.constant_or_expr(op),
-            SyntaxKind::ARG_LIST => Operand::ArgList(self.lower_operands(op)),
+            SyntaxKind::ARG_LIST => Operand::ArgList(self.lower_operands(op.children())),
             SyntaxKind::PRED_PAIR => self.lower_pred_pair(op),
             SyntaxKind::SINK => Operand::Sink,
             // PAREN_EXPR, TERNARY_EXPR, CALL_EXPR
@@ -89,16 +92,20 @@ impl<'a> FnLowerer<'a> {
 
     /// Resolves a name used as an operand (a `NAME_REF` node).
     fn lower_name(&mut self, name: Node<'a>) -> Operand {
-        let text = name_ref_text(name);
-        let mut components = name
-            .tokens()
-            .filter(|t| t.kind == SyntaxKind::DOT_IDENT)
-            .peekable();
-        let component = components.peek().is_some().then(|| {
-            let mut joined = String::new();
-            components.for_each(|t| joined.push_str(t.text));
-            joined
-        });
+        // The identifier (`name_ref_text`) and the component suffixes
+        // (`.x` of `%tid.x`, joined), in one walk.
+        let mut ident = None;
+        let mut component: Option<String> = None;
+        for token in name.tokens() {
+            match token.kind {
+                SyntaxKind::IDENT if ident.is_none() => ident = Some(token.text),
+                SyntaxKind::DOT_IDENT => component
+                    .get_or_insert_with(String::new)
+                    .push_str(token.text),
+                _ => {}
+            }
+        }
+        let text = ident.unwrap_or("");
         match self.resolve(text) {
             Resolved::Reg(reg) => return Operand::Reg { reg, component },
             Resolved::Symbol(flat) => return symbol(flat, component),
@@ -238,7 +245,7 @@ impl<'a> FnLowerer<'a> {
                 return Operand::Address(address);
             }
         }
-        Operand::AddressList(self.lower_operands(addr))
+        Operand::AddressList(self.lower_operands(addr.children()))
     }
 
     fn single_address(&mut self, item: Node<'a>) -> Option<Address> {

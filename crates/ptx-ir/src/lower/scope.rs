@@ -185,6 +185,14 @@ fn stem_len(name: &str) -> usize {
 /// The index `i` if `name` is `base` followed by the decimal `i < count` (as a
 /// parameterized declaration spells it: no leading zeros).
 pub(crate) fn range_index(name: &str, base: &str, count: u32) -> Option<u32> {
+    // A digit right after the base first: most names fail this cheap test.
+    if !name
+        .as_bytes()
+        .get(base.len())
+        .is_some_and(u8::is_ascii_digit)
+    {
+        return None;
+    }
     let digits = name.strip_prefix(base)?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
