@@ -7,6 +7,14 @@
 //! they are renumbered into layout order, so that a freshly lowered function's
 //! arena order is its layout. A label whose statement is `.callprototype`,
 //! `.calltargets` or `.branchtargets` names that declaration, not a block.
+//!
+//! For speed (lowering is a large part of a cold analysis): the body is walked
+//! through allocation-free green views (`green.rs`), once up front for its
+//! labels and instruction count (to size the instruction arena and maps), then
+//! statement by statement; names and labels are keyed by slices of the tree's
+//! text, not copied; the register a source name resolves to is memoized until
+//! the scopes change ([`Scopes::generation`]), as is each distinct opcode's
+//! ISA family.
 
 use ptx_syntax::ast::{self, AstNode};
 use ptx_syntax::{SyntaxKind, TextRange, TextSize};
