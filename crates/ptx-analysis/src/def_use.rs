@@ -4,9 +4,9 @@
 //! that walks the instructions several times neither re-derives them nor
 //! allocates per instruction.
 //!
-//! Layout: `regs` holds, for each instruction in arena order, its defs then
-//! its uses; `start[i]..mid[i]` are the defs of instruction `i` and
-//! `mid[i]..start[i + 1]` its uses.
+//! Layout: `defs[def_start[i]..def_start[i + 1]]` are the defs of the
+//! instruction with arena index `i`, `uses[use_start[i]..use_start[i + 1]]`
+//! its uses.
 //!
 //! Crate-internal; no knobs.
 
@@ -14,41 +14,44 @@ use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{Function, InstId, RegId};
 
 pub(crate) struct DefUseTable {
-    start: Vec<u32>,
-    mid: Vec<u32>,
-    regs: Vec<RegId>,
+    def_start: Vec<u32>,
+    defs: Vec<RegId>,
+    use_start: Vec<u32>,
+    uses: Vec<RegId>,
 }
 
 impl DefUseTable {
     pub(crate) fn new(func: &Function) -> DefUseTable {
         let n = func.insts.len();
-        let mut start = Vec::with_capacity(n + 1);
-        let mut mid = Vec::with_capacity(n);
-        let mut regs = Vec::with_capacity(n * 4);
-        let mut uses = Vec::new();
+        let mut t = DefUseTable {
+            def_start: Vec::with_capacity(n + 1),
+            defs: Vec::with_capacity(n + n / 2),
+            use_start: Vec::with_capacity(n + 1),
+            uses: Vec::with_capacity(n * 3),
+        };
         for (_, inst) in func.insts.iter() {
-            start.push(regs.len() as u32);
+            t.def_start.push(t.defs.len() as u32);
+            t.use_start.push(t.uses.len() as u32);
             visit_defs_and_uses(inst, |access, reg| match access {
-                Access::Def => regs.push(reg),
-                Access::Use => uses.push(reg),
+                Access::Def => t.defs.push(reg),
+                Access::Use => t.uses.push(reg),
             });
-            mid.push(regs.len() as u32);
-            regs.append(&mut uses);
         }
-        start.push(regs.len() as u32);
-        DefUseTable { start, mid, regs }
+        t.def_start.push(t.defs.len() as u32);
+        t.use_start.push(t.uses.len() as u32);
+        t
     }
 
     /// The registers `inst` writes, in operand order.
     pub(crate) fn defs(&self, inst: InstId) -> &[RegId] {
         let i = index(inst);
-        &self.regs[self.start[i] as usize..self.mid[i] as usize]
+        &self.defs[self.def_start[i] as usize..self.def_start[i + 1] as usize]
     }
 
     /// The registers `inst` reads, in operand order (duplicates kept).
     pub(crate) fn uses(&self, inst: InstId) -> &[RegId] {
         let i = index(inst);
-        &self.regs[self.mid[i] as usize..self.start[i + 1] as usize]
+        &self.uses[self.use_start[i] as usize..self.use_start[i + 1] as usize]
     }
 }
 

@@ -15,12 +15,18 @@
 //! index. Backward iterative data flow over every block of the layout
 //! (unreachable ones included).
 //!
-//! Speed: the defs and uses of every instruction are derived once; the
-//! per-block sets live in flat word arrays while the data flow iterates; each
-//! program point's set is stored once (what is live after an instruction is
-//! what is live before the next).
+//! Speed: the defs and uses of every instruction are derived once, into flat
+//! arrays; while the data flow iterates, the per-block sets live in one flat
+//! word array and each block's transfer is two short lists (killed registers,
+//! upward-exposed uses). The sets before and after each instruction are not
+//! computed up front: the result keeps each instruction's kills and uses
+//! (a few integers) and computes a block's sets from its live-out set the first
+//! time one of them is asked for (what is live after an instruction is what is
+//! live before the next, so each is stored once).
 //!
 //! No knobs.
+
+use std::sync::OnceLock;
 
 use la_arena::ArenaMap;
 use ptx_ir::ir::{BlockId, Function, InstId, RegId};
@@ -34,55 +40,121 @@ use crate::def_use::{reg_index, DefUseTable};
 pub struct Liveness {
     /// Number of registers (the capacity of every set).
     pub num_regs: usize,
-    /// The sets at every program point, block after block: for a block with
-    /// instructions `i1 .. ik`, the sets before `i1` (the live-in set), ...,
-    /// before `ik`, and after `ik` (the live-out set). What is live after an
-    /// instruction is what is live before the next one, so each set is stored
-    /// once.
-    points: Vec<BitSet>,
-    /// Indices in `points` of each block's live-in and live-out sets.
-    block_point: ArenaMap<BlockId, (u32, u32)>,
-    /// Index in `points` of the set before each instruction (the set after it
-    /// is the next one).
-    inst_point: ArenaMap<InstId, u32>,
+    /// Dense block numbers (layout positions), which index the vectors below.
+    block_index: ArenaMap<BlockId, u32>,
+    live_in: Vec<BitSet>,
+    live_out: Vec<BitSet>,
+    /// The liveness transfer of every instruction, block after block in
+    /// layout order: step `s` kills `regs[start[s]..mid[s]]` (the definitions
+    /// of an unguarded instruction) and then makes `regs[mid[s]..start[s + 1]]`
+    /// live (its uses). Block `k`'s steps are `first_step[k]..first_step[k +
+    /// 1]`.
+    start: Vec<u32>,
+    mid: Vec<u32>,
+    regs: Vec<u32>,
+    first_step: Vec<u32>,
+    /// The block and position of each instruction.
+    inst_pos: ArenaMap<InstId, (u32, u32)>,
+    /// The sets around the instructions of each block, computed on first use.
+    points: PointCache,
+}
+
+/// For each block, once asked for: the sets before each instruction, then
+/// the live-out set. A function of the other fields, so it is left out of
+/// comparisons and hashing.
+#[derive(Clone, Default)]
+struct PointCache(Vec<OnceLock<Vec<BitSet>>>);
+
+impl PartialEq for PointCache {
+    fn eq(&self, _: &PointCache) -> bool {
+        true
+    }
+}
+
+impl Eq for PointCache {}
+
+impl std::hash::Hash for PointCache {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl std::fmt::Debug for PointCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("..")
+    }
 }
 
 /// Computes liveness of `func`.
 pub fn liveness(func: &Function, cfg: &Cfg) -> Liveness {
     let n = func.regs.len();
     let du = DefUseTable::new(func);
-    // Dense block numbers: positions in the layout.
-    let mut dense: ArenaMap<BlockId, u32> = ArenaMap::default();
-    for (k, &b) in cfg.blocks.iter().enumerate() {
-        dense.insert(b, k as u32);
-    }
     let nb = cfg.blocks.len();
-    // Per-block upward-exposed uses and kills.
-    let mut gen = BitRows::new(nb, n);
-    let mut kill = BitRows::new(nb, n);
+    let mut lv = Liveness {
+        num_regs: n,
+        ..Liveness::default()
+    };
     for (k, &b) in cfg.blocks.iter().enumerate() {
-        let (g, kl) = (gen.row_mut(k), kill.row_mut(k));
-        for &i in func.blocks[b].insts.iter().rev() {
+        lv.block_index.insert(b, k as u32);
+    }
+    // The steps, and each block's upward-exposed uses (`gen`, as a list) and
+    // killed registers (`kill`: the steps' kills).
+    let mut gen_start = Vec::with_capacity(nb + 1);
+    let mut gen_list: Vec<u32> = Vec::new();
+    let mut kill_start = Vec::with_capacity(nb + 1);
+    let mut kill_list: Vec<u32> = Vec::new();
+    let mut scratch = vec![0u64; n.div_ceil(64)];
+    lv.start.reserve(func.insts.len() + 1);
+    lv.mid.reserve(func.insts.len());
+    for (k, &b) in cfg.blocks.iter().enumerate() {
+        lv.first_step.push(lv.start.len() as u32);
+        let insts = &func.blocks[b].insts;
+        for (pos, &i) in insts.iter().enumerate() {
+            lv.inst_pos.insert(i, (k as u32, pos as u32));
+            lv.start.push(lv.regs.len() as u32);
             if func.insts[i].guard.is_none() {
-                for &d in du.defs(i) {
-                    bitset::remove(g, reg_index(d));
-                    bitset::insert(kl, reg_index(d));
-                }
+                lv.regs
+                    .extend(du.defs(i).iter().map(|&d| reg_index(d) as u32));
             }
-            for &u in du.uses(i) {
-                bitset::insert(g, reg_index(u));
+            lv.mid.push(lv.regs.len() as u32);
+            lv.regs
+                .extend(du.uses(i).iter().map(|&u| reg_index(u) as u32));
+        }
+        // gen = upward-exposed uses: walk the steps backwards.
+        let steps = lv.first_step[k] as usize..lv.start.len();
+        kill_start.push(kill_list.len() as u32);
+        for s in steps.clone().rev() {
+            let end = lv.start.get(s + 1).copied().unwrap_or(lv.regs.len() as u32);
+            for &d in &lv.regs[lv.start[s] as usize..lv.mid[s] as usize] {
+                bitset::remove(&mut scratch, d as usize);
+                kill_list.push(d);
+            }
+            for &u in &lv.regs[lv.mid[s] as usize..end as usize] {
+                bitset::insert(&mut scratch, u as usize);
+            }
+        }
+        gen_start.push(gen_list.len() as u32);
+        for (w, word) in scratch.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                gen_list.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
             }
         }
     }
+    lv.start.push(lv.regs.len() as u32);
+    lv.first_step.push(lv.mid.len() as u32);
+    gen_start.push(gen_list.len() as u32);
+    kill_start.push(kill_list.len() as u32);
+
+    // Backward data flow: live_in = gen | (live_out & !kill), with live_out
+    // the union of the successors' live_in.
     let mut live_in = BitRows::new(nb, n);
-    let mut live_out = BitRows::new(nb, n);
     // Post-order (reverse RPO) converges fastest for a backward problem.
     let order: Vec<usize> = cfg
         .rpo
         .iter()
         .rev()
         .chain(cfg.unreachable.iter())
-        .map(|&b| dense[b] as usize)
+        .map(|&b| lv.block_index[b] as usize)
         .collect();
     let succs: Vec<Vec<usize>> = cfg
         .blocks
@@ -90,92 +162,100 @@ pub fn liveness(func: &Function, cfg: &Cfg) -> Liveness {
         .map(|&b| {
             cfg.succs(b)
                 .iter()
-                .filter_map(|&s| dense.get(s).map(|&d| d as usize))
+                .filter_map(|&s| lv.block_index.get(s).map(|&d| d as usize))
                 .collect()
         })
         .collect();
-    let width = live_in.width();
-    let mut out = vec![0u64; width];
+    let out_of = |live_in: &BitRows, b: usize, out: &mut [u64]| {
+        out.fill(0);
+        for &s in &succs[b] {
+            for (o, &i) in out.iter_mut().zip(live_in.row(s)) {
+                *o |= i;
+            }
+        }
+    };
+    let mut set = vec![0u64; live_in.width()];
     let mut changed = true;
     while changed {
         changed = false;
         for &b in &order {
-            out.iter_mut().for_each(|w| *w = 0);
-            for &s in &succs[b] {
-                for (o, &i) in out.iter_mut().zip(live_in.row(s)) {
-                    *o |= i;
-                }
+            out_of(&live_in, b, &mut set);
+            for &d in &kill_list[kill_start[b] as usize..kill_start[b + 1] as usize] {
+                bitset::remove(&mut set, d as usize);
             }
-            live_out.row_mut(b).copy_from_slice(&out);
-            let (g, kl) = (gen.row(b), kill.row(b));
+            for &u in &gen_list[gen_start[b] as usize..gen_start[b + 1] as usize] {
+                bitset::insert(&mut set, u as usize);
+            }
             let input = live_in.row_mut(b);
-            for w in 0..width {
-                let new = (out[w] & !kl[w]) | g[w];
-                changed |= new != input[w];
-                input[w] = new;
+            if *input != *set {
+                input.copy_from_slice(&set);
+                changed = true;
             }
         }
     }
-    // Per instruction, walking each block backwards from its live-out set.
-    let mut lv = Liveness {
-        num_regs: n,
-        points: Vec::with_capacity(func.insts.len() + nb),
-        ..Liveness::default()
-    };
-    let mut live = vec![0u64; width];
-    for (k, &b) in cfg.blocks.iter().enumerate() {
-        let insts = &func.blocks[b].insts;
-        let first = lv.points.len();
-        lv.block_point
-            .insert(b, (first as u32, (first + insts.len()) as u32));
-        // Filled from the end: the live-out set last, then backwards.
-        lv.points.resize(first + insts.len() + 1, BitSet::EMPTY);
-        live.copy_from_slice(live_out.row(k));
-        lv.points[first + insts.len()] = BitSet::from_words(&live, n);
-        for (pos, &i) in insts.iter().enumerate().rev() {
-            if func.insts[i].guard.is_none() {
-                for &d in du.defs(i) {
-                    bitset::remove(&mut live, reg_index(d));
-                }
-            }
-            for &u in du.uses(i) {
-                bitset::insert(&mut live, reg_index(u));
-            }
-            lv.points[first + pos] = BitSet::from_words(&live, n);
-            lv.inst_point.insert(i, (first + pos) as u32);
-        }
-    }
+    lv.live_in = (0..nb)
+        .map(|b| BitSet::from_words(live_in.row(b), n))
+        .collect();
+    lv.live_out = (0..nb)
+        .map(|b| {
+            out_of(&live_in, b, &mut set);
+            BitSet::from_words(&set, n)
+        })
+        .collect();
+    lv.points = PointCache((0..nb).map(|_| OnceLock::new()).collect());
     lv
 }
 
 impl Liveness {
-    fn point(&self, index: Option<usize>) -> &BitSet {
-        index.map_or(&EMPTY, |p| &self.points[p])
+    /// The sets around the instructions of block `k` (see [`PointCache`]):
+    /// its live-out set, then the liveness transfer of each instruction,
+    /// backwards.
+    fn points(&self, k: usize) -> &[BitSet] {
+        self.points.0[k].get_or_init(|| {
+            let steps = self.first_step[k] as usize..self.first_step[k + 1] as usize;
+            let mut sets = vec![BitSet::EMPTY; steps.len() + 1];
+            let mut live = self.live_out[k].clone();
+            for s in steps.clone().rev() {
+                sets[s + 1 - steps.start] = live.clone();
+                for &d in &self.regs[self.start[s] as usize..self.mid[s] as usize] {
+                    live.remove(d as usize);
+                }
+                for &u in &self.regs[self.mid[s] as usize..self.start[s + 1] as usize] {
+                    live.insert(u as usize);
+                }
+            }
+            sets[0] = live;
+            sets
+        })
     }
 
     /// Registers live at the start of `block`.
     pub fn live_in(&self, block: BlockId) -> &BitSet {
-        self.point(
-            self.block_point
-                .get(block)
-                .map(|&(input, _)| input as usize),
-        )
+        self.block_index
+            .get(block)
+            .map_or(&EMPTY, |&k| &self.live_in[k as usize])
     }
 
     /// Registers live at the end of `block`.
     pub fn live_out(&self, block: BlockId) -> &BitSet {
-        self.point(self.block_point.get(block).map(|&(_, out)| out as usize))
+        self.block_index
+            .get(block)
+            .map_or(&EMPTY, |&k| &self.live_out[k as usize])
     }
 
     /// Registers live just before `inst` executes.
     pub fn live_before(&self, inst: InstId) -> &BitSet {
-        self.point(self.inst_point.get(inst).map(|&p| p as usize))
+        self.inst_pos
+            .get(inst)
+            .map_or(&EMPTY, |&(k, pos)| &self.points(k as usize)[pos as usize])
     }
 
     /// Registers live just after `inst` executes (its dead definitions are not
     /// live).
     pub fn live_after(&self, inst: InstId) -> &BitSet {
-        self.point(self.inst_point.get(inst).map(|&p| p as usize + 1))
+        self.inst_pos.get(inst).map_or(&EMPTY, |&(k, pos)| {
+            &self.points(k as usize)[pos as usize + 1]
+        })
     }
 
     /// Whether `reg` is live at the start of `block`.

@@ -19,9 +19,12 @@
 //! layout (unreachable blocks included, with an empty entry state).
 //!
 //! Speed: the defs and uses of every instruction are derived once; each
-//! block's transfer function is summarized as `gen | (in & !kill)` before the
-//! iteration, whose sets live in flat word arrays; the per-register,
-//! per-instruction and def-use lists are flat arrays with offsets.
+//! block's transfer function is summarized before the iteration as two short
+//! lists (the registers it defines unguarded, whose definitions and entry
+//! value it kills, and its definitions that reach its end); the iteration keeps
+//! only each block's out set, in one flat word array (a block's in set is the
+//! union of its predecessors' out sets); the per-register, per-instruction and
+//! def-use lists are flat arrays with offsets.
 //!
 //! No knobs.
 
@@ -142,34 +145,46 @@ pub fn reaching_defs(func: &Function, cfg: &Cfg) -> ReachingDefs {
     let width = ndefs + nregs;
 
     // Dense block numbers (layout positions) and each block's transfer
-    // function as `out = gen | (in & !kill)`.
+    // function, as two lists: `out = (in - kill) | gen` where `kill` is every
+    // definition and the entry value of the registers the block defines
+    // unguarded, and `gen` the block's definitions that reach its end.
     let mut dense: ArenaMap<BlockId, u32> = ArenaMap::default();
     for (k, &b) in cfg.blocks.iter().enumerate() {
         dense.insert(b, k as u32);
     }
     let nb = cfg.blocks.len();
-    let mut gen = BitRows::new(nb, width);
-    let mut kill = BitRows::new(nb, width);
-    for (k, &b) in cfg.blocks.iter().enumerate() {
-        let (g, kl) = (gen.row_mut(k), kill.row_mut(k));
+    let mut kill_start: Vec<u32> = Vec::with_capacity(nb + 1);
+    let mut kill_regs: Vec<RegId> = Vec::new();
+    let mut gen_start: Vec<u32> = Vec::with_capacity(nb + 1);
+    let mut gen_defs: Vec<u32> = Vec::new();
+    for &b in &cfg.blocks {
+        kill_start.push(kill_regs.len() as u32);
+        gen_start.push(gen_defs.len() as u32);
+        let first_gen = gen_defs.len();
         for &i in &func.blocks[b].insts {
             let (start, end) = rd.inst_defs[i];
             for def in &rd.defs[start as usize..end as usize] {
                 if !def.guarded {
-                    for d in rd.defs_of_reg(def.reg) {
-                        bitset::remove(g, d.0 as usize);
-                        bitset::insert(kl, d.0 as usize);
+                    kill_regs.push(def.reg);
+                    let defs = &rd.defs;
+                    let mut k = first_gen;
+                    while k < gen_defs.len() {
+                        if defs[gen_defs[k] as usize].reg == def.reg {
+                            gen_defs.swap_remove(k);
+                        } else {
+                            k += 1;
+                        }
                     }
-                    bitset::insert(kl, ndefs + reg_index(def.reg));
                 }
             }
-            for d in start..end {
-                bitset::insert(g, d as usize);
-            }
+            gen_defs.extend(start..end);
         }
     }
+    kill_start.push(kill_regs.len() as u32);
+    gen_start.push(gen_defs.len() as u32);
 
-    let mut entry_state = vec![0u64; width.div_ceil(64)];
+    let words = width.div_ceil(64);
+    let mut entry_state = vec![0u64; words];
     for r in 0..nregs {
         bitset::insert(&mut entry_state, ndefs + r);
     }
@@ -184,7 +199,18 @@ pub fn reaching_defs(func: &Function, cfg: &Cfg) -> ReachingDefs {
                 .collect()
         })
         .collect();
-    let mut block_in = BitRows::new(nb, width);
+    let input_of = |block_out: &BitRows, b: usize, input: &mut [u64]| {
+        if Some(b) == entry {
+            input.copy_from_slice(&entry_state);
+        } else {
+            input.fill(0);
+        }
+        for &p in &preds[b] {
+            for (i, &o) in input.iter_mut().zip(block_out.row(p)) {
+                *i |= o;
+            }
+        }
+    };
     let mut block_out = BitRows::new(nb, width);
     // Reachable blocks in RPO first, then the unreachable ones.
     let order: Vec<usize> = cfg
@@ -193,38 +219,33 @@ pub fn reaching_defs(func: &Function, cfg: &Cfg) -> ReachingDefs {
         .chain(cfg.unreachable.iter())
         .map(|&b| dense[b] as usize)
         .collect();
-    let words = block_in.width();
-    let mut input = vec![0u64; words];
+    let mut set = vec![0u64; words];
     let mut changed = true;
     while changed {
         changed = false;
         for &b in &order {
-            if Some(b) == entry {
-                input.copy_from_slice(&entry_state);
-            } else {
-                input.iter_mut().for_each(|w| *w = 0);
-            }
-            for &p in &preds[b] {
-                for (i, &o) in input.iter_mut().zip(block_out.row(p)) {
-                    *i |= o;
+            input_of(&block_out, b, &mut set);
+            for &reg in &kill_regs[kill_start[b] as usize..kill_start[b + 1] as usize] {
+                for d in rd.defs_of_reg(reg) {
+                    bitset::remove(&mut set, d.0 as usize);
                 }
+                bitset::remove(&mut set, ndefs + reg_index(reg));
             }
-            block_in.row_mut(b).copy_from_slice(&input);
-            let (g, kl) = (gen.row(b), kill.row(b));
+            for &d in &gen_defs[gen_start[b] as usize..gen_start[b + 1] as usize] {
+                bitset::insert(&mut set, d as usize);
+            }
             let out = block_out.row_mut(b);
-            for w in 0..words {
-                let new = g[w] | (input[w] & !kl[w]);
-                changed |= new != out[w];
-                out[w] = new;
+            if *out != *set {
+                out.copy_from_slice(&set);
+                changed = true;
             }
         }
     }
 
     // Chains.
     let mut def_use_pairs: Vec<(DefId, InstId)> = Vec::new();
-    let mut set = vec![0u64; words];
     for (k, &b) in cfg.blocks.iter().enumerate() {
-        set.copy_from_slice(block_in.row(k));
+        input_of(&block_out, k, &mut set);
         rd.block_in.insert(b, BitSet::from_words(&set, width));
         for &i in &func.blocks[b].insts {
             let first = rd.use_def_list.len();

@@ -67,13 +67,27 @@ pub fn visit_defs_and_uses(inst: &Inst, mut f: impl FnMut(Access, RegId)) {
         f(Access::Use, guard.reg);
     }
     let mut operands = inst.operands.iter();
-    if writes_first_operand(inst) {
+    // Only a register, vector, pair or list in first place can be written
+    // (any other operand's registers are read either way), so the opcode is
+    // looked at only then.
+    if matches!(
+        inst.operands.first(),
+        Some(
+            Operand::Reg { .. } | Operand::Vector(_) | Operand::ArgList(_) | Operand::PredPair(..)
+        )
+    ) && writes_first_operand(inst)
+    {
         if let Some(dest) = operands.next() {
             visit_dest(dest, reads_destination(inst), &mut f);
         }
     }
     for op in operands {
-        op.for_each_reg(&mut |r| f(Access::Use, r));
+        match op {
+            // The common cases inline.
+            Operand::Reg { reg, .. } => f(Access::Use, *reg),
+            Operand::Imm(_) => {}
+            other => other.for_each_reg(&mut |r| f(Access::Use, r)),
+        }
     }
 }
 
