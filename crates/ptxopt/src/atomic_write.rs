@@ -6,14 +6,33 @@
 //! renamed over the destination; the folder is then synced so the rename
 //! itself survives a crash. On any error the temporary file is removed and the
 //! destination is untouched.
+//!
+//! Two destinations are not replaced: a device, pipe or socket (`-o
+//! /dev/null`, `-o /dev/stdout`, a FIFO) is written directly, since renaming a
+//! file over it would replace the device itself (as root, `/dev/null` would
+//! become a plain file); and a symbolic link is followed, so the file it points
+//! to is replaced atomically and the link stays.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Writes `bytes` to `path` atomically.
+/// Writes `bytes` to `path` atomically (see the module documentation for
+/// devices, pipes and links).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Ok(meta) = fs::metadata(path) {
+        if !meta.is_file() && !meta.is_dir() {
+            let mut out = OpenOptions::new().write(true).open(path)?;
+            return out.write_all(bytes).and_then(|()| out.flush());
+        }
+    }
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link {
+        if let Ok(target) = fs::canonicalize(path) {
+            return write_atomically(&target, bytes);
+        }
+    }
     let tmp = temp_path(path)?;
     let result = write_and_rename(&tmp, path, bytes);
     if result.is_err() {
@@ -97,6 +116,35 @@ mod tests {
         write_atomically(&out, b"two").unwrap();
         assert_eq!(fs::read(&out).unwrap(), b"two");
         assert_eq!(entries(&dir), ["out.ptx"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let null = Path::new("/dev/null");
+        if !fs::metadata(null).is_ok_and(|m| m.file_type().is_char_device()) {
+            return;
+        }
+        write_atomically(null, b"nothing").unwrap();
+        assert!(fs::metadata(null).unwrap().file_type().is_char_device());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_followed() {
+        let dir = scratch("link");
+        let real = dir.join("real.ptx");
+        fs::write(&real, b"old").unwrap();
+        let link = dir.join("link.ptx");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomically(&link, b"new").unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+        assert_eq!(entries(&dir), ["link.ptx", "real.ptx"]);
     }
 
     #[test]
