@@ -107,10 +107,6 @@ fn is_f32(ty: &str) -> bool {
     ty == ".f32" || ty == ".tf32" || ty == ".f32x2"
 }
 
-fn is_narrow_float(ty: &str) -> bool {
-    type_kind(ty) == Some(TypeKind::Float) && !is_f32(ty) && !is_f64(ty)
-}
-
 /// The state space of a memory instruction (`.global`, `.shared`, ...), `None`
 /// for generic.
 fn space(inst: &Inst) -> Option<&str> {
@@ -145,11 +141,20 @@ pub fn classify(func: &Function, inst: &Inst) -> (LatencyClass, Pipe) {
     use LatencyClass as C;
     let family = inst.opcode.family_or_name();
     let name = inst.opcode.name.as_str();
-    let ty = last_type(inst).unwrap_or(".b32");
-    let any_f64 = types(inst).any(is_f64);
-    let any_f32 = types(inst).any(is_f32);
-    let any_narrow = types(inst).any(is_narrow_float);
-    let int64 = type_bits(ty) == Some(64) && type_kind(ty) != Some(TypeKind::Float);
+    // One pass over the type modifiers (this runs for every instruction).
+    let mut last: Option<(&str, TypeKind)> = None;
+    let (mut any_f64, mut any_f32, mut any_narrow) = (false, false, false);
+    for m in &inst.opcode.modifiers {
+        if let Some(kind) = type_kind(m) {
+            last = Some((m, kind));
+            any_f64 |= is_f64(m);
+            any_f32 |= is_f32(m);
+            // Narrow floats: `.f16`, `.bf16`, `.e4m3`, ...
+            any_narrow |= kind == TypeKind::Float && !is_f32(m) && !is_f64(m);
+        }
+    }
+    // `.b32` when no type is written: not 64-bit.
+    let int64 = last.is_some_and(|(ty, kind)| type_bits(ty) == Some(64) && kind != TypeKind::Float);
 
     // Control flow.
     if matches!(

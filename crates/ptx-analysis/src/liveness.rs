@@ -90,6 +90,7 @@ pub fn liveness(func: &Function, cfg: &Cfg) -> Liveness {
     let nb = cfg.blocks.len();
     let mut lv = Liveness {
         num_regs: n,
+        inst_pos: ArenaMap::with_capacity(func.insts.len()),
         ..Liveness::default()
     };
     for (k, &b) in cfg.blocks.iter().enumerate() {

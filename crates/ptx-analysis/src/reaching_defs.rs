@@ -107,7 +107,14 @@ fn transfer(rd: &ReachingDefs, defs: (u32, u32), set: &mut [u64]) {
 
 /// Computes reaching definitions and the chains of `func`.
 pub fn reaching_defs(func: &Function, cfg: &Cfg) -> ReachingDefs {
-    let mut rd = ReachingDefs::default();
+    let ninsts = func.insts.len();
+    let mut rd = ReachingDefs {
+        defs: Vec::with_capacity(ninsts + ninsts / 4),
+        inst_defs: ArenaMap::with_capacity(ninsts),
+        use_defs: ArenaMap::with_capacity(ninsts),
+        use_def_list: Vec::with_capacity(ninsts * 2),
+        ..ReachingDefs::default()
+    };
     let nregs = func.regs.len();
     let du = DefUseTable::new(func);
     for &b in &cfg.blocks {

@@ -123,7 +123,10 @@ fn bump(max: &mut MaxAt, value: u32, inst: Option<InstId>, after: bool) {
 pub fn reg_pressure(func: &Function, cfg: &Cfg, live: &Liveness) -> RegPressure {
     let units = units(func);
     let du = DefUseTable::new(func);
-    let mut out = RegPressure::default();
+    let mut out = RegPressure {
+        insts: ArenaMap::with_capacity(func.insts.len()),
+        ..RegPressure::default()
+    };
     let mut set: Vec<u64> = Vec::new();
     let mut added: Vec<usize> = Vec::new();
     let mut around: Vec<InstPressure> = Vec::new();

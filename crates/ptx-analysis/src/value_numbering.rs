@@ -36,10 +36,11 @@
 //! No knobs here (GvnCse's `EnableGvnCse` and mode knobs belong to the pass).
 
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
 use la_arena::ArenaMap;
 use ptx_ir::ir::{AddressBase, BlockId, Function, ImmValue, Inst, InstId, Opcode, Operand, RegId};
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
 use crate::bitset::BitSet;
 use crate::cfg::Cfg;
@@ -113,89 +114,93 @@ fn commutative_opcode(name: &str) -> bool {
     )
 }
 
-/// Opcode words that compute a value from their operands only (a `match`
-/// rather than a list search: it runs for every instruction).
+/// Opcode words that compute a value from their operands only.
+const PURE: &[&str] = &[
+    "add",
+    "sub",
+    "mul",
+    "mad",
+    "mul24",
+    "mad24",
+    "sad",
+    "div",
+    "rem",
+    "abs",
+    "neg",
+    "min",
+    "max",
+    "popc",
+    "clz",
+    "bfind",
+    "fns",
+    "brev",
+    "bfe",
+    "bfi",
+    "bmsk",
+    "szext",
+    "dp4a",
+    "dp2a",
+    "and",
+    "or",
+    "xor",
+    "not",
+    "cnot",
+    "lop3",
+    "shf",
+    "shl",
+    "shr",
+    "prmt",
+    "mov",
+    "cvt",
+    "cvta",
+    "isspacep",
+    "mapa",
+    "set",
+    "setp",
+    "selp",
+    "slct",
+    "testp",
+    "copysign",
+    "fma",
+    "rcp",
+    "sqrt",
+    "rsqrt",
+    "sin",
+    "cos",
+    "lg2",
+    "ex2",
+    "tanh",
+    "vadd",
+    "vsub",
+    "vabsdiff",
+    "vmin",
+    "vmax",
+    "vshl",
+    "vshr",
+    "vmad",
+    "vset",
+    "vadd2",
+    "vsub2",
+    "vavrg2",
+    "vabsdiff2",
+    "vmin2",
+    "vmax2",
+    "vadd4",
+    "vsub4",
+    "vavrg4",
+    "vabsdiff4",
+    "vmin4",
+    "vmax4",
+    "vset2",
+    "vset4",
+];
+
+/// Whether `name` is in [`PURE`] (a hash set: it is asked for every
+/// instruction, and a list or `match` of 78 words costs more).
 fn pure_opcode(name: &str) -> bool {
-    matches!(
-        name,
-        "add"
-            | "sub"
-            | "mul"
-            | "mad"
-            | "mul24"
-            | "mad24"
-            | "sad"
-            | "div"
-            | "rem"
-            | "abs"
-            | "neg"
-            | "min"
-            | "max"
-            | "popc"
-            | "clz"
-            | "bfind"
-            | "fns"
-            | "brev"
-            | "bfe"
-            | "bfi"
-            | "bmsk"
-            | "szext"
-            | "dp4a"
-            | "dp2a"
-            | "and"
-            | "or"
-            | "xor"
-            | "not"
-            | "cnot"
-            | "lop3"
-            | "shf"
-            | "shl"
-            | "shr"
-            | "prmt"
-            | "mov"
-            | "cvt"
-            | "cvta"
-            | "isspacep"
-            | "mapa"
-            | "set"
-            | "setp"
-            | "selp"
-            | "slct"
-            | "testp"
-            | "copysign"
-            | "fma"
-            | "rcp"
-            | "sqrt"
-            | "rsqrt"
-            | "sin"
-            | "cos"
-            | "lg2"
-            | "ex2"
-            | "tanh"
-            | "vadd"
-            | "vsub"
-            | "vabsdiff"
-            | "vmin"
-            | "vmax"
-            | "vshl"
-            | "vshr"
-            | "vmad"
-            | "vset"
-            | "vadd2"
-            | "vsub2"
-            | "vavrg2"
-            | "vabsdiff2"
-            | "vmin2"
-            | "vmax2"
-            | "vadd4"
-            | "vsub4"
-            | "vavrg4"
-            | "vabsdiff4"
-            | "vmin4"
-            | "vmax4"
-            | "vset2"
-            | "vset4"
-    )
+    static SET: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
+    SET.get_or_init(|| PURE.iter().copied().collect())
+        .contains(name)
 }
 
 /// Special registers whose value changes between reads.
@@ -412,8 +417,15 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
         table: FxHashMap::with_capacity_and_hasher(func.insts.len() * 2, Default::default()),
         chain: Vec::with_capacity(func.insts.len() * 2),
     };
-    b.vn.values.reserve(nregs + func.insts.len() * 2);
-    b.vn.result_list.reserve(func.insts.len());
+    // Sized for what the corpus needs (about 2 phis per instruction), so
+    // that the vectors rarely grow.
+    let ninsts = func.insts.len();
+    b.vn.values
+        .reserve(nregs + 4 * ninsts + 2 * cfg.blocks.len());
+    b.vn.result_list.reserve(ninsts + ninsts / 4);
+    b.vn.order.reserve(ninsts);
+    b.vn.inst_value = ArenaMap::with_capacity(ninsts);
+    b.vn.results = ArenaMap::with_capacity(ninsts);
     let mut entry_state: Vec<Vn> = (0..nregs)
         .map(|i| b.fresh(ValueKind::Entry(reg_id(i))))
         .collect();
