@@ -3,7 +3,7 @@
 //! Hash`, so that analysis results holding it can be memoized.
 //!
 //! While they iterate, the analyses keep one set per block in a single flat
-//! [`BitRows`] (rows of `u64` words, one allocation) and turn only the sets
+//! `BitRows` (rows of `u64` words, one allocation) and turn only the sets
 //! they return into [`BitSet`]s.
 
 /// A set of `usize` indices below a fixed capacity.

@@ -33,6 +33,12 @@
 //! [`ValueNumbering::redundant`] lists instructions whose value number equals
 //! that of a dominating earlier instruction: GvnCse's candidates.
 //!
+//! Speed: each key is stored once, in [`ValueNumbering::values`]; the intern
+//! table maps a key's hash to value numbers. A register state is a vector of
+//! raw value numbers, so states are merged by comparing 32 registers at a time
+//! (`memcmp`); a block's exit state is moved, not copied, to the last block
+//! that reads it. The defs of every instruction are derived once.
+//!
 //! No knobs here (GvnCse's `EnableGvnCse` and mode knobs belong to the pass).
 
 use std::hash::{Hash, Hasher};
@@ -291,8 +297,8 @@ impl Builder {
     }
 }
 
-fn operand_key(op: &Operand, state: &[Vn]) -> VnOperand {
-    let val = |r: &RegId| VnOperand::Value(state[reg_index(*r)]);
+fn operand_key(op: &Operand, state: &[u32]) -> VnOperand {
+    let val = |r: &RegId| VnOperand::Value(Vn(state[reg_index(*r)]));
     match op {
         Operand::Reg { reg, component } => match component {
             None => val(reg),
@@ -426,13 +432,15 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
     b.vn.order.reserve(ninsts);
     b.vn.inst_value = ArenaMap::with_capacity(ninsts);
     b.vn.results = ArenaMap::with_capacity(ninsts);
-    let mut entry_state: Vec<Vn> = (0..nregs)
-        .map(|i| b.fresh(ValueKind::Entry(reg_id(i))))
+    // A state maps each register (by index) to the number of the value it
+    // holds, as a raw `u32` so that whole states compare with `memcmp`.
+    let mut entry_state: Vec<u32> = (0..nregs)
+        .map(|i| b.fresh(ValueKind::Entry(reg_id(i))).0)
         .collect();
     // The exit state of each block, kept until its last forward successor
     // (in RPO) has read it; `consumers` counts those still to come, so a
     // state read once is moved rather than copied.
-    let mut exit_states: ArenaMap<BlockId, Vec<Vn>> = ArenaMap::default();
+    let mut exit_states: ArenaMap<BlockId, Vec<u32>> = ArenaMap::default();
     let mut consumers: ArenaMap<BlockId, u32> = ArenaMap::default();
     for &block in &cfg.rpo {
         let my_rpo = cfg.rpo_index(block).unwrap_or(0);
@@ -458,7 +466,7 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
         // The first incoming state, owned: the entry state, else that of the
         // first forward predecessor.
         let mut rest = forward.as_slice();
-        let first: Option<Vec<Vn>> = if Some(block) == cfg.entry {
+        let first: Option<Vec<u32>> = if Some(block) == cfg.entry {
             Some(std::mem::take(&mut entry_state))
         } else if let Some((&p, tail)) = forward.split_first() {
             rest = tail;
@@ -469,17 +477,18 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
         // Values numbered from here until the first instruction are this
         // block's `Phi`s.
         let first_phi = b.vn.values.len() as u32;
-        let mut state = match first {
+        let mut state: Vec<u32> = match first {
             None => (0..nregs)
                 .map(|r| {
                     b.fresh(ValueKind::Phi {
                         block,
                         reg: reg_id(r),
                     })
+                    .0
                 })
                 .collect(),
             Some(mut s) => {
-                let others: Vec<&[Vn]> = rest.iter().map(|&p| exit_states[p].as_slice()).collect();
+                let others: Vec<&[u32]> = rest.iter().map(|&p| exit_states[p].as_slice()).collect();
                 if !others.is_empty() {
                     merge(&mut s, &others, |r| {
                         b.fresh(ValueKind::Phi {
@@ -496,18 +505,20 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
         };
         if !retreating.is_empty() {
             for r in defined_in_cycle(func, cfg, &du, block, &retreating).iter() {
-                if state[r].0 < first_phi {
-                    state[r] = b.fresh(ValueKind::Phi {
-                        block,
-                        reg: reg_id(r),
-                    });
+                if state[r] < first_phi {
+                    state[r] = b
+                        .fresh(ValueKind::Phi {
+                            block,
+                            reg: reg_id(r),
+                        })
+                        .0;
                 }
             }
         }
         for &i in &func.blocks[block].insts {
             let inst = &func.insts[i];
             let defs = du.defs(i);
-            let guard = inst.guard.map(|g| (state[reg_index(g.reg)], g.negated));
+            let guard = inst.guard.map(|g| (Vn(state[reg_index(g.reg)]), g.negated));
             let value = if !defs.is_empty() && is_pure(inst) {
                 let skip = if ptx_ir::ir::def_use::writes_first_operand(inst) {
                     1
@@ -529,7 +540,7 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
                     }) = inst.operands.first()
                     {
                         operands.push(VnOperand::List(vec![
-                            VnOperand::Value(state[reg_index(*reg)]),
+                            VnOperand::Value(Vn(state[reg_index(*reg)])),
                             VnOperand::Other(c.clone()),
                         ]));
                     }
@@ -559,13 +570,13 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
                         guard: g,
                         negated,
                         value: v,
-                        old: state[reg_index(d)],
+                        old: Vn(state[reg_index(d)]),
                     });
                 }
                 b.vn.result_list.push(v);
             }
             for (&d, &v) in defs.iter().zip(&b.vn.result_list[first..]) {
-                state[reg_index(d)] = v;
+                state[reg_index(d)] = v.0;
             }
             b.vn.results
                 .insert(i, (first as u32, b.vn.result_list.len() as u32));
@@ -581,10 +592,10 @@ pub fn value_numbering(func: &Function, cfg: &Cfg) -> ValueNumbering {
 /// The exit state of `p` for one of its forward successors: moved out when
 /// this is the last one to read it, else copied.
 fn take_state(
-    exit_states: &mut ArenaMap<BlockId, Vec<Vn>>,
+    exit_states: &mut ArenaMap<BlockId, Vec<u32>>,
     consumers: &mut ArenaMap<BlockId, u32>,
     p: BlockId,
-) -> Vec<Vn> {
+) -> Vec<u32> {
     let left = &mut consumers[p];
     *left -= 1;
     if *left == 0 {
@@ -597,7 +608,7 @@ fn take_state(
 /// Merges the incoming states `others` into `state`: a register whose values
 /// differ gets `phi(reg)`, in register order. Compares 32 registers at a time
 /// first, as most agree.
-fn merge(state: &mut [Vn], others: &[&[Vn]], mut phi: impl FnMut(usize) -> Vn) {
+fn merge(state: &mut [u32], others: &[&[u32]], mut phi: impl FnMut(usize) -> Vn) {
     const CHUNK: usize = 32;
     for base in (0..state.len()).step_by(CHUNK) {
         let end = (base + CHUNK).min(state.len());
@@ -606,7 +617,7 @@ fn merge(state: &mut [Vn], others: &[&[Vn]], mut phi: impl FnMut(usize) -> Vn) {
         }
         for r in base..end {
             if others.iter().any(|o| o[r] != state[r]) {
-                state[r] = phi(r);
+                state[r] = phi(r).0;
             }
         }
     }
@@ -620,7 +631,7 @@ impl ValueNumbering {
     }
 
     /// The values the registers `inst` defines hold after it, in
-    /// [`defs_and_uses`] order.
+    /// [`defs_and_uses`](ptx_ir::ir::defs_and_uses) order.
     pub fn results(&self, inst: InstId) -> &[Vn] {
         self.results
             .get(inst)

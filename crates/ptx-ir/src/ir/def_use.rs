@@ -1,4 +1,7 @@
-//! Which registers an instruction writes (defs) and reads (uses).
+//! Which registers an instruction writes (defs) and reads (uses):
+//! [`defs_and_uses`] returns them as two vectors, [`visit_defs_and_uses`]
+//! calls a closure on each without allocating (for analyses that visit every
+//! instruction).
 //!
 //! The rules, in order:
 //!
@@ -77,8 +80,16 @@ pub fn visit_defs_and_uses(inst: &Inst, mut f: impl FnMut(Access, RegId)) {
         )
     ) && writes_first_operand(inst)
     {
-        if let Some(dest) = operands.next() {
-            visit_dest(dest, reads_destination(inst), &mut f);
+        match operands.next() {
+            // The common case inline.
+            Some(Operand::Reg { reg, component }) => {
+                f(Access::Def, *reg);
+                if component.is_some() || reads_destination(inst) {
+                    f(Access::Use, *reg);
+                }
+            }
+            Some(dest) => visit_dest(dest, reads_destination(inst), &mut f),
+            None => {}
         }
     }
     for op in operands {
