@@ -9,16 +9,16 @@
 //! ptxas accepts is a bug, so where the table or the rules are unsure the check
 //! stays silent.
 //!
-//! How function bodies are walked, and why: for speed (a cold check of a
-//! 1 MB module visits tens of thousands of instructions), bodies are read
-//! through their green nodes (`GreenRef` of `green.rs`) rather than through
-//! `SyntaxNode`s and the typed [`ast`]: a rowan cursor allocates and frees every
-//! node it visits, which was most of the cost. Each instruction's children are
-//! walked once (guard, opcode, operands); ranges are the start offsets the walk
-//! adds up, equal to those of the `SyntaxNode`s. Within a function, what
-//! depends only on how an opcode is spelled (its family, the modifier and
-//! version checks, its type modifiers) is remembered when it gave no
-//! diagnostic, and what a name resolves to is remembered until the scope
+//! How function bodies are walked, and why: for speed (a cold check of a 1 MB
+//! module visits tens of thousands of instructions), bodies are read through
+//! their green nodes ([`green::Node`](crate::green::Node)) rather than through
+//! `SyntaxNode`s and the typed [`ast`]: a rowan cursor allocates and frees
+//! every node it visits, which was most of the cost. Each instruction's
+//! children are walked once (guard, opcode, operands); ranges are the start
+//! offsets the walk adds up, equal to those of the `SyntaxNode`s. Within a
+//! function, what depends only on how an opcode is spelled (its family, the
+//! modifier and version checks, its type modifiers) is remembered when it gave
+//! no diagnostic, and what a name resolves to is remembered until the scope
 //! changes, both keyed by token identity (the tree builder interns tokens), so
 //! each distinct opcode and name is looked up about once per block. The
 //! module-level checks, parameters and performance directives (few nodes) use
@@ -33,7 +33,7 @@ use rowan::TextRange;
 use rustc_hash::FxHashMap;
 
 use crate::ast::{self, AstNode, Item};
-use crate::green::{GreenRef, GreenTok, TokenId};
+use crate::green::{Node, Token, TokenId};
 use crate::SyntaxKind::*;
 use crate::SyntaxNode;
 
@@ -282,7 +282,7 @@ impl<'f> Checker<'f> {
             Item::Function(f) => self.check_function(f),
             Item::VarDecl(decl) => {
                 let green = decl.syntax().green();
-                self.check_decl_words(GreenRef::new(&green, decl.syntax().text_range().start()));
+                self.check_decl_words(Node::new(&green, decl.syntax().text_range().start()));
             }
             Item::Alias(alias) => {
                 if let Some(name) = alias.alias() {
@@ -443,7 +443,7 @@ impl<'f> Checker<'f> {
 
     /// Version and target requirements of the words of a variable declaration
     /// (a `VAR_DECL` node), and its alignment.
-    fn check_decl_words(&mut self, decl: GreenRef<'_>) {
+    fn check_decl_words(&mut self, decl: Node<'_>) {
         if let Some(align) = decl_align(decl) {
             if !align.is_power_of_two() {
                 let range = dot_words(decl)
@@ -547,7 +547,7 @@ impl<'f> Checker<'f> {
                 let ty = param.type_name();
                 if let Some(d) = param.declarator() {
                     let green = d.syntax().green();
-                    let d = GreenRef::new(&green, d.syntax().text_range().start());
+                    let d = Node::new(&green, d.syntax().text_range().start());
                     self.declare(d, space, ty.as_ref().map(|t| t.text()));
                 }
             }
@@ -557,7 +557,7 @@ impl<'f> Checker<'f> {
             return;
         };
         let green = body.syntax().green();
-        let body = GreenRef::new(&green, body.syntax().text_range().start());
+        let body = Node::new(&green, body.syntax().text_range().start());
         // Labels are visible in the whole function.
         self.collect_labels(body);
         self.check_block(body, true, &mut Scratch::default());
@@ -567,7 +567,7 @@ impl<'f> Checker<'f> {
 
     /// The labels of a block and of the blocks nested in it (the parser puts a
     /// `LABEL_DEF` or `BLOCK` only directly in a `BLOCK`), in source order.
-    fn collect_labels(&mut self, block: GreenRef<'_>) {
+    fn collect_labels(&mut self, block: Node<'_>) {
         for stmt in block.children() {
             match stmt.kind() {
                 LABEL_DEF => {
@@ -597,7 +597,7 @@ impl<'f> Checker<'f> {
     }
 
     /// Declares the name of a `DECLARATOR` node.
-    fn declare(&mut self, d: GreenRef<'_>, space: &str, ty: Option<&str>) {
+    fn declare(&mut self, d: Node<'_>, space: &str, ty: Option<&str>) {
         let Some(name) = d.child(NAME) else { return };
         let text = name_text(name);
         if text == "_" {
@@ -623,7 +623,7 @@ impl<'f> Checker<'f> {
         }
     }
 
-    fn check_block<'g>(&mut self, block: GreenRef<'g>, function_body: bool, s: &mut Scratch<'g>) {
+    fn check_block<'g>(&mut self, block: Node<'g>, function_body: bool, s: &mut Scratch<'g>) {
         if !function_body {
             self.push_scope();
         }
@@ -666,7 +666,7 @@ impl<'f> Checker<'f> {
         }
     }
 
-    fn resolve_global_name(&mut self, name: GreenRef<'_>) {
+    fn resolve_global_name(&mut self, name: Node<'_>) {
         let text = name_ref_text(name);
         if !self.facts.globals.contains_key(text) {
             self.error(name.range(), format!("undeclared function `{text}`"));
@@ -699,7 +699,7 @@ impl<'f> Checker<'f> {
 
     /// [`Checker::lookup_local`] of a `NAME_REF`, through a cache of the names
     /// looked up in the current block (see [`Scratch::names`]).
-    fn resolve<'g>(&self, names: &mut Names<'g>, name: GreenRef<'g>) -> Option<DeclFacts> {
+    fn resolve<'g>(&self, names: &mut Names<'g>, name: Node<'g>) -> Option<DeclFacts> {
         let Some(ident) = name.token(IDENT) else {
             return self.lookup_local("").map(|d| d.facts);
         };
@@ -710,7 +710,7 @@ impl<'f> Checker<'f> {
 
     // --------------------------------------------------------- instructions
 
-    fn check_instruction<'g>(&mut self, inst: GreenRef<'g>, s: &mut Scratch<'g>) {
+    fn check_instruction<'g>(&mut self, inst: Node<'g>, s: &mut Scratch<'g>) {
         // One walk over the children finds the guard, the opcode and the operands.
         let mut guard = None;
         let mut opcode = None;
@@ -826,9 +826,9 @@ impl<'f> Checker<'f> {
     /// `None` for an unknown instruction.
     fn check_opcode<'g>(
         &mut self,
-        opcode: GreenRef<'g>,
-        name_tok: GreenTok<'g>,
-        mods: &[GreenTok<'g>],
+        opcode: Node<'g>,
+        name_tok: Token<'g>,
+        mods: &[Token<'g>],
         mod_texts: &[&'g str],
         types: &mut Vec<(&'g str, Option<TypeInfo>)>,
     ) -> Option<(&'static Family, NameParts)> {
@@ -1131,7 +1131,7 @@ impl<'f> Checker<'f> {
 
     /// Reports a `NAME_REF` that names nothing declared; `declared` says whether
     /// the function declares it (the caller has looked it up).
-    fn check_name(&mut self, name: GreenRef<'_>, expected: NameUse, declared: bool) {
+    fn check_name(&mut self, name: Node<'_>, expected: NameUse, declared: bool) {
         let text = name_ref_text(name);
         if text.is_empty() || declared || self.labels.contains_key(text) {
             return;
@@ -1335,7 +1335,7 @@ impl<'f> Checker<'f> {
             let Some((expected, Some(expected_info))) = expected else {
                 continue;
             };
-            let mut check_reg = |reg: GreenRef<'_>, local: Option<DeclFacts>| {
+            let mut check_reg = |reg: Node<'_>, local: Option<DeclFacts>| {
                 if reg.token(DOT_IDENT).is_some() {
                     return; // %r1.h0 / %tid.x selectors: not a plain register use.
                 }
@@ -1386,7 +1386,7 @@ struct Scratch<'g> {
     /// The operands with what their names resolve to.
     operands: Vec<InstOperand<'g>>,
     /// The modifiers.
-    mods: Vec<GreenTok<'g>>,
+    mods: Vec<Token<'g>>,
     /// The modifiers' texts.
     mod_texts: Vec<&'g str>,
     /// The tokens of the opcode word and the modifiers.
@@ -1443,12 +1443,12 @@ enum OpKind {
 /// An operand or constant expression: the green counterpart of [`ast::Operand`].
 #[derive(Clone, Copy, Debug)]
 struct Op<'g> {
-    node: GreenRef<'g>,
+    node: Node<'g>,
     kind: OpKind,
 }
 
 impl<'g> Op<'g> {
-    fn cast(node: GreenRef<'g>) -> Option<Op<'g>> {
+    fn cast(node: Node<'g>) -> Option<Op<'g>> {
         let kind = match node.kind() {
             NAME_REF => OpKind::Name,
             LITERAL => OpKind::Literal,
@@ -1491,42 +1491,42 @@ impl<'g> Op<'g> {
 }
 
 /// The text of a `NAME_REF`'s identifier, `""` if it has none.
-fn name_ref_text(name: GreenRef<'_>) -> &str {
+fn name_ref_text(name: Node<'_>) -> &str {
     name.token(IDENT).map_or("", |t| t.text())
 }
 
 /// The text of a `NAME` (its first token), `""` if it has none.
-fn name_text(name: GreenRef<'_>) -> &str {
+fn name_text(name: Node<'_>) -> &str {
     name.first_token().map_or("", |t| t.text())
 }
 
 /// The dotted words of a node: of a `VAR_DECL` linkage, state space, `.align`,
 /// vector width, type; of an `OPCODE` the modifiers.
-fn dot_words(node: GreenRef<'_>) -> impl Iterator<Item = GreenTok<'_>> {
+fn dot_words(node: Node<'_>) -> impl Iterator<Item = Token<'_>> {
     node.tokens().filter(|t| t.is(DOT_IDENT))
 }
 
 /// `.reg`, `.global`, `.shared`, ... of a `VAR_DECL`.
-fn decl_state_space(decl: GreenRef<'_>) -> Option<GreenTok<'_>> {
+fn decl_state_space(decl: Node<'_>) -> Option<Token<'_>> {
     dot_words(decl).find(|t| !matches!(t.text(), ".visible" | ".extern" | ".weak" | ".common"))
 }
 
 /// The type word of a `VAR_DECL` (the last fundamental type among its words).
-fn decl_type(decl: GreenRef<'_>) -> Option<GreenTok<'_>> {
+fn decl_type(decl: Node<'_>) -> Option<Token<'_>> {
     dot_words(decl)
         .filter(|t| ptx_isa::type_bits(t.text()).is_some())
         .last()
 }
 
 /// The value after `.align` in a `VAR_DECL`.
-fn decl_align(decl: GreenRef<'_>) -> Option<u64> {
+fn decl_align(decl: Node<'_>) -> Option<u64> {
     let mut iter = decl.tokens().skip_while(|t| t.text() != ".align");
     iter.next()?;
     ast::parse_int(iter.find(|t| t.is(INT_NUMBER))?.text())
 }
 
 /// `N` of a parameterized register declaration `%r<N>` (a `DECLARATOR`).
-fn reg_count(declarator: GreenRef<'_>) -> Option<u32> {
+fn reg_count(declarator: Node<'_>) -> Option<u32> {
     let count = declarator.child(REG_COUNT)?;
     count.token(INT_NUMBER)?.text().parse().ok()
 }

@@ -1,118 +1,229 @@
-//! A cheap, read-only view of a syntax tree through its green nodes.
+//! An allocation-free, read-only view of a syntax tree through its green
+//! nodes, with absolute ranges.
 //!
-//! rowan's [`SyntaxNode`](crate::SyntaxNode) is a cursor: every node it visits
-//! (`children()`, `first_token()`, ...) is a heap allocation that is freed again
-//! when dropped. The checks visit every instruction and every operand of a
-//! module, so in a cold run that allocation was most of their cost. A
-//! [`GreenRef`] is a green node and its absolute start offset: walking one
-//! allocates nothing, and the start of a child is the start of its parent plus
-//! the lengths of the children before it. Kinds, texts and ranges are exactly
-//! those of the `SyntaxNode` at the same place.
+//! rowan's [`SyntaxNode`](crate::SyntaxNode) is a cursor: every node it hands
+//! out (`children()`, `first_token()`, ...), and so every typed [`ast`](crate::ast)
+//! node, is a heap allocation that is freed again when dropped. A [`Node`]
+//! instead borrows a green node ([`GreenNodeData`]) and carries its absolute
+//! start offset: the start of a child is the start of its parent plus the
+//! lengths of the children before it, summed while iterating. Walking a
+//! subtree this way allocates, reference-counts and frees nothing. Kinds, texts
+//! and ranges are exactly those of the `SyntaxNode` at the same place.
+//!
+//! Use it for walks that visit every node of a large subtree, where the cost
+//! of the red tree shows: the checks ([`check`](crate::check)) and the
+//! lowering of `ptx-ir` read every function body through it. Elsewhere (a few
+//! nodes, module-level items, anything that needs parents or siblings, which
+//! this view does not have) the typed [`ast`](crate::ast) is clearer: start a
+//! view at a node found through it with
+//! `Node::new(&node.green(), node.text_range().start())`.
 
 use rowan::{GreenNodeData, GreenTokenData, NodeOrToken, TextRange, TextSize};
 
 use crate::SyntaxKind;
 
-/// A green node with its absolute start offset.
+/// A green node and where it starts in the text.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct GreenRef<'g> {
+pub struct Node<'g> {
     green: &'g GreenNodeData,
     start: TextSize,
 }
 
-/// A green token with its absolute start offset.
+/// A green token and where it starts in the text.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct GreenTok<'g> {
+pub struct Token<'g> {
     green: &'g GreenTokenData,
     start: TextSize,
 }
 
-fn raw(kind: SyntaxKind) -> rowan::SyntaxKind {
-    kind.into()
+/// A child of a [`Node`]: a node or a token.
+#[derive(Clone, Copy, Debug)]
+pub enum Element<'g> {
+    Node(Node<'g>),
+    Token(Token<'g>),
 }
 
-impl<'g> GreenRef<'g> {
-    /// The view of `green`, a node starting at `start`.
-    pub(crate) fn new(green: &'g GreenNodeData, start: TextSize) -> GreenRef<'g> {
-        GreenRef { green, start }
+/// The kind of a raw kind read from a green node or token (`ERROR` for one
+/// that is no kind, which no tree built by this crate holds).
+fn kind_of(raw: rowan::SyntaxKind) -> SyntaxKind {
+    SyntaxKind::from_raw(raw.0).unwrap_or(SyntaxKind::ERROR)
+}
+
+impl<'g> Node<'g> {
+    /// The view of `green`, a node starting at `start` in the text.
+    pub fn new(green: &'g GreenNodeData, start: TextSize) -> Node<'g> {
+        Node { green, start }
     }
 
-    pub(crate) fn kind(self) -> SyntaxKind {
-        <crate::PtxLanguage as rowan::Language>::kind_from_raw(self.green.kind())
+    /// The green node viewed.
+    pub fn green(self) -> &'g GreenNodeData {
+        self.green
     }
 
-    pub(crate) fn is(self, kind: SyntaxKind) -> bool {
-        self.green.kind() == raw(kind)
+    pub fn kind(self) -> SyntaxKind {
+        kind_of(self.green.kind())
     }
 
-    pub(crate) fn range(self) -> TextRange {
+    /// Whether the node is of `kind` (cheaper than comparing [`Node::kind`]).
+    pub fn is(self, kind: SyntaxKind) -> bool {
+        self.green.kind() == kind.into()
+    }
+
+    pub fn range(self) -> TextRange {
         TextRange::at(self.start, self.green.text_len())
     }
 
-    /// The text of the node (every token below it), for messages.
-    pub(crate) fn text(self) -> String {
+    /// The text of the node (every token below it, trivia included), for
+    /// messages and fallbacks.
+    pub fn text(self) -> String {
         self.green.to_string()
     }
 
-    /// Child nodes and tokens, in order.
-    pub(crate) fn elements(self) -> impl Iterator<Item = NodeOrToken<GreenRef<'g>, GreenTok<'g>>> {
-        let mut offset = self.start;
-        self.green.children().map(move |child| {
-            let start = offset;
-            offset += child.text_len();
-            match child {
-                NodeOrToken::Node(green) => NodeOrToken::Node(GreenRef { green, start }),
-                NodeOrToken::Token(green) => NodeOrToken::Token(GreenTok { green, start }),
-            }
+    /// The direct children, nodes and tokens (trivia included), in order.
+    pub fn children_with_tokens(self) -> impl Iterator<Item = Element<'g>> {
+        self.green.children().scan(self.start, |offset, child| {
+            let start = *offset;
+            *offset += child.text_len();
+            Some(Element::at(child, start))
         })
     }
 
-    /// Child nodes, in order.
-    pub(crate) fn children(self) -> impl Iterator<Item = GreenRef<'g>> {
-        self.elements().filter_map(NodeOrToken::into_node)
+    /// The direct children, nodes and tokens, in reverse order.
+    fn children_with_tokens_rev(self) -> impl Iterator<Item = Element<'g>> {
+        let end = self.range().end();
+        self.green.children().rev().scan(end, |offset, child| {
+            *offset -= child.text_len();
+            Some(Element::at(child, *offset))
+        })
     }
 
-    /// The first child node of a kind.
-    pub(crate) fn child(self, kind: SyntaxKind) -> Option<GreenRef<'g>> {
-        self.children().find(|c| c.is(kind))
+    /// The direct child nodes, in order.
+    pub fn children(self) -> impl Iterator<Item = Node<'g>> {
+        self.children_with_tokens().filter_map(Element::into_node)
     }
 
-    /// Child tokens, in order.
-    pub(crate) fn tokens(self) -> impl Iterator<Item = GreenTok<'g>> {
-        self.elements().filter_map(NodeOrToken::into_token)
+    /// The first direct child node of `kind`.
+    pub fn child(self, kind: SyntaxKind) -> Option<Node<'g>> {
+        self.children().find(|n| n.is(kind))
     }
 
-    /// The first child token of a kind.
-    pub(crate) fn token(self, kind: SyntaxKind) -> Option<GreenTok<'g>> {
+    /// The direct child tokens (trivia included), in order.
+    pub fn tokens(self) -> impl Iterator<Item = Token<'g>> {
+        self.children_with_tokens().filter_map(Element::into_token)
+    }
+
+    /// The direct child tokens that are not trivia, in order.
+    pub fn significant_tokens(self) -> impl Iterator<Item = Token<'g>> {
+        self.tokens().filter(|t| !t.is_trivia())
+    }
+
+    /// The first direct child token of `kind`.
+    pub fn token(self, kind: SyntaxKind) -> Option<Token<'g>> {
         self.tokens().find(|t| t.is(kind))
     }
 
     /// The first token of the subtree, as `SyntaxNode::first_token` finds it:
-    /// the first child, descended into (an empty first child node gives `None`).
-    pub(crate) fn first_token(self) -> Option<GreenTok<'g>> {
-        match self.elements().next()? {
-            NodeOrToken::Node(node) => node.first_token(),
-            NodeOrToken::Token(token) => Some(token),
+    /// the first child, descended into (`None` when that child is an empty
+    /// node).
+    pub fn first_token(self) -> Option<Token<'g>> {
+        match self.children_with_tokens().next()? {
+            Element::Node(n) => n.first_token(),
+            Element::Token(t) => Some(t),
         }
+    }
+
+    /// The first token of the subtree that is not trivia.
+    fn first_significant(self) -> Option<Token<'g>> {
+        self.children_with_tokens().find_map(|e| match e {
+            Element::Node(n) => n.first_significant(),
+            Element::Token(t) => (!t.is_trivia()).then_some(t),
+        })
+    }
+
+    /// The last token of the subtree that is not trivia.
+    fn last_significant(self) -> Option<Token<'g>> {
+        self.children_with_tokens_rev().find_map(|e| match e {
+            Element::Node(n) => n.last_significant(),
+            Element::Token(t) => (!t.is_trivia()).then_some(t),
+        })
+    }
+
+    /// The range from the start of the first to the end of the last token of
+    /// the subtree that is not trivia (the whole node when it has none).
+    pub fn significant_range(self) -> TextRange {
+        match (self.first_significant(), self.last_significant()) {
+            (Some(first), Some(last)) => TextRange::new(first.start, last.range().end()),
+            _ => self.range(),
+        }
+    }
+
+    /// Calls `f` on every token of the subtree (trivia included), in order.
+    pub fn for_each_token(self, f: &mut impl FnMut(Token<'g>)) {
+        for element in self.children_with_tokens() {
+            match element {
+                Element::Node(n) => n.for_each_token(f),
+                Element::Token(t) => f(t),
+            }
+        }
+    }
+
+    /// Whether the node or a node below it satisfies `pred` (tried in
+    /// preorder, stopping at the first that does).
+    pub fn any_descendant(self, pred: &mut impl FnMut(Node<'g>) -> bool) -> bool {
+        pred(self) || self.children().any(|n| n.any_descendant(pred))
     }
 }
 
-impl<'g> GreenTok<'g> {
-    pub(crate) fn is(self, kind: SyntaxKind) -> bool {
-        self.green.kind() == raw(kind)
+impl<'g> Token<'g> {
+    pub fn kind(self) -> SyntaxKind {
+        kind_of(self.green.kind())
     }
 
-    pub(crate) fn text(self) -> &'g str {
+    /// Whether the token is of `kind` (cheaper than comparing [`Token::kind`]).
+    pub fn is(self, kind: SyntaxKind) -> bool {
+        self.green.kind() == kind.into()
+    }
+
+    /// Whitespace or a comment.
+    pub fn is_trivia(self) -> bool {
+        self.kind().is_trivia()
+    }
+
+    pub fn text(self) -> &'g str {
         self.green.text()
     }
 
-    pub(crate) fn range(self) -> TextRange {
+    pub fn range(self) -> TextRange {
         TextRange::at(self.start, self.green.text_len())
     }
 
     /// The identity of the token's green data (see [`TokenId`]).
-    pub(crate) fn id(self) -> TokenId<'g> {
+    pub fn id(self) -> TokenId<'g> {
         TokenId(self.green)
+    }
+}
+
+impl<'g> Element<'g> {
+    /// The view of a green child starting at `start`.
+    fn at(child: NodeOrToken<&'g GreenNodeData, &'g GreenTokenData>, start: TextSize) -> Self {
+        match child {
+            NodeOrToken::Node(green) => Element::Node(Node { green, start }),
+            NodeOrToken::Token(green) => Element::Token(Token { green, start }),
+        }
+    }
+
+    pub fn into_node(self) -> Option<Node<'g>> {
+        match self {
+            Element::Node(n) => Some(n),
+            Element::Token(_) => None,
+        }
+    }
+
+    pub fn into_token(self) -> Option<Token<'g>> {
+        match self {
+            Element::Node(_) => None,
+            Element::Token(t) => Some(t),
+        }
     }
 }
 
@@ -122,7 +233,7 @@ impl<'g> GreenTok<'g> {
 /// occurrence of a text has the same id (tokens of different parses with equal
 /// texts are only different keys).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct TokenId<'g>(&'g GreenTokenData);
+pub struct TokenId<'g>(&'g GreenTokenData);
 
 impl PartialEq for TokenId<'_> {
     fn eq(&self, other: &Self) -> bool {
@@ -135,5 +246,67 @@ impl Eq for TokenId<'_> {}
 impl std::hash::Hash for TokenId<'_> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         std::ptr::hash(self.0, state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SyntaxNode;
+
+    /// Kinds, texts and ranges of the whole view against the red tree's.
+    #[test]
+    fn matches_the_red_tree() {
+        let text = ".version 8.0\n.target sm_90\n.entry k() {\n  // c\n  @%p bra L; add.s32 %r1, %r2, 4*2; // t\n}\n";
+        let red = crate::parse(text).syntax_node();
+        let green = red.green();
+        fn walk(red: &SyntaxNode, node: Node<'_>) {
+            assert_eq!(red.kind(), node.kind());
+            assert!(node.is(red.kind()));
+            assert_eq!(red.text_range(), node.range());
+            assert_eq!(red.to_string(), node.text());
+            let first = |t: &crate::SyntaxToken| (t.kind(), t.text().to_string(), t.text_range());
+            let view = |t: Token<'_>| (t.kind(), t.text().to_string(), t.range());
+            assert_eq!(
+                red.first_token().map(|t| first(&t)),
+                node.first_token().map(view)
+            );
+            let reds: Vec<_> = red.children_with_tokens().collect();
+            let greens: Vec<_> = node.children_with_tokens().collect();
+            let rev: Vec<_> = node.children_with_tokens_rev().collect();
+            assert_eq!(reds.len(), greens.len());
+            assert_eq!(reds.len(), rev.len());
+            for (r, (g, g_rev)) in reds
+                .iter()
+                .zip(greens.into_iter().zip(rev.into_iter().rev()))
+            {
+                match (g, g_rev) {
+                    (Element::Node(n), Element::Node(n_rev)) => {
+                        assert_eq!(n.range(), n_rev.range());
+                        walk(r.as_node().unwrap(), n);
+                    }
+                    (Element::Token(t), Element::Token(t_rev)) => {
+                        assert_eq!(t.range(), t_rev.range());
+                        assert_eq!(first(r.as_token().unwrap()), view(t));
+                    }
+                    _ => panic!("forward and reverse children differ"),
+                }
+            }
+        }
+        walk(&red, Node::new(&green, red.text_range().start()));
+    }
+
+    #[test]
+    fn significant_range_skips_trivia() {
+        let text = ".entry k() {\n  add.s32 %r1, %r2, 1; // t\n}\n";
+        let red = crate::parse(text).syntax_node();
+        let inst = red
+            .descendants()
+            .find(|n| n.kind() == SyntaxKind::INSTRUCTION)
+            .unwrap();
+        let green = inst.green();
+        let node = Node::new(&green, inst.text_range().start());
+        let range = node.significant_range();
+        assert_eq!(&text[range], "add.s32 %r1, %r2, 1;");
     }
 }

@@ -2,10 +2,11 @@
 //!
 //! A lexer and a hand-written recursive-descent parser producing a lossless rowan
 //! syntax tree (every byte of the input, comments and whitespace included, is in
-//! the tree), typed accessors over that tree ([`ast`]), and checks beyond syntax
-//! ([`check`]: undeclared names, operand counts and kinds, modifiers, types,
-//! version and target requirements) driven by the instruction table of
-//! [`ptx_isa`].
+//! the tree), typed accessors over that tree ([`ast`]), an allocation-free view
+//! of its green nodes for walking large subtrees fast ([`green`]), and checks
+//! beyond syntax ([`check`]: undeclared names, operand counts and kinds,
+//! modifiers, types, version and target requirements) driven by the
+//! instruction table of [`ptx_isa`].
 //!
 //! Parsing never fails: [`parse`] returns the tree together with a list of errors,
 //! and an error in one function does not stop the rest of the file from parsing.
@@ -14,7 +15,7 @@
 pub mod ast;
 pub mod check;
 pub mod format;
-mod green;
+pub mod green;
 pub mod lexer;
 pub mod line_index;
 mod parser;

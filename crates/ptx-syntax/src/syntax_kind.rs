@@ -1,13 +1,31 @@
 //! Token and node kinds of the PTX syntax tree, and the rowan `Language` glue.
+//!
+//! The kinds are listed once, in the `syntax_kinds!` invocation below, which
+//! defines the enum and [`SyntaxKind::from_raw`] from the same list.
 
-/// Every kind of token and node in a PTX syntax tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u16)]
-#[allow(non_camel_case_types)]
-pub enum SyntaxKind {
+/// Defines [`SyntaxKind`] with the kinds listed, numbered from 0 in order, and
+/// the table [`SyntaxKind::from_raw`] reads.
+macro_rules! syntax_kinds {
+    ($($(#[$attr:meta])* $kind:ident,)*) => {
+        /// Every kind of token and node in a PTX syntax tree.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u16)]
+        #[allow(non_camel_case_types)]
+        pub enum SyntaxKind {
+            $($(#[$attr])* $kind,)*
+        }
+
+        impl SyntaxKind {
+            /// Every kind, indexed by its raw value.
+            const ALL: &'static [SyntaxKind] = &[$(SyntaxKind::$kind,)*];
+        }
+    };
+}
+
+syntax_kinds! {
     // ---- tokens ----
     /// Spaces, tabs and newlines.
-    WHITESPACE = 0,
+    WHITESPACE,
     /// `// ...` or `/* ... */`.
     COMMENT,
     /// An identifier: `add`, `%r1`, `$L__BB0_1`, `_Z3fooPf`, `sm_90`.
@@ -151,9 +169,6 @@ pub enum SyntaxKind {
     SINK,
     /// Tokens the parser skipped while recovering from an error.
     ERROR,
-
-    #[doc(hidden)]
-    __LAST,
 }
 
 use SyntaxKind::*;
@@ -169,10 +184,16 @@ impl SyntaxKind {
         (self as u16) < (SOURCE_FILE as u16)
     }
 
-    fn from_raw(raw: u16) -> SyntaxKind {
-        assert!(raw < __LAST as u16, "bad SyntaxKind {raw}");
-        // SAFETY: SyntaxKind is repr(u16) and dense from 0 to __LAST.
-        unsafe { std::mem::transmute::<u16, SyntaxKind>(raw) }
+    /// The kind whose raw value (`kind as u16`, the `u16` in a
+    /// [`rowan::SyntaxKind`] that green nodes and tokens store) is `raw`;
+    /// `None` for a value that is no kind.
+    pub const fn from_raw(raw: u16) -> Option<SyntaxKind> {
+        let index = raw as usize;
+        if index < Self::ALL.len() {
+            Some(Self::ALL[index])
+        } else {
+            None
+        }
     }
 }
 
@@ -189,7 +210,7 @@ pub enum PtxLanguage {}
 impl rowan::Language for PtxLanguage {
     type Kind = SyntaxKind;
     fn kind_from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
-        SyntaxKind::from_raw(raw.0)
+        SyntaxKind::from_raw(raw.0).unwrap_or_else(|| panic!("bad SyntaxKind {}", raw.0))
     }
     fn kind_to_raw(kind: SyntaxKind) -> rowan::SyntaxKind {
         kind.into()
@@ -199,3 +220,18 @@ impl rowan::Language for PtxLanguage {
 pub type SyntaxNode = rowan::SyntaxNode<PtxLanguage>;
 pub type SyntaxToken = rowan::SyntaxToken<PtxLanguage>;
 pub type SyntaxElement = rowan::SyntaxElement<PtxLanguage>;
+
+#[cfg(test)]
+mod tests {
+    use super::SyntaxKind;
+
+    #[test]
+    fn from_raw_inverts_as_u16() {
+        for (raw, &kind) in SyntaxKind::ALL.iter().enumerate() {
+            assert_eq!(kind as usize, raw);
+            assert_eq!(SyntaxKind::from_raw(kind as u16), Some(kind));
+        }
+        assert_eq!(SyntaxKind::from_raw(SyntaxKind::ERROR as u16 + 1), None);
+        assert_eq!(SyntaxKind::from_raw(u16::MAX), None);
+    }
+}

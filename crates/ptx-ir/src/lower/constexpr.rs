@@ -8,9 +8,8 @@
 //! `None`, and the caller keeps the expression as written.
 
 use ptx_syntax::ast::{self, LiteralValue};
+use ptx_syntax::green::Node;
 use ptx_syntax::SyntaxKind;
-
-use super::green::Node;
 
 /// The value of the constant expression `node`, if it is a signed integer one.
 pub(crate) fn eval_int(node: Node<'_>) -> Option<i64> {
@@ -29,7 +28,7 @@ pub(crate) fn eval_int(node: Node<'_>) -> Option<i64> {
 }
 
 fn literal_int(node: Node<'_>) -> Option<i64> {
-    let text = node.significant_tokens().next()?.text;
+    let text = node.significant_tokens().next()?.text();
     match ast::parse_literal(text)? {
         LiteralValue::Int {
             value,
@@ -40,7 +39,7 @@ fn literal_int(node: Node<'_>) -> Option<i64> {
 }
 
 fn eval_prefix(node: Node<'_>) -> Option<i64> {
-    let op = node.significant_tokens().next()?.kind;
+    let op = node.significant_tokens().next()?.kind();
     let value = eval_int(node.children().next()?)?;
     match op {
         SyntaxKind::MINUS => Some(value.wrapping_neg()),
@@ -55,7 +54,7 @@ fn eval_binary(node: Node<'_>) -> Option<i64> {
     let mut children = node.children();
     let lhs = eval_int(children.next()?)?;
     let rhs = eval_int(children.next()?)?;
-    let op = node.significant_tokens().next()?.kind;
+    let op = node.significant_tokens().next()?.kind();
     apply(op, lhs, rhs)
 }
 

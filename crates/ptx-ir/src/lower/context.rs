@@ -4,10 +4,9 @@ use std::collections::BTreeMap;
 
 use ptx_isa::PtxVersion;
 use ptx_syntax::ast::{self, AstNode};
+use ptx_syntax::green::Node;
 
 use crate::ir::{FunctionKind, Header, Target};
-
-use super::green::Node;
 
 /// The module-level facts a function's lowering depends on: the header, and the
 /// names declared at module level (variables with their state space, functions
@@ -114,8 +113,8 @@ fn lower_target(target: &ast::TargetDirective) -> Option<Target> {
     let node = Node::new(&green, target.syntax().text_range().start());
     let mut words = node
         .tokens()
-        .filter(|t| t.kind == ptx_syntax::SyntaxKind::IDENT)
-        .map(|t| t.text.to_string());
+        .filter(|t| t.is(ptx_syntax::SyntaxKind::IDENT))
+        .map(|t| t.text().to_string());
     let arch = words.next()?;
     Some(Target {
         arch,

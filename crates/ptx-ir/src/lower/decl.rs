@@ -2,12 +2,12 @@
 //! function signatures.
 
 use ptx_syntax::ast;
+use ptx_syntax::green::{Element, Node};
 use ptx_syntax::SyntaxKind;
 
 use crate::ir::{FunctionKind, Param, PerfDirective, PtrAttr, Signature, VarDecl, Variable};
 
 use super::constexpr::eval_int;
-use super::green::{Element, Node};
 use super::text::{name_text, normalized_text};
 use super::LowerError;
 
@@ -56,19 +56,19 @@ pub(crate) fn lower_var_decl(node: Node<'_>) -> Result<DeclParts, String> {
     let mut expect_align = false;
     for element in node.children_with_tokens() {
         match element {
-            Element::Token(tok) if tok.kind.is_trivia() => {}
-            Element::Token(tok) => match tok.kind {
+            Element::Token(tok) if tok.is_trivia() => {}
+            Element::Token(tok) => match tok.kind() {
                 SyntaxKind::INT_NUMBER if expect_align => {
-                    decl.align = ast::parse_int(tok.text);
+                    decl.align = ast::parse_int(tok.text());
                     expect_align = false;
                 }
                 SyntaxKind::DOT_IDENT if !expect_align => {
-                    expect_align = classify_decl_word(tok.text, &mut decl)?;
+                    expect_align = classify_decl_word(tok.text(), &mut decl)?;
                 }
                 SyntaxKind::COMMA | SyntaxKind::SEMICOLON => {}
-                _ => return Err(format!("unexpected `{}` in a declaration", tok.text)),
+                _ => return Err(format!("unexpected `{}` in a declaration", tok.text())),
             },
-            Element::Node(n) if n.kind() == SyntaxKind::DECLARATOR => {
+            Element::Node(n) if n.is(SyntaxKind::DECLARATOR) => {
                 let (var, count) = lower_declarator(n)?;
                 decl.vars.push(var);
                 counts.push(count);
@@ -158,8 +158,8 @@ fn lower_array_dim(node: Node<'_>) -> Result<Option<u64>, String> {
 pub(crate) fn lower_signature(func: Node<'_>, errors: &mut Vec<LowerError>) -> Signature {
     let dot_words = || {
         func.tokens()
-            .filter(|t| t.kind == SyntaxKind::DOT_IDENT)
-            .map(|t| t.text)
+            .filter(|t| t.is(SyntaxKind::DOT_IDENT))
+            .map(|t| t.text())
     };
     let kind = if dot_words().any(|w| w == ".entry") {
         FunctionKind::Entry
@@ -175,7 +175,7 @@ pub(crate) fn lower_signature(func: Node<'_>, errors: &mut Vec<LowerError>) -> S
     }
     let mut params = |list: Node<'_>| -> Vec<Param> {
         list.children()
-            .filter(|p| p.kind() == SyntaxKind::PARAM)
+            .filter(|p| p.is(SyntaxKind::PARAM))
             .map(|p| lower_param(p, errors))
             .collect()
     };
@@ -193,7 +193,7 @@ pub(crate) fn lower_signature(func: Node<'_>, errors: &mut Vec<LowerError>) -> S
             .unwrap_or_default(),
         perf: func
             .children()
-            .filter(|p| p.kind() == SyntaxKind::PERF_DIRECTIVE)
+            .filter(|p| p.is(SyntaxKind::PERF_DIRECTIVE))
             .map(lower_perf)
             .collect(),
     }
@@ -203,12 +203,12 @@ fn lower_perf(perf: Node<'_>) -> PerfDirective {
     PerfDirective {
         name: perf
             .token(SyntaxKind::DOT_IDENT)
-            .map(|t| t.text.to_string())
+            .map(|t| t.text().to_string())
             .unwrap_or_default(),
         values: perf
             .tokens()
-            .filter(|t| t.kind == SyntaxKind::INT_NUMBER)
-            .filter_map(|t| ast::parse_int(t.text))
+            .filter(|t| t.is(SyntaxKind::INT_NUMBER))
+            .filter_map(|t| ast::parse_int(t.text()))
             .collect(),
     }
 }
@@ -234,23 +234,23 @@ pub(crate) fn lower_param(param: Node<'_>, errors: &mut Vec<LowerError>) -> Para
     };
     for element in param.children_with_tokens() {
         match element {
-            Element::Token(tok) if tok.kind.is_trivia() => {}
-            Element::Token(tok) if tok.kind == SyntaxKind::INT_NUMBER && expect_align => {
-                let align = ast::parse_int(tok.text);
+            Element::Token(tok) if tok.is_trivia() => {}
+            Element::Token(tok) if tok.is(SyntaxKind::INT_NUMBER) && expect_align => {
+                let align = ast::parse_int(tok.text());
                 match &mut out.ptr {
                     Some(ptr) => ptr.align = align,
                     None => out.align = align,
                 }
                 expect_align = false;
             }
-            Element::Token(tok) if tok.kind == SyntaxKind::DOT_IDENT => {
-                expect_align = classify_param_word(tok.text, &mut out).unwrap_or_else(|e| {
+            Element::Token(tok) if tok.is(SyntaxKind::DOT_IDENT) => {
+                expect_align = classify_param_word(tok.text(), &mut out).unwrap_or_else(|e| {
                     report(e);
                     false
                 });
             }
-            Element::Token(tok) => report(format!("unexpected `{}` in a parameter", tok.text)),
-            Element::Node(n) if n.kind() == SyntaxKind::DECLARATOR => match lower_declarator(n) {
+            Element::Token(tok) => report(format!("unexpected `{}` in a parameter", tok.text())),
+            Element::Node(n) if n.is(SyntaxKind::DECLARATOR) => match lower_declarator(n) {
                 Ok((var, _)) => {
                     out.name = var.name;
                     out.dims = var.dims;

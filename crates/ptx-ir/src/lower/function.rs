@@ -9,14 +9,15 @@
 //! `.calltargets` or `.branchtargets` names that declaration, not a block.
 //!
 //! For speed (lowering is a large part of a cold analysis): the body is walked
-//! through allocation-free green views (`green.rs`), once up front for its
-//! labels and instruction count (to size the instruction arena and maps), then
-//! statement by statement; names and labels are keyed by slices of the tree's
-//! text, not copied; the register a source name resolves to is memoized until
-//! the scopes change ([`Scopes::generation`]), as is each distinct opcode's
-//! ISA family.
+//! through allocation-free green views ([`ptx_syntax::green`]), once up front
+//! for its labels and instruction count (to size the instruction arena and
+//! maps), then statement by statement; names and labels are keyed by slices of
+//! the tree's text, not copied; the register a source name resolves to is
+//! memoized until the scopes change ([`Scopes::generation`]), as is each
+//! distinct opcode's ISA family.
 
 use ptx_syntax::ast::{self, AstNode};
+use ptx_syntax::green::Node;
 use ptx_syntax::{SyntaxKind, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
@@ -29,7 +30,6 @@ use crate::ir::{
 
 use super::context::ModuleContext;
 use super::decl::{lower_signature, lower_var_decl};
-use super::green::Node;
 use super::scope::{Binding, Scopes};
 use super::text::{name_ref_text, name_str, normalized_text_after, statement_tail};
 use super::LowerError;
@@ -272,7 +272,7 @@ impl<'a> FnLowerer<'a> {
         self.scopes.push();
         let mut statements = statements(block).peekable();
         while let Some(stmt) = statements.next() {
-            if stmt.kind() == SyntaxKind::LABEL_DEF {
+            if stmt.is(SyntaxKind::LABEL_DEF) {
                 let next = statements.peek().copied();
                 if let Some(decl) = next.filter(|&n| names_a_declaration(Some(n))) {
                     statements.next();
@@ -444,7 +444,7 @@ impl<'a> FnLowerer<'a> {
         let range = stmt.significant_range();
         let source_name = label_name(label);
         let name = self.declare_symbol(source_name, range);
-        let targets = stmt.children().filter(|t| t.kind() == SyntaxKind::NAME_REF);
+        let targets = stmt.children().filter(|t| t.is(SyntaxKind::NAME_REF));
         let local = match stmt.kind() {
             SyntaxKind::CALL_PROTOTYPE => LocalDecl::CallPrototype {
                 name,
@@ -510,11 +510,11 @@ impl<'a> FnLowerer<'a> {
     /// Lowers an `OPCODE` node; the ISA family is looked up once per distinct
     /// opcode of the function.
     fn lower_opcode(&mut self, opcode: Node<'_>) -> Option<Opcode> {
-        let name = opcode.token(SyntaxKind::IDENT)?.text;
+        let name = opcode.token(SyntaxKind::IDENT)?.text();
         let modifiers: Vec<String> = opcode
             .tokens()
-            .filter(|t| t.kind == SyntaxKind::DOT_IDENT)
-            .map(|m| m.text.to_string())
+            .filter(|t| t.is(SyntaxKind::DOT_IDENT))
+            .map(|m| m.text().to_string())
             .collect();
         let key = &mut self.opcode_key;
         key.clear();
@@ -548,8 +548,8 @@ impl<'a> FnLowerer<'a> {
         let mut guard = None;
         let opcode = loop {
             match children.next() {
-                Some(n) if n.kind() == SyntaxKind::OPCODE => break Some(n),
-                Some(n) if n.kind() == SyntaxKind::GUARD => {
+                Some(n) if n.is(SyntaxKind::OPCODE) => break Some(n),
+                Some(n) if n.is(SyntaxKind::GUARD) => {
                     guard.get_or_insert(n);
                 }
                 Some(_) => {}
@@ -595,8 +595,8 @@ impl<'a> FnLowerer<'a> {
 }
 
 fn lower_loc(loc: Node<'_>) -> Option<Loc> {
-    let mut ints = loc.tokens().filter(|t| t.kind == SyntaxKind::INT_NUMBER);
-    let mut next = || ints.next()?.text.parse::<u32>().ok();
+    let mut ints = loc.tokens().filter(|t| t.is(SyntaxKind::INT_NUMBER));
+    let mut next = || ints.next()?.text().parse::<u32>().ok();
     let (file, line, col) = (next()?, next()?, next()?);
     // `.loc`, three numbers, then an optional `, function_name ..., inlined_at ...`.
     let tail = normalized_text_after(loc, 4);

@@ -12,8 +12,8 @@
 //! [`ModuleItem::Verbatim`](crate::ir::ModuleItem::Verbatim)) and reported as a
 //! [`LowerError`].
 //!
-//! The walk goes over the green tree through the views of `green.rs` (a node
-//! and its absolute start), not through `SyntaxNode`s or the typed `ast`:
+//! The walk goes over the green tree through [`ptx_syntax::green`] views (a
+//! node and its absolute start), not through `SyntaxNode`s or the typed `ast`:
 //! rowan's cursor API allocates and frees a node for every node visited, which
 //! was most of the cost of lowering. Only the public entry points take the
 //! typed `ast`/`Parse`.
@@ -22,7 +22,6 @@ mod constexpr;
 mod context;
 mod decl;
 mod function;
-mod green;
 mod module;
 mod operand;
 mod scope;

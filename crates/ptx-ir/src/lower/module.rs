@@ -1,5 +1,6 @@
 //! Lowering of a whole module: header, module-level items in order, functions.
 
+use ptx_syntax::green::Node;
 use ptx_syntax::{Parse, SyntaxKind, TextSize};
 
 use crate::ir::{Module, ModuleItem};
@@ -7,7 +8,6 @@ use crate::ir::{Module, ModuleItem};
 use super::context::ModuleContext;
 use super::decl::{lower_signature, lower_var_decl};
 use super::function::lower_function_absolute;
-use super::green::Node;
 use super::text::{name_ref_text, name_text, normalized_text, statement_tail, trimmed_text};
 use super::LowerError;
 
@@ -106,7 +106,7 @@ fn lower_item(
         SyntaxKind::FILE_DIRECTIVE => ModuleItem::File {
             index: node
                 .token(SyntaxKind::INT_NUMBER)
-                .and_then(|t| t.text.parse().ok())
+                .and_then(|t| t.text().parse().ok())
                 .unwrap_or(0),
             text: normalized_text(node),
         },

@@ -3,19 +3,18 @@
 //! A name is resolved in this order: the function's scopes (registers, body
 //! declarations, parameters), its labels, the predefined registers of
 //! [`ptx_isa::special_reg`], the module's names. An unknown name is reported and
-//! lowered as a symbol. Constant expressions are evaluated where
-//! [`eval_int`](super::constexpr::eval_int) can (the text as written is kept for
-//! emission); `symbol ± constant` becomes a symbol with an offset; anything else
-//! stays an [`Operand::Expr`].
+//! lowered as a symbol. Constant expressions are evaluated where [`eval_int`]
+//! can (the text as written is kept for emission); `symbol ± constant` becomes
+//! a symbol with an offset; anything else stays an [`Operand::Expr`].
 
 use ptx_syntax::ast::{self, LiteralValue};
+use ptx_syntax::green::Node;
 use ptx_syntax::SyntaxKind;
 
 use crate::ir::{Address, AddressBase, Imm, ImmValue, Operand};
 
 use super::constexpr::eval_int;
 use super::function::{FnLowerer, Resolved};
-use super::green::Node;
 use super::scope::Binding;
 use super::text::normalized_text;
 
@@ -49,7 +48,7 @@ fn operands(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
 /// The kind of the first significant direct token (the operator of an
 /// expression).
 fn operator(node: Node<'_>) -> Option<SyntaxKind> {
-    node.significant_tokens().next().map(|t| t.kind)
+    node.significant_tokens().next().map(|t| t.kind())
 }
 
 impl<'a> FnLowerer<'a> {
@@ -83,7 +82,7 @@ impl<'a> FnLowerer<'a> {
     fn lower_pred_pair(&mut self, pair: Node<'a>) -> Operand {
         let mut names = pair
             .children()
-            .filter(|n| n.kind() == SyntaxKind::NAME_REF)
+            .filter(|n| n.is(SyntaxKind::NAME_REF))
             .map(|p| self.lower_name(p));
         let first = names.next().unwrap_or(Operand::Sink);
         let second = names.next().unwrap_or(Operand::Sink);
@@ -97,11 +96,11 @@ impl<'a> FnLowerer<'a> {
         let mut ident = None;
         let mut component: Option<String> = None;
         for token in name.tokens() {
-            match token.kind {
-                SyntaxKind::IDENT if ident.is_none() => ident = Some(token.text),
+            match token.kind() {
+                SyntaxKind::IDENT if ident.is_none() => ident = Some(token.text()),
                 SyntaxKind::DOT_IDENT => component
                     .get_or_insert_with(String::new)
-                    .push_str(token.text),
+                    .push_str(token.text()),
                 _ => {}
             }
         }
@@ -155,7 +154,7 @@ impl<'a> FnLowerer<'a> {
         let op = operator(node);
         let inner = node.children().next();
         if let (Some(SyntaxKind::BANG), Some(inner)) = (op, inner) {
-            if inner.kind() == SyntaxKind::NAME_REF {
+            if inner.is(SyntaxKind::NAME_REF) {
                 if let Operand::Reg { reg, .. } = self.lower_name(inner) {
                     return Operand::NegPred(reg);
                 }
@@ -215,8 +214,7 @@ impl<'a> FnLowerer<'a> {
                 text: Some(text),
             });
         }
-        if node.any_descendant(&mut |n| n.kind() == SyntaxKind::NAME_REF && self.names_register(n))
-        {
+        if node.any_descendant(&mut |n| n.is(SyntaxKind::NAME_REF) && self.names_register(n)) {
             self.error(
                 node.significant_range(),
                 format!("unsupported operand expression `{text}`"),
@@ -227,14 +225,14 @@ impl<'a> FnLowerer<'a> {
 
     /// The register operand `node` names, if it is a name of a register.
     fn register_name(&mut self, node: Node<'a>) -> Option<Operand> {
-        let is_reg = node.kind() == SyntaxKind::NAME_REF && self.names_register(node);
+        let is_reg = node.is(SyntaxKind::NAME_REF) && self.names_register(node);
         is_reg.then(|| self.lower_name(node))
     }
 
     /// Whether the `NAME_REF` `name` names a register.
     fn names_register(&self, name: Node<'a>) -> bool {
         name.token(SyntaxKind::IDENT)
-            .is_some_and(|t| matches!(self.scopes.lookup(t.text), Some(Binding::Reg { .. })))
+            .is_some_and(|t| matches!(self.scopes.lookup(t.text()), Some(Binding::Reg { .. })))
     }
 
     /// `[%rd1+8]`, `[sym]`, `[sym+4*2]`, `[0x100]`, or a list `[tex, {x, y}]`.
@@ -270,12 +268,12 @@ impl<'a> FnLowerer<'a> {
     /// Splits `name`, `name + c`, `name - c`, `c + name` (nested) into the
     /// resolved name and the constant offset.
     fn base_and_offset(&mut self, node: Node<'a>) -> Option<(Operand, i64)> {
-        if node.kind() == SyntaxKind::NAME_REF {
+        if node.is(SyntaxKind::NAME_REF) {
             let base = self.lower_name(node);
             return matches!(base, Operand::Reg { .. } | Operand::Symbol { .. })
                 .then_some((base, 0));
         }
-        if node.kind() != SyntaxKind::BIN_EXPR {
+        if !node.is(SyntaxKind::BIN_EXPR) {
             return None;
         }
         let op = operator(node)?;
@@ -321,12 +319,12 @@ fn imm_value(value: LiteralValue) -> ImmValue {
 
 /// The value of a `LITERAL` node (of its first token).
 fn literal_value(lit: Node<'_>) -> Option<LiteralValue> {
-    ast::parse_literal(lit.first_token()?.text)
+    ast::parse_literal(lit.first_token()?.text())
 }
 
 /// The value of `-literal` for a floating-point literal.
 fn negated_float(node: Node<'_>) -> Option<ImmValue> {
-    if node.kind() != SyntaxKind::LITERAL {
+    if !node.is(SyntaxKind::LITERAL) {
         return None;
     }
     match imm_value(literal_value(node)?) {

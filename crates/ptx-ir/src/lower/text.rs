@@ -1,13 +1,12 @@
-//! Text helpers over syntax nodes ([`green::Node`](super::green::Node) views):
+//! Text helpers over syntax nodes ([`green::Node`](ptx_syntax::green::Node) views):
 //! names, normalized text, trimmed text.
 
+use ptx_syntax::green::Node;
 use ptx_syntax::SyntaxKind;
-
-use super::green::Node;
 
 /// The text of a `NAME` node (its first token), or `""` (also without a node).
 pub(crate) fn name_str(name: Option<Node<'_>>) -> &str {
-    name.and_then(Node::first_token).map_or("", |t| t.text)
+    name.and_then(Node::first_token).map_or("", |t| t.text())
 }
 
 /// [`name_str`] as a `String`.
@@ -17,7 +16,7 @@ pub(crate) fn name_text(name: Option<Node<'_>>) -> String {
 
 /// The text of a `NAME_REF` node: its identifier, or `""`.
 pub(crate) fn name_ref_text<'a>(name: Node<'a>) -> &'a str {
-    name.token(SyntaxKind::IDENT).map_or("", |t| t.text)
+    name.token(SyntaxKind::IDENT).map_or("", |t| t.text())
 }
 
 /// The text of `node` with comments dropped and every run of whitespace or
@@ -33,7 +32,7 @@ pub(crate) fn normalized_text_after(node: Node<'_>, skip: usize) -> String {
     let mut space = false;
     let mut seen = 0usize;
     node.for_each_token(&mut |tok| {
-        if tok.kind.is_trivia() {
+        if tok.is_trivia() {
             space = !out.is_empty();
             return;
         }
@@ -45,7 +44,7 @@ pub(crate) fn normalized_text_after(node: Node<'_>, skip: usize) -> String {
             out.push(' ');
             space = false;
         }
-        out.push_str(tok.text);
+        out.push_str(tok.text());
     });
     out
 }
