@@ -164,10 +164,14 @@ impl RootDatabase {
         let path = path.into();
         let text = text.into();
         if let Some(&file) = self.files.get(&path) {
-            if *file.text(self) != text {
-                self.update_chunks(file, &text);
-                file.set_text(self).to(text);
+            // One pass over the texts finds both whether and where they differ.
+            let old = file.text(self);
+            let (prefix, suffix) = common_affixes(old.as_bytes(), text.as_bytes());
+            if prefix == old.len() && prefix == text.len() {
+                return file;
             }
+            self.update_chunks(file, &text, prefix, suffix);
+            file.set_text(self).to(text);
             return file;
         }
         // No setter here: creating inputs does not wait for the clones of the
@@ -190,10 +194,10 @@ impl RootDatabase {
 
     /// Re-splits the part of `file` that differs in `new` and sets the texts
     /// of the chunks that changed (see [`set_file_text`](Self::set_file_text)).
-    fn update_chunks(&mut self, file: SourceFile, new: &str) {
-        let old = file.text(self);
-        let (prefix, suffix) = common_affixes(old.as_bytes(), new.as_bytes());
-        let old_len = old.len();
+    /// `prefix` and `suffix` are the lengths of the texts' common prefix and
+    /// suffix (not overlapping), as [`common_affixes`] gives them.
+    fn update_chunks(&mut self, file: SourceFile, new: &str, prefix: usize, suffix: usize) {
+        let old_len = file.text(self).len();
         let chunks: Vec<Chunk> = file.chunks(self).clone();
         let mut starts = Vec::with_capacity(chunks.len() + 1);
         let mut at = 0usize;

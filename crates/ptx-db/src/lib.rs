@@ -49,6 +49,6 @@ pub use pipeline::{
 };
 pub use queries::{
     chunk_check, chunk_parse, chunks_clean, file_diagnostics, kernel_ir, kernel_lowered,
-    kernel_starts, kernels, module_context, module_facts, module_items, parse, Diag, Kernel,
-    KernelSyntax, LoweredKernel,
+    kernel_starts, kernels, module_check, module_context, module_facts, module_items, parse, Diag,
+    Kernel, KernelSyntax, LoweredKernel,
 };

@@ -134,12 +134,24 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
     Parse::from_parts(green, Vec::new())
 }
 
+/// The module-level pass of the check, once per edit: the facts the checks of
+/// each item read and the module-level diagnostics (absolute ranges).
+///
+/// `no_eq`: it re-runs whenever the file does (the diagnostics' positions move
+/// with any edit above them); [`module_facts`] is the position-free part that
+/// backdates.
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn module_check(db: &dyn Db, file: SourceFile) -> (ModuleFacts, Arc<[Diag]>) {
+    let (facts, diags) = ptx_syntax::check::module_facts(&parse(db, file).tree());
+    (facts, diags.into())
+}
+
 /// The module-level facts the checks of each item read (header, module-level
 /// names). Position-free: an edit inside a function leaves it equal, so the
 /// other chunks' [`chunk_check`]s do not re-run.
 #[salsa::tracked(returns(ref))]
 pub fn module_facts(db: &dyn Db, file: SourceFile) -> ModuleFacts {
-    ptx_syntax::check::module_facts(&parse(db, file).tree()).0
+    module_check(db, file).0.clone()
 }
 
 /// The checks of the items of one chunk, with ranges relative to the chunk, in
@@ -165,7 +177,7 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Arc<[Diag]> {
     }
     // The order of `check`: module-level diagnostics, then item by item; then
     // a stable sort by start.
-    let (_, mut diags) = ptx_syntax::check::module_facts(&parse(db, file).tree());
+    let mut diags = module_check(db, file).1.to_vec();
     let mut offset = TextSize::from(0);
     for &chunk in file.chunks(db) {
         diags.extend(chunk_check(db, chunk).iter().map(|d| Diag {
