@@ -122,8 +122,16 @@ fn apply(text: &str, edit: &Edit) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// Cases per property: 512 (what CI runs), or `PROPTEST_CASES`.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(512)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_files_never_panic(seed in any::<usize>(), edits in prop::collection::vec(edit(), 1..8)) {
