@@ -348,29 +348,35 @@ fn pieces<'t>(text: &'t str, start: usize, points: &[usize]) -> impl Iterator<It
 }
 
 /// The lengths of the common prefix and suffix of two texts (not
-/// overlapping), compared a block at a time (`memcmp`).
+/// overlapping): compared 4 KiB at a time (one `memcmp` each), then, in the
+/// block that differs, 64 bytes and then one byte at a time.
 fn common_affixes(a: &[u8], b: &[u8]) -> (usize, usize) {
-    const BLOCK: usize = 256;
     let n = a.len().min(b.len());
-    let mut prefix = 0;
-    while prefix + BLOCK <= n && a[prefix..prefix + BLOCK] == b[prefix..prefix + BLOCK] {
-        prefix += BLOCK;
-    }
-    while prefix < n && a[prefix] == b[prefix] {
-        prefix += 1;
-    }
+    let prefix = common_prefix(a, b, n);
     let max = n - prefix;
+    // The common suffix is the common prefix of the reversed tails; walk the
+    // ends backwards in the same block sizes.
     let (ea, eb) = (a.len(), b.len());
     let mut suffix = 0;
-    while suffix + BLOCK <= max
-        && a[ea - suffix - BLOCK..ea - suffix] == b[eb - suffix - BLOCK..eb - suffix]
-    {
-        suffix += BLOCK;
-    }
-    while suffix < max && a[ea - suffix - 1] == b[eb - suffix - 1] {
-        suffix += 1;
+    for block in [4096, 64, 1] {
+        while suffix + block <= max
+            && a[ea - suffix - block..ea - suffix] == b[eb - suffix - block..eb - suffix]
+        {
+            suffix += block;
+        }
     }
     (prefix, suffix)
+}
+
+/// The length of the common prefix of `a[..n]` and `b[..n]`.
+fn common_prefix(a: &[u8], b: &[u8], n: usize) -> usize {
+    let mut prefix = 0;
+    for block in [4096, 64, 1] {
+        while prefix + block <= n && a[prefix..prefix + block] == b[prefix..prefix + block] {
+            prefix += block;
+        }
+    }
+    prefix
 }
 
 /// Checks a value against the knob's type; an Int is accepted for a Float knob.
@@ -384,5 +390,36 @@ fn coerce(def: &'static KnobDef, value: KnobValue) -> Result<KnobValue, SetKnobE
             expected: ty,
             found: v.knob_type(),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common_affixes;
+
+    /// The prefix and suffix lengths by the definition, a byte at a time.
+    fn by_bytes(a: &[u8], b: &[u8]) -> (usize, usize) {
+        let n = a.len().min(b.len());
+        let prefix = (0..n).take_while(|&i| a[i] == b[i]).count();
+        let suffix = (0..n - prefix)
+            .take_while(|&i| a[a.len() - 1 - i] == b[b.len() - 1 - i])
+            .count();
+        (prefix, suffix)
+    }
+
+    #[test]
+    fn common_affixes_match_the_definition() {
+        let base: Vec<u8> = (0..20_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        for at in [0, 1, 63, 64, 65, 4095, 4096, 4097, 9000, 19_999] {
+            for (cut, insert) in [(0, &b"x"[..]), (1, b""), (3, b"yz"), (0, b"")] {
+                let mut b = base.clone();
+                let end = (at + cut).min(b.len());
+                b.splice(at..end, insert.iter().copied());
+                assert_eq!(common_affixes(&base, &b), by_bytes(&base, &b), "at {at}");
+                assert_eq!(common_affixes(&b, &base), by_bytes(&b, &base), "at {at}");
+            }
+        }
+        assert_eq!(common_affixes(b"", b""), (0, 0));
+        assert_eq!(common_affixes(b"abc", b"abc"), (3, 0));
     }
 }

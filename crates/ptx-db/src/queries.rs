@@ -35,7 +35,7 @@ use ptx_ir::ir::{Function, Header, ModuleItem};
 use ptx_ir::{LowerError, ModuleContext};
 use ptx_syntax::ast::{self, AstNode};
 use ptx_syntax::check::{Diagnostic, ModuleFacts, Severity};
-use ptx_syntax::{GreenNode, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize};
+use ptx_syntax::{green, GreenNode, Parse, SyntaxKind, SyntaxNode, TextRange, TextSize};
 use rowan::NodeOrToken;
 
 use crate::inputs::{Chunk, SourceFile};
@@ -209,22 +209,25 @@ pub fn kernels(db: &dyn Db, file: SourceFile) -> Vec<Kernel<'_>> {
     function_definitions(parse(db, file))
         .enumerate()
         .map(|(index, func)| {
-            let name = func.name().map(|n| n.text()).unwrap_or_default();
-            let green = func.syntax().green().into_owned();
+            let name = func
+                .child(SyntaxKind::NAME)
+                .and_then(|n| n.first_token())
+                .map(|t| t.text().to_string())
+                .unwrap_or_default();
+            let green = func.green().to_owned();
             Kernel::new(db, name, file, index, KernelSyntax(green))
         })
         .collect()
 }
 
 /// The `FUNCTION` nodes with a body, in order (the same order as
-/// [`Module::functions`] of `ptx_ir::lower_module`).
-fn function_definitions(parse: &Parse) -> impl Iterator<Item = ast::Function> {
-    parse
-        .syntax_node()
+/// [`Module::functions`] of `ptx_ir::lower_module`), as green views with
+/// absolute ranges: this runs after every edit, and the green walk allocates
+/// nothing (a `SyntaxNode` walk allocates a node per top-level item).
+fn function_definitions(parse: &Parse) -> impl Iterator<Item = green::Node<'_>> {
+    green::Node::new(parse.green(), TextSize::from(0))
         .children()
-        .filter(|n| n.kind() == SyntaxKind::FUNCTION)
-        .filter_map(ast::Function::cast)
-        .filter(|f| f.body().is_some())
+        .filter(|n| n.is(SyntaxKind::FUNCTION) && n.child(SyntaxKind::BLOCK).is_some())
 }
 
 /// A kernel lowered to IR: the function without source positions, each
@@ -307,7 +310,7 @@ pub fn module_items(db: &dyn Db, file: SourceFile) -> (Header, Arc<[ModuleItem]>
 /// and is cheap); call it once per file and index it.
 pub fn kernel_starts(db: &dyn Db, file: SourceFile) -> Vec<TextSize> {
     function_definitions(parse(db, file))
-        .map(|f| f.syntax().text_range().start())
+        .map(|f| f.range().start())
         .collect()
 }
 
