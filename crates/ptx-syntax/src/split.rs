@@ -52,8 +52,9 @@
 //! some, and on mutated and random texts.
 
 /// Directives that start a top-level item (never a perf directive that may
-/// follow a function header).
-fn starts_item(text: &str) -> bool {
+/// follow a function header). Public for the tests that check the scanner
+/// against a token-based definition.
+pub fn starts_item(text: &str) -> bool {
     matches!(
         text,
         ".version"
@@ -79,7 +80,7 @@ fn starts_item(text: &str) -> bool {
 }
 
 /// Directives that end at the end of their line.
-fn is_line_directive(text: &str) -> bool {
+pub fn is_line_directive(text: &str) -> bool {
     matches!(text, ".version" | ".target" | ".address_size" | ".file")
 }
 

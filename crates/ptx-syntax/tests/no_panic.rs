@@ -1,38 +1,24 @@
 //! No panic on any input. Mutations of real PTX (the shared corpus when present,
 //! and every PTX file in test-data): truncation at every line, deleted lines and
-//! random byte edits. Each mutated text must parse into a lossless tree and go
+//! random byte edits and PTX fragments (`ptx_test_support::mutation`). Each mutated text must parse into a lossless tree and go
 //! through the checks without a panic.
 //!
 //! CI runs the default number of cases; run longer with e.g.
 //! `PROPTEST_CASES=200000 cargo test --release -p ptx-syntax --test no_panic`.
 
-use std::path::{Path, PathBuf};
-
 use proptest::prelude::*;
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ptx") {
-            out.push(path);
-        }
-    }
-}
+use ptx_test_support::mutation::{self, apply, edit};
+use ptx_test_support::{corpus_dir, ptx_files_recursive, test_data};
 
 /// Seed texts: small files only (the big dealii module is covered by the corpus
 /// round-trip test), sorted for determinism.
 fn seeds() -> &'static [String] {
     static SEEDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     SEEDS.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut files = Vec::new();
-        collect(&root.join("test-data"), &mut files);
-        collect(&root.join("../shared/corpus/zluda"), &mut files);
+        let mut files = ptx_files_recursive(&test_data());
+        if let Some(corpus) = corpus_dir() {
+            files.extend(ptx_files_recursive(&corpus.join("zluda")));
+        }
         files.sort();
         files
             .iter()
@@ -64,74 +50,8 @@ fn truncation_at_every_line() {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Edit {
-    DeleteLine(usize),
-    DuplicateLine(usize),
-    ReplaceByte(usize, u8),
-    InsertByte(usize, u8),
-    DeleteRange(usize, usize),
-}
-
-fn edit() -> impl Strategy<Value = Edit> {
-    let interesting = prop::sample::select(b";,{}[]()<>.%@!|:_-+\"/*\n 0xf9aZ".to_vec());
-    prop_oneof![
-        any::<usize>().prop_map(Edit::DeleteLine),
-        any::<usize>().prop_map(Edit::DuplicateLine),
-        (any::<usize>(), interesting.clone()).prop_map(|(i, b)| Edit::ReplaceByte(i, b)),
-        (any::<usize>(), interesting).prop_map(|(i, b)| Edit::InsertByte(i, b)),
-        (any::<usize>(), 0usize..64).prop_map(|(i, n)| Edit::DeleteRange(i, n)),
-    ]
-}
-
-fn apply(text: &str, edit: &Edit) -> String {
-    let mut bytes = text.as_bytes().to_vec();
-    let len = bytes.len().max(1);
-    match *edit {
-        Edit::DeleteLine(i) | Edit::DuplicateLine(i) => {
-            let lines: Vec<&str> = text.split_inclusive('\n').collect();
-            if lines.is_empty() {
-                return String::new();
-            }
-            let k = i % lines.len();
-            let mut out = String::new();
-            for (j, l) in lines.iter().enumerate() {
-                if j != k || matches!(edit, Edit::DuplicateLine(_)) {
-                    out.push_str(l);
-                }
-                if j == k && matches!(edit, Edit::DuplicateLine(_)) {
-                    out.push_str(l);
-                }
-            }
-            return out;
-        }
-        Edit::ReplaceByte(i, b) => {
-            if !bytes.is_empty() {
-                bytes[i % len] = b;
-            }
-        }
-        Edit::InsertByte(i, b) => bytes.insert(i % (bytes.len() + 1), b),
-        Edit::DeleteRange(i, n) => {
-            let start = i % len;
-            let end = (start + n).min(bytes.len());
-            if start < end {
-                bytes.drain(start..end);
-            }
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
-/// Cases per property: 512 (what CI runs), or `PROPTEST_CASES`.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(512)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: mutation::cases(512), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_files_never_panic(seed in any::<usize>(), edits in prop::collection::vec(edit(), 1..8)) {

@@ -7,44 +7,18 @@
 //! Run longer with e.g.
 //! `PROPTEST_CASES=100000 cargo test --release -p ptx-syntax --test split_scanner`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use proptest::prelude::*;
 use ptx_syntax::lexer::tokenize;
-use ptx_syntax::split::split_points;
+use ptx_syntax::split::{is_line_directive, split_points, starts_item};
 use ptx_syntax::SyntaxKind::{self, *};
+use ptx_test_support::mutation::{apply, cases, edit, FRAGMENTS};
+use ptx_test_support::{corpus_dir, ptx_files_recursive, test_data};
 
-/// The reference: chunk boundaries defined on the lexer's tokens. The two
-/// directive lists are those of `split.rs` (a change there must be made here
-/// too).
+/// The reference: chunk boundaries defined on the lexer's tokens (with the
+/// directive lists of `split.rs`: the scanner is what is under test).
 fn by_tokens(text: &str) -> (Vec<usize>, bool) {
-    fn starts_item(text: &str) -> bool {
-        matches!(
-            text,
-            ".version"
-                | ".target"
-                | ".address_size"
-                | ".file"
-                | ".section"
-                | ".alias"
-                | ".entry"
-                | ".func"
-                | ".visible"
-                | ".weak"
-                | ".extern"
-                | ".common"
-                | ".global"
-                | ".const"
-                | ".shared"
-                | ".tex"
-                | ".texref"
-                | ".samplerref"
-                | ".surfref"
-        )
-    }
-    fn is_line_directive(text: &str) -> bool {
-        matches!(text, ".version" | ".target" | ".address_size" | ".file")
-    }
     let (tokens, _errors) = tokenize(text);
     let mut points = Vec::new();
     let mut offset = 0usize;
@@ -96,29 +70,15 @@ fn same(text: &str) {
     assert_eq!(got, want, "split differs on {text:?}");
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "ptx") {
-            out.push(path);
-        }
-    }
-}
-
 /// Every PTX file of test-data and of the shared corpus (when present),
 /// sorted for determinism.
 fn files() -> &'static [(PathBuf, String)] {
     static FILES: std::sync::OnceLock<Vec<(PathBuf, String)>> = std::sync::OnceLock::new();
     FILES.get_or_init(|| {
-        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut paths = Vec::new();
-        collect(&root.join("test-data"), &mut paths);
-        collect(&root.join("../shared/corpus"), &mut paths);
+        let mut paths = ptx_files_recursive(&test_data());
+        if let Some(corpus) = corpus_dir() {
+            paths.extend(ptx_files_recursive(&corpus));
+        }
         paths.sort();
         paths
             .into_iter()
@@ -216,113 +176,6 @@ fn same_on_tricky_texts() {
     }
 }
 
-#[derive(Clone, Debug)]
-enum Edit {
-    DeleteLine(usize),
-    DuplicateLine(usize),
-    ReplaceByte(usize, u8),
-    InsertByte(usize, u8),
-    InsertFragment(usize, &'static str),
-    DeleteRange(usize, usize),
-}
-
-/// Pieces of PTX that decide where items and tokens end.
-const FRAGMENTS: &[&str] = &[
-    "/*",
-    "*/",
-    "//",
-    "\"",
-    "\\",
-    "\\\\",
-    "\\\"",
-    "{",
-    "}",
-    "(",
-    ")",
-    ";",
-    ".entry",
-    ".visible",
-    ".func",
-    ".global",
-    ".extern",
-    ".file 1 \"a.cu\"",
-    ".version 8.0",
-    ".target sm_80",
-    ".address_size 64",
-    ".maxntid 1",
-    ".entry::x",
-    ".5",
-    "1.",
-    "%r1",
-    "ret;",
-    " ",
-    "\t",
-    "\n",
-    "\r\n",
-    "\r",
-    "é",
-    "€",
-    "\u{a0}",
-    "\u{2028}",
-];
-
-fn edit() -> impl Strategy<Value = Edit> {
-    let interesting = prop::sample::select(b";,{}[]()<>.%@!|:_-+\"/*\\\n\r 0xf9aZ$".to_vec());
-    prop_oneof![
-        any::<usize>().prop_map(Edit::DeleteLine),
-        any::<usize>().prop_map(Edit::DuplicateLine),
-        (any::<usize>(), interesting.clone()).prop_map(|(i, b)| Edit::ReplaceByte(i, b)),
-        (any::<usize>(), interesting).prop_map(|(i, b)| Edit::InsertByte(i, b)),
-        (any::<usize>(), prop::sample::select(FRAGMENTS))
-            .prop_map(|(i, f)| Edit::InsertFragment(i, f)),
-        (any::<usize>(), 0usize..64).prop_map(|(i, n)| Edit::DeleteRange(i, n)),
-    ]
-}
-
-fn apply(text: &str, edit: &Edit) -> String {
-    let mut bytes = text.as_bytes().to_vec();
-    let len = bytes.len().max(1);
-    match *edit {
-        Edit::DeleteLine(i) | Edit::DuplicateLine(i) => {
-            let lines: Vec<&str> = text.split_inclusive('\n').collect();
-            if lines.is_empty() {
-                return String::new();
-            }
-            let k = i % lines.len();
-            let mut out = String::new();
-            for (j, l) in lines.iter().enumerate() {
-                if j != k || matches!(edit, Edit::DuplicateLine(_)) {
-                    out.push_str(l);
-                }
-                if j == k && matches!(edit, Edit::DuplicateLine(_)) {
-                    out.push_str(l);
-                }
-            }
-            return out;
-        }
-        Edit::ReplaceByte(i, b) => {
-            if !bytes.is_empty() {
-                bytes[i % len] = b;
-            }
-        }
-        Edit::InsertByte(i, b) => bytes.insert(i % (bytes.len() + 1), b),
-        Edit::InsertFragment(i, f) => {
-            let at = i % (bytes.len() + 1);
-            bytes.splice(at..at, f.bytes());
-        }
-        Edit::DeleteRange(i, n) => {
-            let start = i % len;
-            let end = (start + n).min(bytes.len());
-            if start < end {
-                bytes.drain(start..end);
-            }
-        }
-    }
-    // Byte edits may cut a character: lossy decoding keeps the text valid
-    // (and brings in U+FFFD, a non-ASCII character).
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
 /// Small seed files (test-data and the corpus, under 32 KiB).
 fn seeds() -> Vec<&'static str> {
     files()
@@ -332,16 +185,8 @@ fn seeds() -> Vec<&'static str> {
         .collect()
 }
 
-/// Cases per property: 4096, or `PROPTEST_CASES`.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4096)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(4096), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn same_on_mutated_files(seed in any::<usize>(), edits in prop::collection::vec(edit(), 1..12)) {

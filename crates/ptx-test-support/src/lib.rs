@@ -1,10 +1,13 @@
 //! Helpers shared by the integration tests of every crate (a dev-dependency
 //! only): where `test-data/` and the shared corpus are, the ptxas 13.0.88 oracle
-//! and how to read its answers.
+//! and how to read its answers; [`mutation`], the text mutations of the
+//! property tests.
 //!
 //! Absent oracles skip: `corpus_dir` and `ptxas` return `None` (and say so on
 //! stderr) unless `PTXOPT_REQUIRE_CORPUS` / `PTXOPT_REQUIRE_PTXAS` is set, in
 //! which case they panic (CI sets both).
+
+pub mod mutation;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
