@@ -1,7 +1,7 @@
 //! Computing one file's queries on several threads: a cold `ptxopt analyze`
 //! or `build` of a large file spends its time in per-chunk parsing and checking
-//! and in per-kernel lowering and analyses, which are independent of each
-//! other, so [`warm_file`] runs them on clones of the database (salsa shares
+//! and in per-kernel lowering and analyses (or phases), which are independent
+//! of each other, so [`warm_file`] runs them on clones of the database (salsa shares
 //! the memoized results between clones; a query one thread is computing makes
 //! another that needs it wait, it is never computed twice). The caller then
 //! reads every result from its own handle as usual, now memoized: the order
@@ -10,12 +10,16 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::inputs::SourceFile;
-use crate::queries::{chunk_check, chunk_parse, chunks_clean, kernels, module_facts, Kernel};
+use crate::queries::{
+    chunk_check, chunk_parse, chunks_clean, has_errors, kernels, module_facts, Kernel,
+};
 use crate::RootDatabase;
 
 /// Computes, on `threads` threads, the parse and check of every chunk of
-/// `file` and `per_kernel` for each of its kernels (largest first, so that the
-/// threads finish together). Does nothing for one thread: the caller's own
+/// `file`, then, when the file has no error, `per_kernel` for each of its
+/// kernels (largest first, so that the threads finish together). A file with
+/// errors is neither lowered nor analyzed here, as `build` and `analyze` do not
+/// go past its diagnostics. Does nothing for one thread: the caller's own
 /// queries compute the same on demand.
 pub fn warm_file(
     db: &RootDatabase,
@@ -34,22 +38,20 @@ pub fn warm_file(
         // The file is parsed and checked as a whole (see `file_diagnostics`).
         return;
     }
-    // What every check and lowering reads, before the threads need it.
+    // What every check reads, before the threads need it.
     module_facts(db, file);
+    run_parallel(db, threads, chunks.len(), &|db, i| {
+        chunk_check(db, chunks[i]);
+    });
+    if has_errors(db, file) {
+        return;
+    }
     let mut order: Vec<usize> = (0..kernels(db, file).len()).collect();
     order
         .sort_by_key(|&i| std::cmp::Reverse(u32::from(kernels(db, file)[i].syntax(db).text_len())));
-    run_parallel(
-        db,
-        threads,
-        order.len() + chunks.len(),
-        &|db, i| match order.get(i) {
-            Some(&k) => per_kernel(db, kernels(db, file)[k]),
-            None => {
-                chunk_check(db, chunks[i - order.len()]);
-            }
-        },
-    );
+    run_parallel(db, threads, order.len(), &|db, i| {
+        per_kernel(db, kernels(db, file)[order[i]]);
+    });
 }
 
 /// Runs `work(db, i)` for `i` in `0..n` on up to `threads` clones of `db`.

@@ -90,7 +90,8 @@ pub struct BuildArgs {
     #[arg(long, value_name = "A,B", value_delimiter = ',')]
     named_phases: Option<Vec<String>>,
 
-    /// Worker threads (default: the number of cores).
+    /// Worker threads (default: the number of cores): files in parallel, or,
+    /// for one file, its functions. The output is the same for any number.
     #[arg(short = 'j', long, value_name = "N")]
     jobs: Option<usize>,
 
@@ -372,10 +373,16 @@ fn build_group(
             }
         }
     }
-    let threads = job
+    let cores = job
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, work.len().max(1));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if let [(_, file)] = work[..] {
+        // One file: its chunks and functions in parallel instead.
+        ptx_db::parallel::warm_file(db, file, cores, &|db, kernel| {
+            ptx_db::kernel_ptx(db, kernel);
+        });
+    }
+    let threads = cores.clamp(1, work.len().max(1));
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(usize, FileReport)>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {

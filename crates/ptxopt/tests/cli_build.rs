@@ -561,3 +561,45 @@ fn knobs_prints_the_registry() {
         Some(2)
     );
 }
+
+/// Building one file uses every thread on its chunks and functions; the output
+/// is the same as with one thread (each example, a file with errors, and the
+/// largest corpus file when the shared corpus is there).
+#[test]
+fn one_file_builds_the_same_on_any_number_of_threads() {
+    let dir = scratch("threads");
+    let mut inputs = ptx_files(&test_data().join("examples"));
+    inputs.extend(ptx_files(&test_data().join("rejected")).into_iter().take(3));
+    let dealii = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/dealii/matrix_free_device_matrix_vector_01.1.sm_80.ptx");
+    if dealii.exists() {
+        inputs.push(dealii);
+    }
+    for input in inputs {
+        let build = |jobs: &str| {
+            let out_file = dir.join(format!("out-{jobs}.ptx"));
+            let _ = std::fs::remove_file(&out_file);
+            let out = ptxopt()
+                .arg("build")
+                .arg(&input)
+                .arg("-o")
+                .arg(&out_file)
+                .args(["--jobs", jobs])
+                .output()
+                .unwrap();
+            (
+                out.status.code(),
+                stderr(&out),
+                std::fs::read(&out_file).ok(),
+            )
+        };
+        let one = build("1");
+        for jobs in ["2", "4"] {
+            assert!(
+                build(jobs) == one,
+                "{}: --jobs {jobs} differs from --jobs 1",
+                input.display()
+            );
+        }
+    }
+}
