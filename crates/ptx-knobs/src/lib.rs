@@ -14,7 +14,9 @@ mod table;
 mod tests;
 
 pub use config::{parse_config, Config, ConfigError};
-pub use parse::{check_value, expected, lookup, parse_setting, parse_value, suggest};
+pub use parse::{
+    check_value, closest_names, expected, lookup, parse_setting, parse_value, suggest,
+};
 pub use registry::KNOBS;
 pub use table::{json_string, render_knobs, render_table, Format};
 

@@ -142,21 +142,46 @@ fn parse_int(text: &str) -> Option<i64> {
 /// The up to three knob names closest to `name`: case, `-` and `_` are
 /// ignored, then names are ranked by edit distance (a name that differs only
 /// by case, dashes or underscores comes first). Names too far off to be a
-/// typo are left out.
+/// typo are left out. [`closest_names`] over [`KNOBS`].
 pub fn suggest(name: &str) -> Vec<&'static str> {
-    let wanted = normalize(name);
+    closest_names(name, KNOBS.iter().map(|k| k.name), false)
+}
+
+/// Up to three of `names` closest to `word`, best first, each once, for "did
+/// you mean" messages: case, `-` and `_` are ignored, then names are ranked
+/// by edit distance, leaving out those more than a third of `word`'s length
+/// (at least 2) away. With `or_containing`, when no name is that close, the
+/// names that contain `word` instead (shortest first): `word` may be part of
+/// a name rather than a typo of one.
+pub fn closest_names<'a, I>(word: &str, names: I, or_containing: bool) -> Vec<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+    I::IntoIter: Clone,
+{
+    let wanted = normalize(word);
     if wanted.is_empty() {
         return Vec::new();
     }
+    let names = names.into_iter();
     let limit = (wanted.len() / 3).max(2);
-    let mut ranked: Vec<(usize, &'static str)> = KNOBS
-        .iter()
-        .filter_map(|k| {
-            let d = edit_distance(&wanted, &normalize(k.name));
-            (d <= limit).then_some((d, k.name))
+    let mut ranked: Vec<(usize, &'a str)> = names
+        .clone()
+        .filter_map(|name| {
+            let d = edit_distance(&wanted, &normalize(name));
+            (d <= limit).then_some((d, name))
         })
         .collect();
+    if ranked.is_empty() && or_containing {
+        ranked = names
+            .filter(|name| {
+                let name = normalize(name);
+                name.windows(wanted.len()).any(|w| w == wanted.as_slice())
+            })
+            .map(|name| (name.len(), name))
+            .collect();
+    }
     ranked.sort();
+    ranked.dedup_by_key(|(_, n)| *n);
     ranked.into_iter().take(3).map(|(_, n)| n).collect()
 }
 

@@ -512,56 +512,12 @@ define_phases! {
     },
 }
 
-/// Up to three phase names closest to `word` (case, `-` and `_` ignored;
-/// edit distance; failing that, names containing `word`), for "did you mean"
-/// messages.
+/// Up to three phase names (or aliases) closest to `word` (case, `-` and `_`
+/// ignored; edit distance; failing that, names containing `word`), for "did
+/// you mean" messages: [`ptx_knobs::closest_names`] over the phase table.
 pub fn suggest_phases(word: &str) -> Vec<&'static str> {
-    fn normalize(s: &str) -> Vec<char> {
-        s.chars()
-            .filter(|c| *c != '-' && *c != '_')
-            .flat_map(char::to_lowercase)
-            .collect()
-    }
-    fn distance(a: &[char], b: &[char]) -> usize {
-        let mut prev: Vec<usize> = (0..=b.len()).collect();
-        let mut cur = vec![0; b.len() + 1];
-        for (i, ca) in a.iter().enumerate() {
-            cur[0] = i + 1;
-            for (j, cb) in b.iter().enumerate() {
-                cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                    .min(prev[j + 1] + 1)
-                    .min(cur[j] + 1);
-            }
-            std::mem::swap(&mut prev, &mut cur);
-        }
-        prev[b.len()]
-    }
-    let wanted = normalize(word);
-    if wanted.is_empty() {
-        return Vec::new();
-    }
-    let limit = (wanted.len() / 3).max(2);
-    let mut ranked: Vec<(usize, &'static str)> = PHASES
+    let names = PHASES
         .iter()
-        .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
-        .filter_map(|name| {
-            let d = distance(&wanted, &normalize(name));
-            (d <= limit).then_some((d, name))
-        })
-        .collect();
-    if ranked.is_empty() {
-        // Not a typo: perhaps part of a name (`unrolling`, `hoist`).
-        ranked = PHASES
-            .iter()
-            .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()))
-            .filter(|name| {
-                let name = normalize(name);
-                name.windows(wanted.len()).any(|w| w == wanted.as_slice())
-            })
-            .map(|name| (name.len(), name))
-            .collect();
-    }
-    ranked.sort();
-    ranked.dedup_by_key(|(_, n)| *n);
-    ranked.into_iter().take(3).map(|(_, n)| n).collect()
+        .flat_map(|p| std::iter::once(p.name).chain(p.aliases.iter().copied()));
+    ptx_knobs::closest_names(word, names, true)
 }
