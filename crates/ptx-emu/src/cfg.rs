@@ -13,116 +13,26 @@
 //! it were not there. Blocks that cannot
 //! reach the exit (an infinite loop) have no post-dominator.
 //!
-//! Computed with the iterative algorithm of Cooper, Harvey and Kennedy ("A
-//! Simple, Fast Dominance Algorithm") on the reversed CFG.
+//! These are [`ptx_analysis::post_dominators`] of [`ptx_analysis::cfg`]: an
+//! unguarded `ret`/`exit`/`trap` cannot fall through, so its block has no
+//! successor and flows to the virtual exit, and a guarded one falls through.
 
-use ptx_ir::ir::Function;
+use la_arena::ArenaMap;
+use ptx_ir::ir::{BlockId, Function};
 
 /// The immediate post-dominator of each block, by layout position: `Some(pos)`
 /// of the post-dominating block, `None` for the virtual exit or no
-/// post-dominator (an infinite loop).
+/// post-dominator (an infinite loop, a block unreachable from the entry).
 pub fn ipdoms(f: &Function) -> Vec<Option<usize>> {
-    let n = f.layout.len();
-    let exit = n;
-    let pos_of = |b| f.layout.iter().position(|&x| x == b);
-    let succs_map = f.all_successors();
-    // Successors by position, plus the exit edge.
-    let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    let pdom = ptx_analysis::post_dominators(&ptx_analysis::cfg(f));
+    let mut pos: ArenaMap<BlockId, usize> = ArenaMap::default();
     for (i, &b) in f.layout.iter().enumerate() {
-        let mut s: Vec<usize> = succs_map
-            .get(b)
-            .map(|v| v.iter().filter_map(|&t| pos_of(t)).collect())
-            .unwrap_or_default();
-        // Only an unguarded `ret`/`exit`/`trap` leads to the exit: lanes that
-        // leave through a guarded one are gone, and the rest should still
-        // reconverge where they would without it.
-        let last = f.blocks[b].insts.last().map(|&i| &f.insts[i]);
-        let leaves = last.is_some_and(|inst| {
-            matches!(inst.opcode.name.as_str(), "ret" | "exit" | "trap") && inst.guard.is_none()
-        });
-        if leaves || s.is_empty() {
-            s.push(exit);
-        }
-        succs[i] = s;
+        pos.insert(b, i);
     }
-    // Predecessors in the reversed graph are the successors in the CFG.
-    let mut preds_rev: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-    for (i, s) in succs.iter().enumerate() {
-        for &t in s {
-            preds_rev[t].push(i);
-        }
-    }
-    // Postorder of the reversed graph from the exit (DFS over CFG predecessors).
-    let mut order = Vec::with_capacity(n + 1);
-    let mut seen = vec![false; n + 1];
-    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
-    seen[exit] = true;
-    while let Some(&mut (node, ref mut k)) = stack.last_mut() {
-        if *k < preds_rev[node].len() {
-            let next = preds_rev[node][*k];
-            *k += 1;
-            if !seen[next] {
-                seen[next] = true;
-                stack.push((next, 0));
-            }
-        } else {
-            order.push(node);
-            stack.pop();
-        }
-    }
-    let mut po_num = vec![usize::MAX; n + 1];
-    for (i, &node) in order.iter().enumerate() {
-        po_num[node] = i;
-    }
-    let mut idom: Vec<Option<usize>> = vec![None; n + 1];
-    idom[exit] = Some(exit);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        // Reverse postorder, skipping the root.
-        for &node in order.iter().rev().skip(1) {
-            // The "predecessors" of `node` in the reversed graph are its CFG
-            // successors.
-            let mut new_idom: Option<usize> = None;
-            for &p in &succs[node] {
-                if idom[p].is_none() {
-                    continue;
-                }
-                new_idom = Some(match new_idom {
-                    None => p,
-                    Some(cur) => intersect(&idom, &po_num, p, cur),
-                });
-            }
-            if new_idom.is_some() && idom[node] != new_idom {
-                idom[node] = new_idom;
-                changed = true;
-            }
-        }
-    }
-    (0..n)
-        .map(|i| match idom[i] {
-            Some(d) if d != exit => Some(d),
-            _ => None,
-        })
+    f.layout
+        .iter()
+        .map(|&b| pdom.idom(b).map(|p| pos[p]))
         .collect()
-}
-
-fn intersect(idom: &[Option<usize>], po: &[usize], mut a: usize, mut b: usize) -> usize {
-    while a != b {
-        while po[a] < po[b] {
-            match idom[a] {
-                Some(x) => a = x,
-                None => return b,
-            }
-        }
-        while po[b] < po[a] {
-            match idom[b] {
-                Some(x) => b = x,
-                None => return a,
-            }
-        }
-    }
-    a
 }
 
 #[cfg(test)]
