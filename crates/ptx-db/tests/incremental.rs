@@ -60,6 +60,14 @@ fn check_rebuild(db: &RootDatabase, log: &EventLog, file: SourceFile, expect: Ex
     expect.assert_eq(&fold_phases(&log.take(db)).join("\n"));
 }
 
+/// From a built [`setup`], replaces `from` by `to` in the text, rebuilds and
+/// snapshots the executed queries (as [`check_rebuild`]).
+fn check_edit(from: &str, to: &str, expect: Expect) {
+    let (mut db, log, file) = setup();
+    db.set_file_text("two.ptx", TWO_KERNELS.replace(from, to));
+    check_rebuild(&db, &log, file, expect);
+}
+
 /// Replaces a run of consecutive phase queries on one kernel that covers the
 /// whole pipeline by `<all N phases>(kernel)`.
 fn fold_phases(events: &[String]) -> Vec<String> {
@@ -127,15 +135,9 @@ fn first_build_runs_everything_once() {
 
 #[test]
 fn editing_one_body_reruns_only_that_kernel() {
-    let (mut db, log, file) = setup();
-    db.set_file_text(
-        "two.ptx",
-        TWO_KERNELS.replace("mov.u32 %r1, %ctaid.x;", "mov.u32 %r1, %ctaid.y;"),
-    );
-    check_rebuild(
-        &db,
-        &log,
-        file,
+    check_edit(
+        "mov.u32 %r1, %ctaid.x;",
+        "mov.u32 %r1, %ctaid.y;",
         expect![[r#"
             chunk_parse(two.ptx#4)
             chunks_clean(two.ptx)
@@ -157,15 +159,9 @@ fn editing_one_body_reruns_only_that_kernel() {
 
 #[test]
 fn editing_a_comment_stops_at_lowering() {
-    let (mut db, log, file) = setup();
-    db.set_file_text(
-        "two.ptx",
-        TWO_KERNELS.replace("// increment", "// add one to the thread index"),
-    );
-    check_rebuild(
-        &db,
-        &log,
-        file,
+    check_edit(
+        "// increment",
+        "// add one to the thread index",
         expect![[r#"
             chunk_parse(two.ptx#3)
             chunks_clean(two.ptx)
@@ -184,15 +180,9 @@ fn editing_a_comment_stops_at_lowering() {
 
 #[test]
 fn editing_whitespace_stops_at_lowering() {
-    let (mut db, log, file) = setup();
-    db.set_file_text(
-        "two.ptx",
-        TWO_KERNELS.replace("add.s32 %r2, %r1, 1;", "add.s32    %r2,   %r1,  1;\n\n"),
-    );
-    check_rebuild(
-        &db,
-        &log,
-        file,
+    check_edit(
+        "add.s32 %r2, %r1, 1;",
+        "add.s32    %r2,   %r1,  1;\n\n",
         expect![[r#"
             chunk_parse(two.ptx#3)
             chunks_clean(two.ptx)
@@ -211,15 +201,9 @@ fn editing_whitespace_stops_at_lowering() {
 
 #[test]
 fn editing_a_module_comment_reruns_no_kernel_query() {
-    let (mut db, log, file) = setup();
-    db.set_file_text(
-        "two.ptx",
-        TWO_KERNELS.replace("// kernel A", "// the first kernel\n\n"),
-    );
-    check_rebuild(
-        &db,
-        &log,
-        file,
+    check_edit(
+        "// kernel A",
+        "// the first kernel\n\n",
         expect![[r#"
             chunk_parse(two.ptx#2)
             chunks_clean(two.ptx)
@@ -276,13 +260,10 @@ fn adding_a_function_above_runs_phases_only_for_it() {
     // are lowered again (`kernel_lowered` is `no_eq`, so `kernel_ir` re-runs
     // too); their IR is unchanged, `kernel_ir` is backdated, and their phases
     // do not re-run.
-    let (mut db, log, file) = setup();
     let new_kernel = ".visible .entry first()\n{\n\tret;\n}\n\n// kernel A";
-    db.set_file_text("two.ptx", TWO_KERNELS.replace("// kernel A", new_kernel));
-    check_rebuild(
-        &db,
-        &log,
-        file,
+    check_edit(
+        "// kernel A",
+        new_kernel,
         expect![[r#"
             chunks_clean(two.ptx)
             chunk_parse(two.ptx#2)

@@ -68,6 +68,14 @@ fn check_reanalysis(db: &RootDatabase, log: &EventLog, file: SourceFile, expect:
     expect.assert_eq(&log.take(db).join("\n"));
 }
 
+/// From an analyzed [`setup`], replaces `from` by `to` in the text,
+/// re-analyzes and snapshots the executed queries.
+fn check_edit(from: &str, to: &str, expect: Expect) {
+    let (mut db, log, file) = setup();
+    db.set_file_text("k.ptx", LOOP_AND_STRAIGHT.replace(from, to));
+    check_reanalysis(&db, &log, file, expect);
+}
+
 #[test]
 fn first_analysis_runs_each_query_once_per_kernel() {
     let (mut db, log) = EventLog::new_database();
@@ -125,15 +133,9 @@ fn first_analysis_runs_each_query_once_per_kernel() {
 fn editing_one_function_reruns_only_its_analyses() {
     // An immediate changes: the CFG is recomputed and equal, so dominators,
     // post-dominators and loops (which read only the CFG) do not re-run.
-    let (mut db, log, file) = setup();
-    db.set_file_text(
-        "k.ptx",
-        LOOP_AND_STRAIGHT.replace("add.s32 %r2, %r1, 3;", "add.s32 %r2, %r1, 4;"),
-    );
-    check_reanalysis(
-        &db,
-        &log,
-        file,
+    check_edit(
+        "add.s32 %r2, %r1, 3;",
+        "add.s32 %r2, %r1, 4;",
         expect![[r#"
             chunk_parse(k.ptx#4)
             chunks_clean(k.ptx)
@@ -155,15 +157,9 @@ fn editing_one_function_reruns_only_its_analyses() {
 
 #[test]
 fn editing_a_comment_reruns_no_analysis() {
-    let (mut db, log, file) = setup();
-    db.set_file_text(
-        "k.ptx",
-        LOOP_AND_STRAIGHT.replace("// accumulate", "// sum of squares"),
-    );
-    check_reanalysis(
-        &db,
-        &log,
-        file,
+    check_edit(
+        "// accumulate",
+        "// sum of squares",
         expect![[r#"
             chunk_parse(k.ptx#3)
             chunks_clean(k.ptx)
