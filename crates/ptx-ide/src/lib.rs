@@ -98,10 +98,7 @@ impl AnalysisHost {
     /// The line index of a file's current text (memoized: the snapshots'
     /// requests share it); an empty index for a file never set.
     pub fn line_index(&self, path: &Path) -> Arc<LineIndex> {
-        match self.db.file(path) {
-            Some(file) => line_index::file_line_index(&self.db, file).clone(),
-            None => Arc::new(LineIndex::new("")),
-        }
+        line_index::line_index_of(&self.db, path)
     }
 
     /// A snapshot for a worker thread.
@@ -145,17 +142,13 @@ impl Analysis {
     }
 
     /// The text of a file, if it was set.
-    pub fn file_text(&self, path: &Path) -> Option<String> {
-        let file = self.db.file(path)?;
-        Some(file.text(&self.db).clone())
+    pub fn file_text(&self, path: &Path) -> Option<&str> {
+        Some(self.db.file(path)?.text(&self.db).as_str())
     }
 
     /// The line index of a file (for converting offsets to positions).
     pub fn line_index(&self, path: &Path) -> Cancellable<Arc<LineIndex>> {
-        self.with_db(|db| match db.file(path) {
-            Some(file) => line_index::file_line_index(db, file).clone(),
-            None => Arc::new(LineIndex::new("")),
-        })
+        self.with_db(|db| line_index::line_index_of(db, path))
     }
 
     /// Parser and check diagnostics of a file.
@@ -230,8 +223,7 @@ impl Analysis {
     /// The file in the canonical layout (`ptx_syntax::format`); `None` when it has
     /// syntax errors (then it is left as the user typed it).
     pub fn format(&self, path: &Path) -> Cancellable<Option<String>> {
-        let text = self.file_text(path);
-        self.with_db(|_| ptx_syntax::format::format(&ptx_syntax::parse(&text?)))
+        self.with_db(|db| ptx_syntax::format::format(ptx_db::parse(db, db.file(path)?)))
     }
 
     /// Semantic tokens, in source order.

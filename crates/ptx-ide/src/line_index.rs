@@ -15,6 +15,14 @@ pub fn file_line_index(db: &dyn ptx_db::Db, file: ptx_db::SourceFile) -> Arc<Lin
     Arc::new(LineIndex::new(file.text(db)))
 }
 
+/// The line index of the file at `path`; an empty index for a file never set.
+pub(crate) fn line_index_of(db: &ptx_db::RootDatabase, path: &std::path::Path) -> Arc<LineIndex> {
+    match db.file(path) {
+        Some(file) => file_line_index(db, file).clone(),
+        None => Arc::new(LineIndex::new("")),
+    }
+}
+
 /// A 0-based line and a 0-based column in UTF-16 code units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct LineCol {

@@ -184,7 +184,7 @@ pub(crate) fn dispatch(req: Request) -> Result<Job, Response> {
                 Some(formatted) if formatted != text => vec![lsp::TextEdit {
                     range: convert::range(
                         &index,
-                        ptx_ide::TextRange::up_to(ptx_ide::TextSize::of(text.as_str())),
+                        ptx_ide::TextRange::up_to(ptx_ide::TextSize::of(text)),
                     ),
                     new_text: formatted,
                 }],
