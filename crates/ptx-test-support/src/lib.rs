@@ -145,21 +145,8 @@ pub fn run_ptxas(ptxas: &Path, file: &Path, arch: &str) -> Result<String, String
     }
 }
 
-/// "Used N registers" per function, from `ptxas -v` output.
+/// "Used N registers" per function, from `ptxas -v` output
+/// ([`ptx_analysis::report::parse_ptxas_register_counts`]).
 pub fn register_counts(output: &str) -> BTreeMap<String, u32> {
-    let mut counts = BTreeMap::new();
-    let mut current: Option<String> = None;
-    for line in output.lines() {
-        if let Some(rest) = line.split("Compiling entry function '").nth(1) {
-            current = rest.split('\'').next().map(str::to_string);
-        } else if let Some(rest) = line.split("Function properties for ").nth(1) {
-            current = Some(rest.trim().to_string());
-        } else if let Some(rest) = line.split("Used ").nth(1) {
-            let n = rest.split_whitespace().next().and_then(|n| n.parse().ok());
-            if let (Some(name), Some(n)) = (current.clone(), n) {
-                counts.insert(name, n);
-            }
-        }
-    }
-    counts
+    ptx_analysis::report::parse_ptxas_register_counts(output)
 }
