@@ -104,7 +104,7 @@ impl Program {
     ) -> Program {
         let mut funcs = Vec::new();
         for (fi, f) in module.functions.iter().enumerate() {
-            funcs.push(decode_function(module, &layout, fi, f));
+            funcs.push(decode_function(&layout, fi, f));
         }
         for sig in decls {
             let mut d = DFunc {
@@ -233,7 +233,7 @@ struct Decoder<'a> {
     block: Option<BlockId>,
 }
 
-fn decode_function(module: &Module, layout: &Layout, fi: usize, f: &Function) -> DFunc {
+fn decode_function(layout: &Layout, fi: usize, f: &Function) -> DFunc {
     let slots = assign_slots(f);
     let is_entry = f.sig.kind == ptx_ir::ir::FunctionKind::Entry;
     let mut syms: FxHashMap<String, SymLoc> = FxHashMap::default();
@@ -345,7 +345,6 @@ fn decode_function(module: &Module, layout: &Layout, fi: usize, f: &Function) ->
     }
     d.param_frame = poff;
     d.local_frame = loff;
-    let _ = module;
 
     // Instruction indices of blocks, and reconvergence points.
     let mut block_pc = ArenaMap::default();
