@@ -9,12 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use ptx_test_support::{arch_for, ptx_files, ptxas, run_ptxas, test_data};
+
 fn ptxopt() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ptxopt"))
-}
-
-fn test_data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../test-data")
 }
 
 /// A fresh scratch folder for one test.
@@ -25,14 +23,40 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn ptx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
-        .collect();
-    files.sort();
-    files
+/// A fresh scratch folder holding `file` with `text`: the folder and the file.
+fn scratch_input(name: &str, file: &str, text: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let input = dir.join(file);
+    std::fs::write(&input, text).unwrap();
+    (dir, input)
+}
+
+/// `ptxopt build INPUT ARGS...`.
+fn build(input: &Path, args: &[&str]) -> Output {
+    ptxopt()
+        .arg("build")
+        .arg(input)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `ptxopt build INPUT -o OUTPUT ARGS...`.
+fn build_to(input: &Path, output: &Path, args: &[&str]) -> Output {
+    ptxopt()
+        .arg("build")
+        .arg(input)
+        .arg("-o")
+        .arg(output)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Asserts the exit status and that stderr contains `message`.
+fn assert_fails(out: &Output, code: i32, message: &str) {
+    assert_eq!(out.status.code(), Some(code), "{}", stderr(out));
+    assert!(stderr(out).contains(message), "{}", stderr(out));
 }
 
 /// The names in a folder, sorted.
@@ -51,42 +75,6 @@ fn stderr(out: &Output) -> String {
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn ptxas() -> Option<PathBuf> {
-    let home = std::env::var_os("PTXOPT_CUDA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxopt/cuda-13.0.88"))
-        });
-    let ptxas = home.map(|h| h.join("bin/ptxas")).filter(|p| p.exists());
-    if ptxas.is_none() {
-        if std::env::var_os("PTXOPT_REQUIRE_PTXAS").is_some() {
-            panic!("ptxas not found (set PTXOPT_CUDA_HOME); PTXOPT_REQUIRE_PTXAS is set");
-        }
-        eprintln!("skipping the ptxas checks: ptxas not found (set PTXOPT_CUDA_HOME)");
-    }
-    ptxas
-}
-
-/// The `-arch` to assemble a file for: its `.target`, at least sm_75.
-fn arch_for(text: &str) -> String {
-    let parse = ptx_syntax::parse(text);
-    match parse.tree().target().and_then(|t| t.sm_name()) {
-        Some(tok) => {
-            let name = tok.text().replace("compute_", "sm_");
-            let number: u32 = name[3..]
-                .trim_end_matches(|c: char| c.is_alphabetic())
-                .parse()
-                .unwrap_or(75);
-            if number < 75 {
-                "sm_75".into()
-            } else {
-                name
-            }
-        }
-        None => "sm_90".into(),
-    }
 }
 
 const GOOD: &str = ".version 8.3\n.target sm_80\n.address_size 64\n\n// a comment\n.visible .entry k(\n\t.param .u64 p\n)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tst.global.u32 [%rd2], %r1;\n\tret;\n}\n";
@@ -141,14 +129,8 @@ fn examples_round_trip_and_ptxas_accepts_the_output() {
     let mut rejected = Vec::new();
     for output in &outputs {
         let text = std::fs::read_to_string(output).unwrap();
-        let run = Command::new(&ptxas)
-            .arg(format!("-arch={}", arch_for(&text)))
-            .arg(output)
-            .args(["-o", "/dev/null"])
-            .output()
-            .unwrap();
-        if !run.status.success() {
-            rejected.push(format!("{}: {}", output.display(), stderr(&run)));
+        if let Err(message) = run_ptxas(&ptxas, output, &arch_for(&text)) {
+            rejected.push(format!("{}: {message}", output.display()));
         }
     }
     assert!(
@@ -160,10 +142,8 @@ fn examples_round_trip_and_ptxas_accepts_the_output() {
 
 #[test]
 fn default_output_is_beside_the_input() {
-    let dir = scratch("default");
-    let input = dir.join("k.ptx");
-    std::fs::write(&input, GOOD).unwrap();
-    let out = ptxopt().arg("build").arg(&input).output().unwrap();
+    let (dir, input) = scratch_input("default", "k.ptx", GOOD);
+    let out = build(&input, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(entries(&dir), ["k.opt.ptx", "k.ptx"]);
     let text = std::fs::read_to_string(dir.join("k.opt.ptx")).unwrap();
@@ -176,10 +156,8 @@ fn default_output_is_beside_the_input() {
 
 #[test]
 fn an_input_with_errors_leaves_no_output_and_exits_one() {
-    let dir = scratch("errors");
-    let input = dir.join("bad.ptx");
-    std::fs::write(&input, BAD).unwrap();
-    let out = ptxopt().arg("build").arg(&input).output().unwrap();
+    let (dir, input) = scratch_input("errors", "bad.ptx", BAD);
+    let out = build(&input, &[]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     // Rendered like `ptxopt check`: location, message, source line, caret.
@@ -201,13 +179,7 @@ fn an_existing_output_is_untouched_when_the_input_has_errors() {
     let output = dir.join("out.ptx");
     std::fs::write(&input, BAD).unwrap();
     std::fs::write(&output, "previous output\n").unwrap();
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .output()
-        .unwrap();
+    let out = build_to(&input, &output, &[]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         std::fs::read_to_string(&output).unwrap(),
@@ -234,38 +206,21 @@ fn good_files_are_written_when_another_has_errors() {
 
 #[test]
 fn an_unwritable_output_is_an_io_error_and_leaves_nothing() {
-    let dir = scratch("unwritable");
-    let input = dir.join("k.ptx");
-    std::fs::write(&input, GOOD).unwrap();
+    let (dir, input) = scratch_input("unwritable", "k.ptx", GOOD);
     let output = dir.join("missing-folder").join("k.ptx");
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    let out = build_to(&input, &output, &[]);
+    assert_fails(&out, 2, "cannot write");
     assert_eq!(entries(&dir), ["k.ptx"]);
 }
 
 #[test]
 fn unknown_knob_names_the_closest_knobs_and_exits_two() {
-    let dir = scratch("knob");
-    let input = dir.join("k.ptx");
-    std::fs::write(&input, GOOD).unwrap();
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args(["--knob", "LoopUnrol=false"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("unknown knob `LoopUnrol`; did you mean `LoopUnroll`"),
-        "{}",
-        stderr(&out)
+    let (dir, input) = scratch_input("knob", "k.ptx", GOOD);
+    let out = build(&input, &["--knob", "LoopUnrol=false"]);
+    assert_fails(
+        &out,
+        2,
+        "unknown knob `LoopUnrol`; did you mean `LoopUnroll`",
     );
     assert_eq!(
         entries(&dir),
@@ -273,54 +228,35 @@ fn unknown_knob_names_the_closest_knobs_and_exits_two() {
         "nothing is built on a usage error"
     );
 
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args(["--knob", "LoopUnroll=perhaps"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("bad value `perhaps`"),
-        "{}",
-        stderr(&out)
-    );
+    let out = build(&input, &["--knob", "LoopUnroll=perhaps"]);
+    assert_fails(&out, 2, "bad value `perhaps`");
 
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args(["--knob", "LoopUnroll"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("NAME=VALUE"), "{}", stderr(&out));
+    let out = build(&input, &["--knob", "LoopUnroll"]);
+    assert_fails(&out, 2, "NAME=VALUE");
 
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args([
+    let out = build(
+        &input,
+        &[
             "--knob",
             "LoopUnroll=false",
             "--knob",
             "unroll-threshold=150",
-        ])
-        .args(["-o", "-"])
-        .output()
-        .unwrap();
+            "-o",
+            "-",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]
 fn ptxopt_toml_beside_the_input_is_read() {
-    let dir = scratch("config");
-    let input = dir.join("k.ptx");
-    std::fs::write(&input, GOOD).unwrap();
+    let (dir, input) = scratch_input("config", "k.ptx", GOOD);
     std::fs::write(
         dir.join("ptxopt.toml"),
         "target = \"sm_90\"\n[knobs]\nLoopUnrol = false\n",
     )
     .unwrap();
-    let out = ptxopt().arg("build").arg(&input).output().unwrap();
+    let out = build(&input, &[]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("ptxopt.toml:3:"), "{err}");
@@ -331,25 +267,14 @@ fn ptxopt_toml_beside_the_input_is_read() {
         "target = \"sm_90\"\n[knobs]\nLoopUnroll = false\n",
     )
     .unwrap();
-    let out = ptxopt().arg("build").arg(&input).output().unwrap();
+    let out = build(&input, &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
     // `--config` replaces the file beside the input.
     let other = dir.join("other.toml");
     std::fs::write(&other, "target = \"gfx90a\"\n").unwrap();
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .arg("--config")
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("bad target `gfx90a`"),
-        "{}",
-        stderr(&out)
-    );
+    let out = build(&input, &["--config", other.to_str().unwrap()]);
+    assert_fails(&out, 2, "bad target `gfx90a`");
 }
 
 #[test]
@@ -361,15 +286,8 @@ fn list_phases_snapshot() {
 
 #[test]
 fn dump_after_prints_each_kernel_after_the_phase() {
-    let dir = scratch("dump");
-    let input = dir.join("k.ptx");
-    std::fs::write(&input, GOOD).unwrap();
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args(["--dump-after", "OriLoopUnrolling", "-o", "-"])
-        .output()
-        .unwrap();
+    let (_, input) = scratch_input("dump", "k.ptx", GOOD);
+    let out = build(&input, &["--dump-after", "OriLoopUnrolling", "-o", "-"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let header = format!(
@@ -383,28 +301,21 @@ fn dump_after_prints_each_kernel_after_the_phase() {
         "{text}"
     );
 
-    let by_number = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args(["--dump-after", "22", "-o", "/dev/null"])
-        .output()
-        .unwrap();
+    let by_number = build(&input, &["--dump-after", "22", "-o", "/dev/null"]);
     assert_eq!(by_number.status.code(), Some(0));
     assert_eq!(stdout(&by_number), text[..stdout(&by_number).len()]);
 
-    let ir = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args([
+    let ir = build(
+        &input,
+        &[
             "--dump-after",
             "nvptx-peephole",
             "--dump-format",
             "ir",
             "-o",
             "/dev/null",
-        ])
-        .output()
-        .unwrap();
+        ],
+    );
     assert_eq!(ir.status.code(), Some(0), "{}", stderr(&ir));
     assert!(
         stdout(&ir).contains("after cicc nvptx-peephole"),
@@ -417,12 +328,7 @@ fn dump_after_prints_each_kernel_after_the_phase() {
         ("OriPropagateVarying", "names several phases"),
         ("999", "unknown phase `999`"),
     ] {
-        let out = ptxopt()
-            .arg("build")
-            .arg(&input)
-            .args(["--dump-after", word])
-            .output()
-            .unwrap();
+        let out = build(&input, &["--dump-after", word]);
         assert_eq!(out.status.code(), Some(2), "{word}");
         assert!(stderr(&out).contains(message), "{word}: {}", stderr(&out));
     }
@@ -430,28 +336,14 @@ fn dump_after_prints_each_kernel_after_the_phase() {
 
 #[test]
 fn named_phases_are_checked() {
-    let dir = scratch("named");
-    let input = dir.join("k.ptx");
-    std::fs::write(&input, GOOD).unwrap();
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args(["--named-phases", "22,GvnCse,nvptx-peephole", "-o", "-"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let out = ptxopt()
-        .arg("build")
-        .arg(&input)
-        .args(["--named-phases", "GvnCs"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("did you mean `GvnCse`"),
-        "{}",
-        stderr(&out)
+    let (_, input) = scratch_input("named", "k.ptx", GOOD);
+    let out = build(
+        &input,
+        &["--named-phases", "22,GvnCse,nvptx-peephole", "-o", "-"],
     );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = build(&input, &["--named-phases", "GvnCs"]);
+    assert_fails(&out, 2, "did you mean `GvnCse`");
 }
 
 #[test]
@@ -498,12 +390,7 @@ fn usage_errors_exit_two() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--out-dir"), "{}", stderr(&out));
-    let out = ptxopt()
-        .arg("build")
-        .arg(dir.join("a.ptx"))
-        .args(["--arch", "sm_9x"])
-        .output()
-        .unwrap();
+    let out = build(&dir.join("a.ptx"), &["--arch", "sm_9x"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         ptxopt().arg("build").output().unwrap().status.code(),
@@ -579,14 +466,7 @@ fn one_file_builds_the_same_on_any_number_of_threads() {
         let build = |jobs: &str| {
             let out_file = dir.join(format!("out-{jobs}.ptx"));
             let _ = std::fs::remove_file(&out_file);
-            let out = ptxopt()
-                .arg("build")
-                .arg(&input)
-                .arg("-o")
-                .arg(&out_file)
-                .args(["--jobs", jobs])
-                .output()
-                .unwrap();
+            let out = build_to(&input, &out_file, &["--jobs", jobs]);
             (
                 out.status.code(),
                 stderr(&out),
