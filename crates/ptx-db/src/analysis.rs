@@ -58,21 +58,14 @@ use crate::inputs::SourceFile;
 use crate::queries::{kernel_ir, kernels, Kernel};
 use crate::Db;
 
-/// The target profile the analyses of a file's kernels use: the
-/// [`Target`](crate::Target) input when set (`--arch`), else the file's
-/// `.target`, else sm_75 (see [`TargetProfile::for_sm`]; `sm_90a` uses the
+/// The target profile the analyses of a file's kernels use: that of
+/// [`effective_target`](crate::effective_target) (the
+/// [`Target`](crate::Target) input when set, `--arch`, else the file's
+/// `.target`), else sm_75 (see [`TargetProfile::for_sm`]; `sm_90a` uses the
 /// sm_90 profile).
 #[salsa::tracked(returns(ref))]
 pub fn target_profile(db: &dyn Db, file: SourceFile) -> TargetProfile {
-    let target = db.target();
-    let sm = match target.sm(db) {
-        0 => crate::queries::module_context(db, file)
-            .target
-            .as_ref()
-            .map_or(0, |t| t.sm_number()),
-        sm => sm,
-    };
-    TargetProfile::for_sm(sm)
+    TargetProfile::for_sm(crate::effective_target(db, file).0)
 }
 
 /// Successors, predecessors, RPO and unreachable blocks.

@@ -295,11 +295,6 @@ impl RootDatabase {
         Ok(())
     }
 
-    /// The current value of a knob (`None` if the registry has no such knob).
-    pub fn knob_value(&self, name: &str) -> Option<KnobValue> {
-        self.knob(name).map(|k| k.value(self).clone())
-    }
-
     /// Sets the target (`sm == 0`: use each file's `.target`). Records a change
     /// only when it differs.
     pub fn set_target(&mut self, sm: u32, suffix: &str) {

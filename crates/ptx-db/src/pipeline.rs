@@ -19,6 +19,7 @@ use std::sync::Arc;
 use ptx_ir::ir::Function;
 use ptx_knobs::KnobValue;
 
+use crate::inputs::SourceFile;
 use crate::phases::{self, PhaseId, PHASES};
 use crate::queries::{kernel_ir, Kernel};
 use crate::Db;
@@ -76,15 +77,15 @@ pub fn knob_int(db: &dyn Db, name: &str, default: i64) -> i64 {
     }
 }
 
-/// The target the phases optimize for: the [`Target`](crate::Target) input
-/// when set (`--arch`), otherwise the file's `.target` (`(sm, suffix)`, e.g.
-/// `(90, "a")`); `(0, "")` when neither says.
-pub fn effective_target(db: &dyn Db, kernel: Kernel<'_>) -> (u32, String) {
+/// The target a file's kernels are optimized and analyzed for: the
+/// [`Target`](crate::Target) input when set (`--arch`), otherwise the file's
+/// `.target` (`(sm, suffix)`, e.g. `(90, "a")`); `(0, "")` when neither says.
+pub fn effective_target(db: &dyn Db, file: SourceFile) -> (u32, String) {
     let target = db.target();
     if target.sm(db) != 0 {
         return (target.sm(db), target.suffix(db).clone());
     }
-    let ctx = crate::queries::module_context(db, kernel.file(db));
+    let ctx = crate::queries::module_context(db, file);
     match &ctx.target {
         Some(t) => {
             let suffix: String = t
