@@ -411,6 +411,10 @@ impl Mods<'_> {
     fn has(&self, m: &str) -> bool {
         self.0.iter().any(|x| x == m)
     }
+    /// The value of the first entry of `table` whose modifier is present.
+    fn pick<T: Copy>(&self, table: &[(&str, T)]) -> Option<T> {
+        table.iter().find(|(s, _)| self.has(s)).map(|&(_, v)| v)
+    }
     fn types(&self) -> Vec<Ty> {
         self.0.iter().filter_map(|m| Ty::parse(m)).collect()
     }
@@ -1012,18 +1016,16 @@ impl Decoder<'_> {
             }
             "redux" => {
                 let ty = m.last_type()?;
-                let op = [
-                    (".add", ReduxOp::Add),
-                    (".min", ReduxOp::Min),
-                    (".max", ReduxOp::Max),
-                    (".and", ReduxOp::And),
-                    (".or", ReduxOp::Or),
-                    (".xor", ReduxOp::Xor),
-                ]
-                .iter()
-                .find(|(s, _)| m.has(s))
-                .map(|(_, op)| *op)
-                .ok_or("redux operation")?;
+                let op = m
+                    .pick(&[
+                        (".add", ReduxOp::Add),
+                        (".min", ReduxOp::Min),
+                        (".max", ReduxOp::Max),
+                        (".and", ReduxOp::And),
+                        (".or", ReduxOp::Or),
+                        (".xor", ReduxOp::Xor),
+                    ])
+                    .ok_or("redux operation")?;
                 Ok(Op::Redux {
                     op,
                     ty,
@@ -1397,19 +1399,14 @@ impl Decoder<'_> {
             "shr" => IOp::Shr,
             "shf" if m.has(".l") => IOp::ShfL(m.has(".clamp")),
             "shf" => IOp::ShfR(m.has(".clamp")),
-            "prmt" => IOp::Prmt(
-                [
-                    (".f4e", PrmtMode::F4e),
-                    (".b4e", PrmtMode::B4e),
-                    (".rc8", PrmtMode::Rc8),
-                    (".ecl", PrmtMode::Ecl),
-                    (".ecr", PrmtMode::Ecr),
-                    (".rc16", PrmtMode::Rc16),
-                ]
-                .iter()
-                .find(|(s, _)| m.has(s))
-                .map(|(_, p)| *p),
-            ),
+            "prmt" => IOp::Prmt(m.pick(&[
+                (".f4e", PrmtMode::F4e),
+                (".b4e", PrmtMode::B4e),
+                (".rc8", PrmtMode::Rc8),
+                (".ecl", PrmtMode::Ecl),
+                (".ecr", PrmtMode::Ecr),
+                (".rc16", PrmtMode::Rc16),
+            ])),
             "copysign" => return Err("copysign on an integer type".into()),
             _ => return Err(format!("`{name}` on {ty:?}")),
         };
@@ -1612,22 +1609,20 @@ impl Decoder<'_> {
             return Err("vector atomics".into());
         }
         let ty = m.last_type()?;
-        let op = [
-            (".and", AtomOp::And),
-            (".or", AtomOp::Or),
-            (".xor", AtomOp::Xor),
-            (".cas", AtomOp::Cas),
-            (".exch", AtomOp::Exch),
-            (".add", AtomOp::Add),
-            (".inc", AtomOp::Inc),
-            (".dec", AtomOp::Dec),
-            (".min", AtomOp::Min),
-            (".max", AtomOp::Max),
-        ]
-        .iter()
-        .find(|(s, _)| m.has(s))
-        .map(|(_, op)| *op)
-        .ok_or("atomic operation")?;
+        let op = m
+            .pick(&[
+                (".and", AtomOp::And),
+                (".or", AtomOp::Or),
+                (".xor", AtomOp::Xor),
+                (".cas", AtomOp::Cas),
+                (".exch", AtomOp::Exch),
+                (".add", AtomOp::Add),
+                (".inc", AtomOp::Inc),
+                (".dec", AtomOp::Dec),
+                (".min", AtomOp::Min),
+                (".max", AtomOp::Max),
+            ])
+            .ok_or("atomic operation")?;
         let space = m.space();
         let first = if red { 0 } else { 1 };
         let d = if red { Dst::SINK } else { self.dst(o(0)?, ty)? };
