@@ -1315,9 +1315,8 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
                             (op.apply(t0, c), op.apply(t1, c))
                         }
                     }
-                    // setp.f16x2 p|q: p from the high half? PTX: p for the
-                    // lower half, q for the upper.
-                    None if pair => (t0, t1),
+                    // Without a BoolOp: p for the lower half (or the compare), q
+                    // for the upper half (or its negation).
                     None => (t0, t1),
                 };
                 pv[li] = r0 as u64;
