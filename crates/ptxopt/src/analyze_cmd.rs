@@ -42,6 +42,7 @@ use ptx_syntax::check::Severity;
 use ptx_syntax::line_index::LineIndex;
 use ptx_syntax::{SyntaxKind, SyntaxNode, TextSize};
 
+use crate::render::plural;
 use crate::settings;
 
 /// Arguments of `ptxopt analyze`.
@@ -129,13 +130,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         Err(settings::UsageError(message)) => return usage(&message),
     };
     let display = args.file.display().to_string();
-    let bytes = if display == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
-    } else {
-        std::fs::read(&args.file)
-    };
-    let text = match bytes {
+    let text = match crate::build_cmd::read_bytes(&args.file) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => text,
             Err(e) => {
@@ -169,28 +164,24 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     });
 
     // Errors stop here, as in `build`: a file ptxas rejects is not analyzed.
-    let text = file.text(&db);
-    let index = LineIndex::new(text);
     let mut diagnostics: Vec<ptx_db::Diag> = ptx_db::file_diagnostics(&db, file).to_vec();
     let has_check_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
     if !has_check_errors {
         diagnostics.extend(ptx_db::queries::lowering_diagnostics(&db, file));
     }
     let mut rendered = String::new();
-    let mut errors = 0;
-    for d in &diagnostics {
-        if args.short {
-            crate::render::render_short(&mut rendered, &display, text, &index, d);
-        } else {
-            crate::render::render(&mut rendered, &display, text, &index, d);
-        }
-        errors += usize::from(d.severity == Severity::Error);
-    }
+    let (errors, _) = crate::build_cmd::render_diagnostics(
+        &mut rendered,
+        &display,
+        file.text(&db),
+        &diagnostics,
+        args.short,
+    );
     eprint!("{rendered}");
     if errors > 0 {
         eprintln!(
             "ptxopt: `{display}` has {errors} error{}; not analyzed",
-            if errors == 1 { "" } else { "s" }
+            plural(errors)
         );
         return ExitCode::from(1);
     }
@@ -426,14 +417,6 @@ pub fn render_text(report: &FileAnalysis) -> String {
         );
     }
     out
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 /// The JSON report (see the module documentation), one function per line.

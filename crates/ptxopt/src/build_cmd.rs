@@ -28,6 +28,7 @@ use ptx_syntax::check::Severity;
 use ptx_syntax::line_index::LineIndex;
 
 use crate::atomic_write::write_atomically;
+use crate::render::plural;
 use crate::settings::{self, UsageError};
 
 /// Arguments of `ptxopt build`.
@@ -119,13 +120,13 @@ enum Dest {
 }
 
 /// One input as read.
-struct Input {
+pub(crate) struct Input {
     path: PathBuf,
-    display: String,
-    text: Result<String, ReadError>,
+    pub display: String,
+    pub text: Result<String, ReadError>,
 }
 
-enum ReadError {
+pub(crate) enum ReadError {
     /// Cannot be read: exit 2.
     Io(String),
     /// Not UTF-8 (an input error, exit 1): the rendered diagnostic.
@@ -306,15 +307,10 @@ pub(crate) fn default_output_name(input: &Path) -> String {
     format!("{stem}.opt.ptx")
 }
 
-fn read_input(path: &Path) -> Input {
+/// Reads a file (`-`: standard input) as UTF-8 text.
+pub(crate) fn read_input(path: &Path) -> Input {
     let display = path.display().to_string();
-    let bytes = if display == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
-    } else {
-        std::fs::read(path)
-    };
-    let text = match bytes {
+    let text = match read_bytes(path) {
         Err(e) => Err(ReadError::Io(format!("cannot read `{display}`: {e}"))),
         Ok(bytes) => decode_utf8(&display, bytes).map_err(ReadError::NotUtf8),
     };
@@ -322,6 +318,16 @@ fn read_input(path: &Path) -> Input {
         path: path.to_path_buf(),
         display,
         text,
+    }
+}
+
+/// The bytes of a file, or of standard input for `-`.
+pub(crate) fn read_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
+    } else {
+        std::fs::read(path)
     }
 }
 
@@ -536,14 +542,6 @@ fn report(args: &BuildArgs, inputs: &[Input], reports: Vec<Option<FileReport>>) 
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
     }
 }
 

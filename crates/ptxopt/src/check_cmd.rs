@@ -1,11 +1,13 @@
 //! `ptxopt check FILE...`
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use ptx_syntax::check::{self, Severity};
-use ptx_syntax::line_index::LineIndex;
+use ptx_syntax::check;
+
+use crate::build_cmd::{read_input, render_diagnostics, ReadError};
+use crate::render::plural;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -79,14 +81,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
 /// Checks files on all cores; reports come back in input order.
 fn check_files(files: &[PathBuf], short: bool, options: check::CheckOptions) -> Vec<FileReport> {
     let threads = std::thread::available_parallelism()
@@ -111,64 +105,34 @@ fn check_files(files: &[PathBuf], short: bool, options: check::CheckOptions) -> 
         .collect()
 }
 
-fn check_one(path: &std::path::Path, short: bool, options: check::CheckOptions) -> FileReport {
-    let display = path.display().to_string();
-    let bytes = if display == "-" {
-        let mut buf = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut buf).map(|_| buf)
-    } else {
-        std::fs::read(path)
-    };
-    let bytes = match bytes {
-        Ok(b) => b,
-        Err(e) => {
+fn check_one(path: &Path, short: bool, options: check::CheckOptions) -> FileReport {
+    let input = read_input(path);
+    let text = match input.text {
+        Ok(text) => text,
+        Err(ReadError::Io(message)) => {
             return FileReport {
                 output: String::new(),
                 errors: 0,
                 warnings: 0,
-                io_error: Some(format!("cannot read `{display}`: {e}")),
+                io_error: Some(message),
             }
         }
-    };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let valid = e.utf8_error().valid_up_to();
-            let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
-            let index = LineIndex::new(&prefix);
-            let lc = index.line_col(&prefix, (valid as u32).into());
+        Err(ReadError::NotUtf8(rendered)) => {
             return FileReport {
-                output: format!(
-                    "{display}:{}:{}: error: file is not valid UTF-8\n",
-                    lc.line, lc.col
-                ),
+                output: rendered,
                 errors: 1,
                 warnings: 0,
                 io_error: None,
-            };
+            }
         }
     };
-    let parse = ptx_syntax::parse(&text);
-    let diags = check::diagnostics_with(&parse, options);
-    let index = LineIndex::new(&text);
+    let diags = check::diagnostics_with(&ptx_syntax::parse(&text), options);
     let mut output = String::new();
-    for d in &diags {
-        if short {
-            crate::render::render_short(&mut output, &display, &text, &index, d);
-        } else {
-            crate::render::render(&mut output, &display, &text, &index, d);
-        }
-    }
+    let (errors, warnings) = render_diagnostics(&mut output, &input.display, &text, &diags, short);
     FileReport {
         output,
-        errors: diags
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count(),
-        warnings: diags
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count(),
+        errors,
+        warnings,
         io_error: None,
     }
 }

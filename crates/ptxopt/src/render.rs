@@ -13,17 +13,9 @@ use ptx_syntax::line_index::LineIndex;
 
 /// Appends one rendered diagnostic to `out`.
 pub fn render(out: &mut String, path: &str, text: &str, index: &LineIndex, diag: &Diagnostic) {
+    render_short(out, path, text, index, diag);
     let start = index.line_col(text, diag.range.start());
     let end = index.line_col(text, diag.range.end());
-    let severity = match diag.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
-    let _ = writeln!(
-        out,
-        "{path}:{}:{}: {severity}: {}",
-        start.line, start.col, diag.message
-    );
     let line_text = index.line_text(text, start.line);
     let number = start.line.to_string();
     let pad = " ".repeat(number.len());
@@ -60,4 +52,13 @@ pub fn render_short(
         "{path}:{}:{}: {severity}: {}",
         lc.line, lc.col, diag.message
     );
+}
+
+/// `"s"` unless `n` is one.
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }

@@ -190,7 +190,7 @@ fn run_inner(args: &RunArgs) -> Result<ExitCode, UsageError> {
             "`{}` takes {} parameter{}, {} --arg given; parameters: {}",
             args.kernel,
             params.len(),
-            if params.len() == 1 { "" } else { "s" },
+            crate::render::plural(params.len()),
             specs.len(),
             list.join(", ")
         )));

@@ -187,7 +187,7 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
     eprintln!(
         "verified {} kernel{}: {equal} equal, {different} different, {skipped} skipped, {failed} with errors",
         selected.len(),
-        if selected.len() == 1 { "" } else { "s" }
+        crate::render::plural(selected.len())
     );
     Ok(if different + failed > 0 {
         ExitCode::from(1)

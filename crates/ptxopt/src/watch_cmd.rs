@@ -53,6 +53,7 @@ use ptx_db::{EventLog, RootDatabase, SourceFile, PHASES};
 
 use crate::atomic_write::write_atomically;
 use crate::build_cmd::{decode_utf8, default_output_name, render_diagnostics};
+use crate::render::plural;
 use crate::settings::{self, CliSettings, UsageError};
 
 /// Arguments of `ptxopt watch`.
@@ -813,14 +814,6 @@ fn absolute(path: &Path) -> PathBuf {
 
 fn millis(start: Instant) -> String {
     format!("{:.1} ms", start.elapsed().as_secs_f64() * 1000.0)
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 fn flush() {
