@@ -46,9 +46,9 @@ pub fn warm_file(
     if has_errors(db, file) {
         return;
     }
-    let mut order: Vec<usize> = (0..kernels(db, file).len()).collect();
-    order
-        .sort_by_key(|&i| std::cmp::Reverse(u32::from(kernels(db, file)[i].syntax(db).text_len())));
+    let all = kernels(db, file);
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(u32::from(all[i].syntax(db).text_len())));
     run_parallel(db, threads, order.len(), &|db, i| {
         per_kernel(db, kernels(db, file)[order[i]]);
     });
