@@ -17,7 +17,7 @@ use std::ops::Range;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-use crate::parse::{check_value, lookup, parse_value};
+use crate::parse::{bad_value, check_value, lookup, parse_value};
 use crate::{KnobDef, KnobError, KnobType, KnobValue};
 
 /// A parsed `ptxopt.toml`.
@@ -143,26 +143,18 @@ fn knob_setting(
             match (def.ty, n) {
                 (KnobType::Bool, Some(0 | 1)) => check_value(def, KnobValue::Bool(n == Some(1))),
                 (_, Some(n)) => check_value(def, KnobValue::Int(n)),
-                (_, None) => Err(bad(def, i.to_string())),
+                (_, None) => Err(bad_value(def, &i.to_string())),
             }
         }
         DeValue::Float(x) => match x.as_str().parse::<f64>() {
             Ok(x) => check_value(def, KnobValue::float(x)),
-            Err(_) => Err(bad(def, x.to_string())),
+            Err(_) => Err(bad_value(def, &x.to_string())),
         },
-        other => Err(bad(def, format!("a {}", other.type_str()))),
+        other => Err(bad_value(def, &format!("a {}", other.type_str()))),
     };
     converted
         .map(|v| (def, v))
         .map_err(|e| knob_error(text, value.span(), e))
-}
-
-fn bad(def: &'static KnobDef, value: String) -> KnobError {
-    KnobError::BadValue {
-        name: def.name,
-        value,
-        expected: crate::parse::expected(def),
-    }
 }
 
 fn knob_error(text: &str, span: Range<usize>, e: KnobError) -> ConfigError {

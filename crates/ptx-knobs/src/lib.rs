@@ -147,7 +147,12 @@ pub fn knob(name: &str) -> Option<&'static KnobDef> {
 impl KnobType {
     /// `"bool"`, `"int"`, `"float"` or `"string"`.
     pub fn as_str(self) -> &'static str {
-        table::type_name(self)
+        match self {
+            KnobType::Bool => "bool",
+            KnobType::Int => "int",
+            KnobType::Float => "float",
+            KnobType::String => "string",
+        }
     }
 }
 

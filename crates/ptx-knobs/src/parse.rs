@@ -98,7 +98,7 @@ pub fn expected(def: &KnobDef) -> String {
     }
 }
 
-fn bad_value(def: &'static KnobDef, value: &str) -> KnobError {
+pub(crate) fn bad_value(def: &'static KnobDef, value: &str) -> KnobError {
     KnobError::BadValue {
         name: def.name,
         value: value.to_string(),

@@ -46,15 +46,6 @@ pub fn render_knobs(knobs: &[&KnobDef], format: Format) -> String {
     }
 }
 
-pub(crate) fn type_name(ty: KnobType) -> &'static str {
-    match ty {
-        KnobType::Bool => "bool",
-        KnobType::Int => "int",
-        KnobType::Float => "float",
-        KnobType::String => "string",
-    }
-}
-
 /// A default as a JSON value (also how the text table shows it).
 fn default_json(default: DefaultValue) -> String {
     match default {
@@ -95,7 +86,7 @@ fn render_text(knobs: &[&KnobDef]) -> String {
         }
         rows.push([
             k.name.to_string(),
-            type_name(k.ty).to_string(),
+            k.ty.as_str().to_string(),
             default,
             k.tool.to_string(),
             k.pass.to_string(),
@@ -125,7 +116,7 @@ fn render_json(knobs: &[&KnobDef]) -> String {
     for (i, k) in knobs.iter().enumerate() {
         let fields = [
             ("name", json_string(k.name)),
-            ("type", json_string(type_name(k.ty))),
+            ("type", json_string(k.ty.as_str())),
             ("default", default_json(k.default)),
             ("min", bound_json(k, k.min)),
             ("max", bound_json(k, k.max)),
