@@ -90,6 +90,14 @@ impl Formatter {
         self.at_line_start = false;
     }
 
+    /// `text` on a line of its own at `depth`.
+    fn line(&mut self, depth: usize, text: &str) {
+        self.newline();
+        self.indent(depth);
+        self.out.push_str(text);
+        self.newline();
+    }
+
     /// Trivia between items: keeps comments (own-line or trailing) and notes
     /// blank lines.
     fn trivia(&mut self, token: &SyntaxToken, depth: usize) {
@@ -124,11 +132,7 @@ impl Formatter {
                 }
                 SyntaxElement::Token(token) => {
                     // Stray tokens at item level (`;`, braces of a block).
-                    self.newline();
-                    self.indent(depth);
-                    self.out.push_str(token.text());
-                    self.at_line_start = false;
-                    self.newline();
+                    self.line(depth, token.text());
                 }
                 SyntaxElement::Node(child) => self.item(&child, depth),
             }
@@ -229,30 +233,19 @@ impl Formatter {
         for element in node.children_with_tokens() {
             match element {
                 SyntaxElement::Token(token) if token.kind() == L_CURLY => {
-                    self.newline();
-                    self.indent(depth);
-                    self.out.push('{');
-                    self.at_line_start = false;
-                    self.newline();
+                    self.line(depth, "{");
                     self.pending_blank = false;
                 }
                 SyntaxElement::Token(token) if token.kind() == R_CURLY => {
                     self.newline();
                     self.pending_blank = false;
-                    self.indent(depth);
-                    self.out.push('}');
-                    self.at_line_start = false;
-                    self.newline();
+                    self.line(depth, "}");
                 }
                 SyntaxElement::Token(token) if token.kind().is_trivia() => {
                     self.trivia(&token, depth + 1)
                 }
                 SyntaxElement::Token(token) => {
-                    self.newline();
-                    self.indent(depth + 1);
-                    self.out.push_str(token.text());
-                    self.at_line_start = false;
-                    self.newline();
+                    self.line(depth + 1, token.text());
                 }
                 SyntaxElement::Node(child) => self.item(&child, depth + 1),
             }
@@ -268,19 +261,11 @@ impl Formatter {
         for element in node.children_with_tokens() {
             match element {
                 SyntaxElement::Token(token) if token.kind() == L_CURLY => {
-                    self.newline();
-                    self.indent(depth);
-                    self.out.push('{');
-                    self.at_line_start = false;
-                    self.newline();
+                    self.line(depth, "{");
                     inside = true;
                 }
                 SyntaxElement::Token(token) if token.kind() == R_CURLY => {
-                    self.newline();
-                    self.indent(depth);
-                    self.out.push('}');
-                    self.at_line_start = false;
-                    self.newline();
+                    self.line(depth, "}");
                 }
                 SyntaxElement::Token(token) if token.kind().is_trivia() && inside => {
                     self.trivia(&token, depth + 1)
