@@ -1306,17 +1306,14 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
                     let t = compare(*cmp, *ty, *ftz, av[li], bv[li], 0);
                     (t, !t)
                 };
+                // p from the compare (the lower half of a pair), q from its
+                // negation (the upper half), each combined with c when there
+                // is a BoolOp (PTX ISA: `p = BoolOp(t[0], c); q = BoolOp(t[1], c)`).
                 let (r0, r1) = match bop {
                     Some((op, _)) => {
                         let c = cv[li] & 1 == 1;
-                        if pair {
-                            (op.apply(t1, c), op.apply(t0, c))
-                        } else {
-                            (op.apply(t0, c), op.apply(t1, c))
-                        }
+                        (op.apply(t0, c), op.apply(t1, c))
                     }
-                    // Without a BoolOp: p for the lower half (or the compare), q
-                    // for the upper half (or its negation).
                     None => (t0, t1),
                 };
                 pv[li] = r0 as u64;

@@ -473,17 +473,22 @@ fn compare_and_select() {
          set.lt.u32.s32 %r2, -1, 0;         st.global.u32 [%rd0+56], %r2;
          set.lt.f32.s32 %r2, -1, 0;         st.global.u32 [%rd0+60], %r2;
          slct.s32.s32 %r3, 10, 20, -1;      st.global.u32 [%rd0+64], %r3;
-         slct.s32.f32 %r3, 10, 20, 0f00000000; st.global.u32 [%rd0+68], %r3;",
+         slct.s32.f32 %r3, 10, 20, 0f00000000; st.global.u32 [%rd0+68], %r3;
+         setp.gt.and.f16x2 %p7|%p8, 0x3c004400, 0x40004000, 1;
+         selp.u32 %r1, 1, 0, %p7; st.global.u32 [%rd0+72], %r1;
+         selp.u32 %r1, 1, 0, %p8; st.global.u32 [%rd0+76], %r1;",
     );
     assert_eq!(w[0..8], [1, 0, 1, 0, 1, 0, 1, 1]);
     assert_eq!(w[8..12], [1, 0, 1, 1]);
-    // Low halves 1.0 > 2.0 false; high halves 4.0 > 2.0 true... p for the
+    // Low halves 4.0 > 2.0 true, high halves 1.0 > 2.0 false: p for the
     // lower half, q for the upper.
     assert_eq!(w[12..14], [1, 0]);
     assert_eq!(w[14], 0xffff_ffff);
     assert_eq!(w[15], 0x3f80_0000);
     assert_eq!(w[16], 20);
     assert_eq!(w[17], 10);
+    // With a BoolOp too (PTX ISA: p = BoolOp(t[0], c), q = BoolOp(t[1], c)).
+    assert_eq!(w[18..20], [1, 0]);
 }
 
 #[test]
