@@ -41,8 +41,7 @@ pub(crate) fn inlay_hints(
 ) -> Vec<InlayHint> {
     let mut hints = Vec::new();
     for k in file_kernels(db, path) {
-        let function_range = k.syntax.syntax().text_range();
-        if range.is_some_and(|r| r.intersect(function_range).is_none()) {
+        if range.is_some_and(|r| r.intersect(k.range()).is_none()) {
             continue;
         }
         let ka = kernel_analysis(db, k.kernel);

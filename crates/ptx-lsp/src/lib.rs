@@ -4,8 +4,9 @@
 //! then one main thread owns the [`ptx_ide::AnalysisHost`] (the salsa
 //! database) and the open documents, and loops over two crossbeam channels —
 //! messages from the client and results from a small pool of worker threads.
-//! Each request is converted (positions → offsets) on the main thread and run
-//! on a worker against a database snapshot ([`ptx_ide::Analysis`]).
+//! Each request's params are parsed on the main thread; it runs on a worker
+//! against a database snapshot ([`ptx_ide::Analysis`]), converting positions
+//! with that snapshot's line index.
 //!
 //! Cancellation: an edit (`didChange`, text sync is incremental) sets the
 //! file's text, which cancels every query running on a snapshot (salsa unwinds
