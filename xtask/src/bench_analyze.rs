@@ -39,8 +39,19 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     let path = file.unwrap_or_else(dealii);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let (edit_at, immediate) =
-        find_edit(&text).ok_or("no `add`/`mov` with an immediate to edit")?;
+    // The immediate of the first `add`/`mov` whose last operand is a decimal
+    // number, inside a function body (after the first `{`).
+    let (edit_at, immediate) = text
+        .find('{')
+        .and_then(|body| {
+            let digits = crate::find_immediate(
+                &text[body..],
+                &["add.s32", "add.u32", "mov.u32", "add.s64"],
+            )?;
+            let value = text[body..][digits.clone()].parse::<u64>().ok()?;
+            Some((body + digits.start, value))
+        })
+        .ok_or("no `add`/`mov` with an immediate to edit")?;
     let edited = [
         text.clone(),
         format!(
@@ -274,35 +285,4 @@ fn analyze_cold(path: &Path, text: &str) -> f64 {
     let t = start.elapsed().as_secs_f64();
     drop(db);
     t
-}
-
-/// The offset and value of the immediate of the first `add.s32`/`add.u32`/
-/// `mov.u32` whose last operand is a decimal number, inside a function body
-/// (after the first `{`).
-fn find_edit(text: &str) -> Option<(usize, u64)> {
-    let body = text.find('{')?;
-    let mut offset = body;
-    for line in text[body..].split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if ["add.s32", "add.u32", "mov.u32", "add.s64"]
-            .iter()
-            .any(|op| trimmed.starts_with(op))
-        {
-            if let Some(semi) = line.find(';') {
-                let before = &line[..semi];
-                let start = before
-                    .rfind(|c: char| !c.is_ascii_digit())
-                    .map_or(0, |i| i + 1);
-                let digits = &before[start..];
-                let prev = before[..start].trim_end();
-                if !digits.is_empty() && prev.ends_with(',') {
-                    if let Ok(n) = digits.parse::<u64>() {
-                        return Some((offset + start, n));
-                    }
-                }
-            }
-        }
-        offset += line.len();
-    }
-    None
 }

@@ -338,7 +338,13 @@ fn targets(text: &str) -> Result<Vec<Target>, String> {
             usize::from(body_range.start()),
             usize::from(body_range.end()),
         );
-        let Some(at) = find_digit(&text[start..end]).map(|i| start + i) else {
+        // The last digit of the first `add`/`mov` whose last operand is a
+        // decimal immediate.
+        let Some(at) = crate::find_immediate(
+            &text[start..end],
+            &["add.s32", "add.u32", "mov.u32", "add.s64", "mov.u64"],
+        )
+        .map(|r| start + r.end - 1) else {
             continue;
         };
         let whole = f.syntax().text_range();
@@ -367,31 +373,6 @@ fn targets(text: &str) -> Result<Vec<Target>, String> {
     }
     let mut all: Vec<Option<Target>> = all.into_iter().map(Some).collect();
     Ok(picked.into_iter().filter_map(|i| all[i].take()).collect())
-}
-
-/// The offset of the last digit of the first `add`/`mov` whose last operand
-/// is a decimal immediate.
-fn find_digit(body: &str) -> Option<usize> {
-    let mut offset = 0;
-    for line in body.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if ["add.s32", "add.u32", "mov.u32", "add.s64", "mov.u64"]
-            .iter()
-            .any(|op| trimmed.starts_with(op))
-        {
-            if let Some(semi) = line.find(';') {
-                let before = &line[..semi];
-                let start = before
-                    .rfind(|c: char| !c.is_ascii_digit())
-                    .map_or(0, |i| i + 1);
-                if start < semi && before[..start].trim_end().ends_with(',') {
-                    return Some(offset + semi - 1);
-                }
-            }
-        }
-        offset += line.len();
-    }
-    None
 }
 
 /// The client end, with the server on its own thread.

@@ -222,9 +222,43 @@ fn median(runs: usize, mut f: impl FnMut() -> f64) -> f64 {
     times[runs / 2]
 }
 
+/// In `body`, the first line starting with one of `ops` whose last operand
+/// (before the `;`) is a decimal immediate: the byte range of its digits.
+/// The benchmarks edit it to simulate a keystroke.
+fn find_immediate(body: &str, ops: &[&str]) -> Option<std::ops::Range<usize>> {
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if ops.iter().any(|op| trimmed.starts_with(op)) {
+            if let Some(semi) = line.find(';') {
+                let before = &line[..semi];
+                let start = before
+                    .rfind(|c: char| !c.is_ascii_digit())
+                    .map_or(0, |i| i + 1);
+                if start < semi && before[..start].trim_end().ends_with(',') {
+                    return Some(offset + start..offset + semi);
+                }
+            }
+        }
+        offset += line.len();
+    }
+    None
+}
+
 fn display(path: &Path) -> String {
     path.canonicalize()
         .unwrap_or_else(|_| path.to_path_buf())
         .display()
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn find_immediate_finds_the_last_decimal_operand() {
+        let body = "{\n\tmov.u32 %r1, %r2;\n\tadd.s32 %r3, %r1, 17;\n\tadd.s32 %r4, %r1, 5;\n}\n";
+        let range = super::find_immediate(body, &["add.s32", "mov.u32"]).unwrap();
+        assert_eq!(&body[range], "17");
+        assert_eq!(super::find_immediate(body, &["mov.u32"]), None);
+    }
 }
