@@ -42,7 +42,7 @@ pub mod queries;
 pub use database::{Db, EventCallback, RootDatabase, SetKnobError};
 pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
-pub use output::{build_file, file_ptx, kernel_ptx, FileBuild};
+pub use output::{any_error, build_file, file_problems, file_ptx, kernel_ptx, FileBuild};
 pub use phases::{find_phases, phase_info, suggest_phases, PhaseId, PhaseInfo, Tool, PHASES};
 pub use pipeline::{
     effective_target, ir_after, ir_before, kernel_final, knob_bool, knob_int, knob_value,

@@ -10,6 +10,8 @@ use std::sync::Arc;
 
 use ptx_ir::ir::{Header, Module, ModuleItem};
 
+use ptx_syntax::check::Severity;
+
 use crate::inputs::SourceFile;
 use crate::queries::{self, kernels, module_items, Diag, Kernel};
 use crate::{pipeline, Db};
@@ -76,27 +78,27 @@ impl FileBuild {
     }
 }
 
-/// Checks a file and, if it has no error, runs the pipeline and prints it.
-/// A file ptxopt cannot lower completely is treated as having errors: its
-/// output would lose code.
-pub fn build_file(db: &dyn Db, file: SourceFile) -> FileBuild {
+/// What stops a file before the pipeline: the check's diagnostics and, when
+/// they have no error, what lowering could not model (a file ptxopt cannot
+/// lower completely is treated as having errors: its output would lose code).
+/// `build`, `analyze`, `run` and `verify` all go on only when this has no error.
+pub fn file_problems(db: &dyn Db, file: SourceFile) -> Vec<Diag> {
     let mut diagnostics: Vec<Diag> = queries::file_diagnostics(db, file).to_vec();
-    if queries::has_errors(db, file) {
-        return FileBuild {
-            text: None,
-            diagnostics,
-        };
+    if !queries::has_errors(db, file) {
+        diagnostics.extend(queries::lowering_diagnostics(db, file));
     }
-    let lowering = queries::lowering_diagnostics(db, file);
-    if !lowering.is_empty() {
-        diagnostics.extend(lowering);
-        return FileBuild {
-            text: None,
-            diagnostics,
-        };
-    }
-    FileBuild {
-        text: Some(file_ptx(db, file).clone()),
-        diagnostics,
-    }
+    diagnostics
+}
+
+/// Whether any of `diagnostics` is an error.
+pub fn any_error(diagnostics: &[Diag]) -> bool {
+    diagnostics.iter().any(|d| d.severity == Severity::Error)
+}
+
+/// Checks a file ([`file_problems`]) and, if it has no error, runs the
+/// pipeline and prints it.
+pub fn build_file(db: &dyn Db, file: SourceFile) -> FileBuild {
+    let diagnostics = file_problems(db, file);
+    let text = (!any_error(&diagnostics)).then(|| file_ptx(db, file).clone());
+    FileBuild { text, diagnostics }
 }

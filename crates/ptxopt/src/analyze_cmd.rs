@@ -38,7 +38,6 @@ use ptx_analysis::trip_count::TripCount;
 use ptx_db::analysis;
 use ptx_db::{Kernel, RootDatabase, SourceFile};
 use ptx_ir::ir::{BlockId, FunctionKind, InstId};
-use ptx_syntax::check::Severity;
 use ptx_syntax::line_index::LineIndex;
 use ptx_syntax::{SyntaxKind, SyntaxNode, TextSize};
 
@@ -164,11 +163,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     });
 
     // Errors stop here, as in `build`: a file ptxas rejects is not analyzed.
-    let mut diagnostics: Vec<ptx_db::Diag> = ptx_db::file_diagnostics(&db, file).to_vec();
-    let has_check_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
-    if !has_check_errors {
-        diagnostics.extend(ptx_db::queries::lowering_diagnostics(&db, file));
-    }
+    let diagnostics = ptx_db::file_problems(&db, file);
     let mut rendered = String::new();
     let (errors, _) = crate::build_cmd::render_diagnostics(
         &mut rendered,

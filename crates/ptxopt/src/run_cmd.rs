@@ -105,12 +105,12 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 /// Reads and checks a PTX file with `db` (settings already applied): the
-/// text and its lowered module, or the exit status after printing why not
-/// (diagnostics: 1; I/O: 2).
+/// file's input, its text and its lowered module, or the exit status after
+/// printing why not (diagnostics: 1; I/O: 2). The pipeline does not run.
 pub(crate) fn load_checked(
     db: &mut RootDatabase,
     path: &Path,
-) -> Result<(String, Module, Option<std::sync::Arc<str>>), ExitCode> {
+) -> Result<(ptx_db::SourceFile, String, Module), ExitCode> {
     let display = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| {
         eprintln!("ptxopt: error: cannot read `{display}`: {e}");
@@ -121,21 +121,20 @@ pub(crate) fn load_checked(
         ExitCode::from(1)
     })?;
     let file = db.set_file_text(path, text.as_str());
-    let built = ptx_db::build_file(&*db, file);
+    let problems = ptx_db::file_problems(&*db, file);
     let mut out = String::new();
-    let (errors, _) =
-        crate::build_cmd::render_diagnostics(&mut out, &display, &text, &built.diagnostics, false);
+    crate::build_cmd::render_diagnostics(&mut out, &display, &text, &problems, false);
     eprint!("{out}");
-    if errors > 0 || built.text.is_none() {
+    if ptx_db::any_error(&problems) {
         eprintln!("ptxopt: `{display}` has errors");
         return Err(ExitCode::from(1));
     }
-    let (module, lower_errors) = ptx_ir::lower_module(&ptx_syntax::parse(&text));
+    let (module, lower_errors) = ptx_ir::lower_module(ptx_db::parse(&*db, file));
     if let Some(e) = lower_errors.first() {
         eprintln!("ptxopt: `{display}`: {}", e.message);
         return Err(ExitCode::from(1));
     }
-    Ok((text, module, built.text))
+    Ok((file, text, module))
 }
 
 fn run_inner(args: &RunArgs) -> Result<ExitCode, UsageError> {
@@ -148,7 +147,7 @@ fn run_inner(args: &RunArgs) -> Result<ExitCode, UsageError> {
         .collect::<Result<Vec<_>, _>>()?;
     let mut db = RootDatabase::new();
     let (text, module) = match load_checked(&mut db, &args.file) {
-        Ok((text, module, _)) => (text, module),
+        Ok((_, text, module)) => (text, module),
         Err(code) => return Ok(code),
     };
     let display = args.file.display();

@@ -93,11 +93,11 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
         config.as_ref().map(|(p, c)| (p.as_path(), c)),
         &cli,
     )?;
-    let (text, original, optimized_text) = match crate::run_cmd::load_checked(&mut db, &args.file) {
-        Ok((text, module, Some(out))) => (text, module, out),
-        Ok((_, _, None)) => return Ok(ExitCode::from(1)),
+    let (file, text, original) = match crate::run_cmd::load_checked(&mut db, &args.file) {
+        Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
+    let optimized_text = ptx_db::file_ptx(&db, file).clone();
     let display = args.file.display().to_string();
     let (optimized, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&optimized_text));
     if let Some(e) = errors.first() {
