@@ -420,8 +420,8 @@ pub fn render_json(report: &FileAnalysis) -> String {
     let _ = write!(
         out,
         "{{\"file\":{},\"target\":{},\"functions\":[",
-        json_str(&report.file),
-        json_str(&report.target)
+        ptx_knobs::json_string(&report.file),
+        ptx_knobs::json_string(&report.target)
     );
     for (i, f) in report.functions.iter().enumerate() {
         if i > 0 {
@@ -431,7 +431,7 @@ pub fn render_json(report: &FileAnalysis) -> String {
             out,
             "\n{{\"name\":{},\"kind\":\"{}\",\"line\":{},\"blocks\":{},\"instructions\":{},\
              \"max_live\":{{\"r\":{},\"p\":{},\"line\":{},\"p_line\":{}}},\"loops\":[",
-            json_str(&f.name),
+            ptx_knobs::json_string(&f.name),
             kind_word(f.kind),
             f.line,
             f.blocks,
@@ -473,35 +473,4 @@ pub fn render_json(report: &FileAnalysis) -> String {
 
 fn json_opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "null".to_string(), |v| v.to_string())
-}
-
-/// A JSON string literal.
-fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_strings_are_escaped() {
-        assert_eq!(json_str("a\"b\\c\n\u{1}"), r#""a\"b\\c\n\u0001""#);
-    }
 }

@@ -273,8 +273,8 @@ fn write_outputs(
     let _ = write!(
         json,
         "{{\n  \"file\": {},\n  \"kernel\": {},\n  \"grid\": [{}, {}, {}],\n  \"block\": [{}, {}, {}],\n  \"dynamic_smem\": {},\n  \"args\": [",
-        json_str(&args.file.display().to_string()),
-        json_str(&args.kernel),
+        ptx_knobs::json_string(&args.file.display().to_string()),
+        ptx_knobs::json_string(&args.kernel),
         cfg.grid.x,
         cfg.grid.y,
         cfg.grid.z,
@@ -287,14 +287,14 @@ fn write_outputs(
         if i > 0 {
             json.push(',');
         }
-        let name = json_str(&params[i].0);
+        let name = ptx_knobs::json_string(&params[i].0);
         match spec {
             ArgSpec::Scalar { ty, bytes } => {
                 let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
                 let _ = write!(
                     json,
                     "\n    {{\"index\": {i}, \"name\": {name}, \"kind\": \"scalar\", \"type\": {}, \"bytes_hex\": \"{hex}\"}}",
-                    json_str(ty)
+                    ptx_knobs::json_string(ty)
                 );
             }
             ArgSpec::Pointer(p) => {
@@ -320,22 +320,6 @@ fn write_outputs(
     }
     json.push_str("\n  ]\n}\n");
     write("run.json".to_string(), json.as_bytes())
-}
-
-fn json_str(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn elem_name(ty: ElemType) -> &'static str {
