@@ -295,8 +295,8 @@ impl RootDatabase {
         Ok(())
     }
 
-    /// Sets the target (`sm == 0`: use each file's `.target`). Records a change
-    /// only when it differs.
+    /// Sets the target (`sm == 0`: use each file's `.target`; see
+    /// [`parse_target`] for names). Records a change only when it differs.
     pub fn set_target(&mut self, sm: u32, suffix: &str) {
         let target = self.target();
         if target.sm(self) != sm {
@@ -372,6 +372,19 @@ fn common_prefix(a: &[u8], b: &[u8], n: usize) -> usize {
         }
     }
     prefix
+}
+
+/// A target name, `sm_NN` or `compute_NN` with an optional `a` or `f`
+/// suffix (`sm_90a`, `compute_100f`), as `(NN, suffix)` for
+/// [`RootDatabase::set_target`]; `None` for anything else (or `NN` = 0).
+pub fn parse_target(name: &str) -> Option<(u32, &str)> {
+    let rest = name
+        .strip_prefix("sm_")
+        .or_else(|| name.strip_prefix("compute_"))?;
+    let digits = rest.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &rest[digits.len()..];
+    let sm: u32 = digits.parse().ok()?;
+    (sm != 0 && matches!(suffix, "" | "a" | "f")).then_some((sm, suffix))
 }
 
 /// Checks a value against the knob's type; an Int is accepted for a Float knob.

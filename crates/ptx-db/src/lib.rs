@@ -39,7 +39,7 @@ pub mod phases;
 pub mod pipeline;
 pub mod queries;
 
-pub use database::{Db, EventCallback, RootDatabase, SetKnobError};
+pub use database::{parse_target, Db, EventCallback, RootDatabase, SetKnobError};
 pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
 pub use output::{any_error, build_file, file_problems, file_ptx, kernel_ptx, FileBuild};

@@ -74,7 +74,7 @@ impl AnalysisHost {
         match target {
             None => self.db.set_target(0, ""),
             Some(name) => {
-                let (sm, suffix) = parse_target(name)
+                let (sm, suffix) = ptx_db::parse_target(name)
                     .ok_or_else(|| format!("`{name}` is not a target (expected sm_NN)"))?;
                 self.db.set_target(sm, suffix);
             }
@@ -113,17 +113,6 @@ impl AnalysisHost {
     pub fn request_cancellation(&mut self) {
         salsa::Database::trigger_cancellation(&mut self.db);
     }
-}
-
-/// `sm_90a` → `(90, "a")`.
-fn parse_target(name: &str) -> Option<(u32, &str)> {
-    let rest = name.strip_prefix("sm_")?;
-    let digits = rest
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(rest.len());
-    let sm: u32 = rest[..digits].parse().ok()?;
-    let suffix = &rest[digits..];
-    matches!(suffix, "" | "a" | "f").then_some((sm, suffix))
 }
 
 /// A snapshot of the database; see the crate documentation.

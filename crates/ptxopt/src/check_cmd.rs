@@ -26,15 +26,11 @@ pub struct CheckArgs {
     arch: Option<u32>,
 }
 
-/// `sm_90`, `sm_90a`, `compute_90` or `90` -> 90.
+/// `sm_90`, `sm_90a`, `compute_90` -> 90 (the names `--arch` takes everywhere).
 pub fn parse_arch(text: &str) -> Result<u32, String> {
-    let digits = text
-        .trim_start_matches("sm_")
-        .trim_start_matches("compute_");
-    let digits = digits.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    digits
-        .parse()
-        .map_err(|_| format!("`{text}` is not an architecture like sm_90"))
+    crate::settings::parse_arch(text)
+        .map(|arch| arch.sm)
+        .map_err(|e| e.0)
 }
 
 /// What checking one file produced.

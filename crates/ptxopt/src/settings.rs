@@ -40,16 +40,7 @@ pub fn parse_arch(text: &str) -> Result<Arch, UsageError> {
              `a` or `f`, such as `sm_80` or `sm_90a`"
         ))
     };
-    let rest = text
-        .strip_prefix("sm_")
-        .or_else(|| text.strip_prefix("compute_"))
-        .ok_or_else(bad)?;
-    let digits = rest.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let suffix = &rest[digits.len()..];
-    let sm: u32 = digits.parse().map_err(|_| bad())?;
-    if sm == 0 || !matches!(suffix, "" | "a" | "f") {
-        return Err(bad());
-    }
+    let (sm, suffix) = ptx_db::parse_target(text).ok_or_else(bad)?;
     Ok(Arch {
         sm,
         suffix: suffix.to_string(),
