@@ -14,6 +14,8 @@ use ptx_isa::{
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use ptx_test_support::{corpus_dir, cuda_home, ptx_files, ptxas};
+
 // ---------------------------------------------------------------------------
 // A small instruction splitter (just enough for the tests).
 
@@ -581,18 +583,11 @@ fn corpus_statements(text: &str, regs: &mut Regs) -> Vec<String> {
 }
 
 fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    let mut files = Vec::new();
-    for dir in ["zluda/spirv_run", "dealii"] {
-        if let Ok(entries) = std::fs::read_dir(root.join(dir)) {
-            for e in entries.flatten() {
-                let p = e.path();
-                if p.extension().is_some_and(|x| x == "ptx") {
-                    files.push(p);
-                }
-            }
-        }
-    }
+    let Some(root) = corpus_dir() else {
+        return Vec::new();
+    };
+    let mut files = ptx_files(&root.join("zluda/spirv_run"));
+    files.extend(ptx_files(&root.join("dealii")));
     files.sort();
     files
 }
@@ -1205,14 +1200,6 @@ fn ptxas_rejected_instructions_are_rejected() {
 // toolkit the project installs): ~1,700 instruction variants written by NVIDIA.
 
 /// The CUDA toolkit: `PTXOPT_CUDA_HOME`, or `~/.cache/ptxopt/cuda-13.0.88`.
-fn cuda_home() -> Option<PathBuf> {
-    std::env::var_os("PTXOPT_CUDA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxopt/cuda-13.0.88"))
-        })
-}
-
 /// The concatenated contents of the string literals in `s` (C escapes `\n`, `\t`,
 /// `\"` and `\\` decoded).
 fn string_literals(s: &str) -> String {
@@ -1480,16 +1467,6 @@ fn sample_module(target: &str, version: &str, lines: &[&str]) -> String {
     text
 }
 
-fn ptxas_path() -> Option<PathBuf> {
-    let ptxas = cuda_home()
-        .map(|h| h.join("bin/ptxas"))
-        .filter(|p| p.exists());
-    if ptxas.is_none() && std::env::var_os("PTXOPT_REQUIRE_PTXAS").is_some() {
-        panic!("ptxas not found (set PTXOPT_CUDA_HOME); PTXOPT_REQUIRE_PTXAS is set");
-    }
-    ptxas
-}
-
 /// Runs ptxas on a module; returns its messages if it rejects it.
 fn ptxas_rejects(ptxas: &Path, target: &str, module: &str) -> Option<String> {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -1510,7 +1487,7 @@ fn ptxas_rejects(ptxas: &Path, target: &str, module: &str) -> Option<String> {
 
 #[test]
 fn ptxas_accepts_the_samples_at_their_target_and_version() {
-    let Some(ptxas) = ptxas_path() else {
+    let Some(ptxas) = ptxas() else {
         eprintln!("ptxas not found; skipped");
         return;
     };
@@ -1581,7 +1558,7 @@ fn ptxas_accepts_the_samples_at_their_target_and_version() {
 
 #[test]
 fn ptxas_rejects_the_rejected_samples() {
-    let Some(ptxas) = ptxas_path() else {
+    let Some(ptxas) = ptxas() else {
         eprintln!("ptxas not found; skipped");
         return;
     };

@@ -269,14 +269,8 @@ fn diagnostics_on_open_change_and_fix() {
 
 #[test]
 fn examples_have_no_diagnostics() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../test-data/examples");
     let mut c = Client::new(None);
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
-        .collect();
-    paths.sort();
+    let paths = ptx_test_support::ptx_files(&ptx_test_support::test_data().join("examples"));
     assert!(!paths.is_empty());
     for path in paths {
         let text = std::fs::read_to_string(&path).unwrap();

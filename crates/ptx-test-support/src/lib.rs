@@ -35,15 +35,21 @@ pub fn corpus_dir() -> Option<PathBuf> {
     }
 }
 
+/// Where the CUDA 13.0.88 tools are: `$PTXOPT_CUDA_HOME`, default
+/// `~/.cache/ptxopt/cuda-13.0.88` (whether or not it exists).
+pub fn cuda_home() -> Option<PathBuf> {
+    std::env::var_os("PTXOPT_CUDA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxopt/cuda-13.0.88"))
+        })
+}
+
 /// ptxas 13.0.88 (`$PTXOPT_CUDA_HOME/bin/ptxas`, default
 /// `~/.cache/ptxopt/cuda-13.0.88`), or `None` (skip) when absent, unless
 /// `PTXOPT_REQUIRE_PTXAS` is set.
 pub fn ptxas() -> Option<PathBuf> {
-    let home = std::env::var_os("PTXOPT_CUDA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ptxopt/cuda-13.0.88"))
-        });
+    let home = cuda_home();
     let ptxas = home.map(|h| h.join("bin/ptxas")).filter(|p| p.exists());
     if ptxas.is_none() {
         if std::env::var_os("PTXOPT_REQUIRE_PTXAS").is_some() {
