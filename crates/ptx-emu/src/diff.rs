@@ -587,11 +587,13 @@ pub fn launch_shapes(func: &Function, opts: &VerifyOptions) -> Vec<(Dim3, Dim3)>
     shapes
 }
 
-/// A splitmix64 generator.
-struct Rng(u64);
+/// A splitmix64 generator: the test inputs here and `ptxopt run`'s `random`
+/// buffers (deterministic for a seed, on every platform).
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -630,7 +632,7 @@ pub fn generate_words(seed: u64, words: usize) -> Vec<u32> {
     let mut rng = Rng(seed);
     (0..words)
         .map(|i| {
-            let r = rng.next();
+            let r = rng.next_u64();
             match i % 8 {
                 3 => FLOAT_EDGES[(i / 8) % FLOAT_EDGES.len()],
                 6 => INT_EDGES[(i / 8) % INT_EDGES.len()],

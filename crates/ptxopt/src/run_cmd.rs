@@ -439,19 +439,6 @@ fn scalar_bytes(ty: ElemType, value: &str) -> Option<Vec<u8>> {
     }
 }
 
-/// A splitmix64 generator for `random` buffers.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
 /// Parses one `--arg`. `seed` seeds `random` buffers (mixed with the text, so
 /// that two random buffers differ).
 pub(crate) fn parse_arg(text: &str, seed: u64) -> Result<ArgSpec, UsageError> {
@@ -505,9 +492,9 @@ pub(crate) fn parse_arg(text: &str, seed: u64) -> Result<ArgSpec, UsageError> {
                 for b in text.bytes() {
                     h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
                 }
-                let mut rng = Rng(h);
+                let mut rng = ptx_emu::diff::Rng(h);
                 for _ in 0..count {
-                    let r = rng.next();
+                    let r = rng.next_u64();
                     let v = match ty {
                         ElemType::F32 => {
                             (((r >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0).to_bits() as u64
