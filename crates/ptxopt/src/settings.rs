@@ -121,6 +121,17 @@ pub fn load_config(path: &Path) -> Result<ptx_knobs::Config, UsageError> {
     })
 }
 
+/// Reads the configuration file at `config` (if any) and applies it, then the
+/// command line, to a database.
+pub fn load_and_apply(
+    db: &mut RootDatabase,
+    config: Option<&Path>,
+    cli: &CliSettings,
+) -> Result<(), UsageError> {
+    let loaded = config.map(load_config).transpose()?;
+    apply(db, config.zip(loaded.as_ref()), cli)
+}
+
 /// Applies a configuration file and then the command line to a database.
 pub fn apply(
     db: &mut RootDatabase,

@@ -83,16 +83,8 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
         args.named_phases.as_deref(),
     )?;
     let config_path = settings::config_path_for(&args.file, args.config.as_deref());
-    let config = config_path
-        .as_ref()
-        .map(|p| settings::load_config(p).map(|c| (p.clone(), c)))
-        .transpose()?;
     let mut db = RootDatabase::new();
-    settings::apply(
-        &mut db,
-        config.as_ref().map(|(p, c)| (p.as_path(), c)),
-        &cli,
-    )?;
+    settings::load_and_apply(&mut db, config_path.as_deref(), &cli)?;
     let (file, text, original) = match crate::run_cmd::load_checked(&mut db, &args.file) {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),

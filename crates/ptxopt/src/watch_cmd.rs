@@ -437,16 +437,8 @@ impl State {
     /// The database of the configuration `config`, made on first use.
     fn group(&mut self, config: &Option<PathBuf>) -> Result<&mut Group, UsageError> {
         if !self.groups.contains_key(config) {
-            let loaded = config
-                .as_ref()
-                .map(|p| settings::load_config(p).map(|c| (p.clone(), c)))
-                .transpose()?;
             let (mut db, log) = EventLog::new_database();
-            settings::apply(
-                &mut db,
-                loaded.as_ref().map(|(p, c)| (p.as_path(), c)),
-                &self.cli,
-            )?;
+            settings::load_and_apply(&mut db, config.as_deref(), &self.cli)?;
             self.groups.insert(config.clone(), Group { db, log });
         }
         Ok(self.groups.get_mut(config).expect("inserted above"))
