@@ -1,8 +1,9 @@
 //! The warm edit of `cargo xtask bench-analyze` (b), for profiling: analyze a
-//! file, then change one immediate back and forth and re-analyze, each round
-//! in [`edit_round`] (`valgrind --tool=callgrind
-//! --toggle-collect='warm_edit::edit_round*'`):
-//! `cargo run --release -p ptx-db --example warm_edit FILE [ROUNDS]`.
+//! file, then change the digit before the `;` on line LINE back and forth and
+//! re-analyze, each round in [`edit_round`] (`valgrind --tool=callgrind
+//! --toggle-collect='warm_edit::edit_round*'`). bench-analyze prints the line
+//! it edits (4488 on the dealii module):
+//! `cargo run --release -p ptx-db --example warm_edit FILE LINE [ROUNDS]`.
 
 use std::path::Path;
 use std::time::Instant;
@@ -33,38 +34,23 @@ fn edit_round(db: &mut RootDatabase, path: &Path, text: &str) {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let path = args.next().expect("usage: warm_edit FILE [ROUNDS]");
+    let usage = "usage: warm_edit FILE LINE [ROUNDS]";
+    let path = args.next().expect(usage);
+    let line: usize = args.next().and_then(|n| n.parse().ok()).expect(usage);
     let rounds: usize = args.next().map_or(10, |n| n.parse().expect("ROUNDS"));
     let text = std::fs::read_to_string(&path).expect("read");
     let path = Path::new(&path);
-    // The edit of `bench-analyze`: the last digit of the first `add`/`mov`
-    // whose last operand is a decimal immediate, inside a body.
-    let body = text.find('{').expect("a function body");
-    let mut at = None;
-    let mut offset = body;
-    for line in text[body..].split_inclusive('\n') {
-        let t = line.trim_start();
-        if ["add.s32", "add.u32", "mov.u32", "add.s64"]
-            .iter()
-            .any(|op| t.starts_with(op))
-        {
-            if let Some(semi) = line.find(';') {
-                let b = line.as_bytes();
-                if semi > 0 && b[semi - 1].is_ascii_digit() {
-                    let digits_start = line[..semi]
-                        .trim_end_matches(|c: char| c.is_ascii_digit())
-                        .len();
-                    if line[..digits_start].trim_end().ends_with(',') {
-                        at = Some(offset + semi - 1);
-                        break;
-                    }
-                }
-            }
-        }
-        offset += line.len();
-    }
-    let at = at.expect("an add/mov with an immediate");
-    println!("edit on line {}", text[..at].matches('\n').count() + 1);
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(line - 1)
+        .map(str::len)
+        .sum();
+    let semi = start + text[start..].find(';').expect("a `;` on the line");
+    let at = semi - 1;
+    assert!(
+        text.as_bytes()[at].is_ascii_digit(),
+        "no digit before the `;` of line {line}"
+    );
     let mut edited = text.clone();
     let digit = edited.as_bytes()[at] ^ 1;
     edited.replace_range(at..at + 1, &char::from(digit).to_string());
