@@ -1,6 +1,6 @@
 //! The warm edit of `cargo xtask bench-analyze` (b), for profiling: analyze a
-//! file, then change the digit before the `;` on line LINE back and forth and
-//! re-analyze, each round in [`edit_round`] (`valgrind --tool=callgrind
+//! file, then change the digit before the `;` on line LINE back and forth
+//! (with `edit_file_text`, as bench-analyze does) and re-analyze, each round in [`edit_round`] (`valgrind --tool=callgrind
 //! --toggle-collect='warm_edit::edit_round*'`). bench-analyze prints the line
 //! it edits (4488 on the dealii module):
 //! `cargo run --release -p ptx-db --example warm_edit FILE LINE [ROUNDS]`.
@@ -15,7 +15,7 @@ use ptx_db::RootDatabase;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[inline(never)]
-fn first_round(db: &mut RootDatabase, path: &Path, text: &str) {
+fn first_round(db: &mut RootDatabase, path: &Path, text: &str) -> ptx_db::SourceFile {
     let file = db.set_file_text(path, text);
     let diagnostics = ptx_db::file_diagnostics(db, file).len();
     ptx_db::analysis::analyze_file(db, file);
@@ -23,11 +23,13 @@ fn first_round(db: &mut RootDatabase, path: &Path, text: &str) {
         "{} functions, {diagnostics} diagnostics",
         ptx_db::kernels(db, file).len()
     );
+    file
 }
 
 #[inline(never)]
-fn edit_round(db: &mut RootDatabase, path: &Path, text: &str) {
-    let file = db.set_file_text(path, text);
+fn edit_round(db: &mut RootDatabase, file: ptx_db::SourceFile, at: usize, digit: &str) {
+    db.edit_file_text(file, at..at + 1, digit)
+        .expect("the digit is in the text");
     std::hint::black_box(ptx_db::file_diagnostics(db, file).len());
     ptx_db::analysis::analyze_file(db, file);
 }
@@ -51,16 +53,17 @@ fn main() {
         text.as_bytes()[at].is_ascii_digit(),
         "no digit before the `;` of line {line}"
     );
-    let mut edited = text.clone();
-    let digit = edited.as_bytes()[at] ^ 1;
-    edited.replace_range(at..at + 1, &char::from(digit).to_string());
-    let texts = [text, edited];
+    let digit = text.as_bytes()[at];
+    let digits = [
+        char::from(digit).to_string(),
+        char::from(digit ^ 1).to_string(),
+    ];
     let mut db = RootDatabase::new();
-    first_round(&mut db, path, &texts[0]);
+    let file = first_round(&mut db, path, &text);
     let mut times = Vec::new();
     for round in 1..=rounds {
         let start = Instant::now();
-        edit_round(&mut db, path, &texts[round % 2]);
+        edit_round(&mut db, file, at, &digits[round % 2]);
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
     times.sort_by(f64::total_cmp);

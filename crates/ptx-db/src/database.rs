@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ptx_knobs::{KnobDef, KnobValue, KNOBS};
+use ptx_syntax::{TextRange, TextSize};
 use rustc_hash::FxHashMap;
 use salsa::{Durability, Setter};
 
@@ -103,6 +104,35 @@ impl std::fmt::Display for SetKnobError {
 
 impl std::error::Error for SetKnobError {}
 
+/// An edit [`RootDatabase::edit_file_text`] rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditError {
+    /// The range is reversed or ends after the text (`len` bytes).
+    OutOfBounds {
+        range: std::ops::Range<usize>,
+        len: usize,
+    },
+    /// The offset is inside a character's UTF-8 encoding.
+    NotCharBoundary { offset: usize },
+}
+
+impl std::fmt::Display for EditError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EditError::OutOfBounds { range, len } => write!(
+                f,
+                "edit range {}..{} is outside the text ({len} bytes)",
+                range.start, range.end
+            ),
+            EditError::NotCharBoundary { offset } => {
+                write!(f, "edit offset {offset} is inside a character")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
 impl RootDatabase {
     /// A database with every knob at its default, no target set, every phase on.
     pub fn new() -> RootDatabase {
@@ -151,11 +181,15 @@ impl RootDatabase {
     /// Sets a file's text, creating the input on first use. Records a change
     /// only when the text differs. Returns the file's input.
     ///
-    /// Also keeps the file's [`Chunk`]s: the old and new texts are compared
-    /// (common prefix and suffix, a `memcmp`), only the region that changed
-    /// (widened to whole chunks, and to the chunk before it) is split again
-    /// with `ptx_syntax::split`, and only chunks whose text changed are set. So
-    /// the cost of an edit is that of the chunks it touches, not of the file.
+    /// The text is kept as the file's [`Chunk`]s (the file's text is their
+    /// concatenation, [`file_text`](crate::file_text)): the old and new texts
+    /// are compared (common prefix and suffix, a `memcmp` chunk by chunk), only
+    /// the region that changed (widened to whole chunks, and to the chunk
+    /// before it) is split again with `ptx_syntax::split`, and only chunks
+    /// whose text changed are set. So the cost of an edit is that of the
+    /// chunks it touches plus one pass over the text. An editor that knows
+    /// what changed calls [`edit_file_text`](Self::edit_file_text) instead,
+    /// which skips the pass.
     pub fn set_file_text(
         &mut self,
         path: impl Into<PathBuf>,
@@ -165,13 +199,24 @@ impl RootDatabase {
         let text = text.into();
         if let Some(&file) = self.files.get(&path) {
             // One pass over the texts finds both whether and where they differ.
-            let old = file.text(self);
-            let (prefix, suffix) = common_affixes(old.as_bytes(), text.as_bytes());
-            if prefix == old.len() && prefix == text.len() {
+            let layout = ChunkLayout::of(self, file);
+            let old: Vec<&str> = layout
+                .chunks
+                .iter()
+                .map(|c| c.text(self).as_str())
+                .collect();
+            let (prefix, suffix) = chunked_affixes(&old, text.as_bytes());
+            let old_len = layout.len();
+            if prefix == old_len && prefix == text.len() {
                 return file;
             }
-            self.update_chunks(file, &text, prefix, suffix);
-            file.set_text(self).to(text);
+            // The chunks from the one before the first changed byte up to the
+            // first that starts after the change (see `ChunkLayout::region`).
+            let (first, k) = layout.region(prefix, old_len - suffix);
+            let region_start = layout.starts[first];
+            let region_end = layout.starts[k] + text.len() - old_len;
+            let region = text[region_start..region_end].to_string();
+            self.resplit(file, &layout, first, k, region);
             return file;
         }
         // No setter here: creating inputs does not wait for the clones of the
@@ -179,61 +224,113 @@ impl RootDatabase {
         let chunks = pieces(&text, 0, &ptx_syntax::split::split_points(&text).0)
             .map(|piece| self.new_chunk(&path, piece))
             .collect();
-        let file = SourceFile::builder(path.clone(), text, chunks)
+        let file = SourceFile::builder(path.clone(), chunks)
             .durability(Durability::LOW)
             .new(self);
         self.files.insert(path, file);
         file
     }
 
+    /// Replaces the bytes `range` of a file's text with `replacement`, as an
+    /// editor's change does: only the chunks around the range are looked at
+    /// (no pass over the whole text), so the cost of an edit is that of the
+    /// chunks it touches. Records no change when the text stays the same.
+    /// Fails, changing nothing, when the range is out of the text or does not
+    /// fall on character boundaries.
+    pub fn edit_file_text(
+        &mut self,
+        file: SourceFile,
+        range: std::ops::Range<usize>,
+        replacement: &str,
+    ) -> Result<(), EditError> {
+        let layout = ChunkLayout::of(self, file);
+        let len = layout.len();
+        if range.start > range.end || range.end > len {
+            return Err(EditError::OutOfBounds { range, len });
+        }
+        for at in [range.start, range.end] {
+            let i = layout.chunk_at(at);
+            if let Some(chunk) = layout.chunks.get(i) {
+                if !chunk.text(self).is_char_boundary(at - layout.starts[i]) {
+                    return Err(EditError::NotCharBoundary { offset: at });
+                }
+            }
+        }
+        let (first, k) = layout.region(range.start, range.end);
+        let (start, end) = (layout.starts[first], layout.starts[k]);
+        let mut region = String::with_capacity(end - start + replacement.len());
+        for chunk in &layout.chunks[first..k] {
+            region.push_str(chunk.text(self));
+        }
+        let old = &region[range.start - start..range.end - start];
+        if old == replacement {
+            return Ok(());
+        }
+        region.replace_range(range.start - start..range.end - start, replacement);
+        self.resplit(file, &layout, first, k, region);
+        Ok(())
+    }
+
     fn new_chunk(&self, path: &Path, text: &str) -> Chunk {
-        Chunk::builder(path.to_path_buf(), text.to_string())
+        Chunk::builder(path.to_path_buf(), text.to_string(), None)
             .durability(Durability::LOW)
             .new(self)
     }
 
-    /// Re-splits the part of `file` that differs in `new` and sets the texts
-    /// of the chunks that changed (see [`set_file_text`](Self::set_file_text)).
-    /// `prefix` and `suffix` are the lengths of the texts' common prefix and
-    /// suffix (not overlapping), as [`common_affixes`] gives them.
-    fn update_chunks(&mut self, file: SourceFile, new: &str, prefix: usize, suffix: usize) {
-        let old_len = file.text(self).len();
-        let chunks: Vec<Chunk> = file.chunks(self).clone();
-        let mut starts = Vec::with_capacity(chunks.len() + 1);
-        let mut at = 0usize;
-        for chunk in &chunks {
-            starts.push(at);
-            at += chunk.text(self).len();
+    /// Sets a chunk's new text, and its tree when the change is inside one
+    /// token that `ptx_syntax::reparse` can replace in the chunk's previous
+    /// tree (then `chunk_parse` does not parse the chunk again).
+    ///
+    /// The previous tree is the memoized `chunk_parse`: after an editor's
+    /// change it was computed for that revision's diagnostics. Changes at
+    /// most 256 bytes long are tried (a token's).
+    fn set_chunk_text(&mut self, chunk: Chunk, new: &str) {
+        let old = chunk.text(self).as_str();
+        let (prefix, suffix) = chunked_affixes(&[old], new.as_bytes());
+        let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+        let tree = if old_end - prefix <= 256 && new_end - prefix <= 256 {
+            let range = TextRange::new(
+                TextSize::try_from(prefix).unwrap_or_default(),
+                TextSize::try_from(old_end).unwrap_or_default(),
+            );
+            let replacement = &new[prefix..new_end];
+            ptx_syntax::reparse::reparse_token(crate::chunk_parse(self, chunk), range, replacement)
+        } else {
+            None
+        };
+        chunk.set_text(self).to(new.to_string());
+        if tree.is_some() || chunk.reparsed(self).is_some() {
+            chunk.set_reparsed(self).to(tree);
         }
-        starts.push(at);
-        debug_assert_eq!(at, old_len);
+    }
+
+    /// Replaces the old chunks `first..k` of `file` by the chunks of
+    /// `region`, their new text: splits it again (taking in the old chunks
+    /// after `k`, unchanged, until a split ends at a boundary that was one
+    /// before), then keeps the inputs whose text is unchanged at the front
+    /// and back, reuses the rest in order (setting their text), and creates or
+    /// drops the difference. The list of chunks is set only when its length
+    /// changed.
+    fn resplit(
+        &mut self,
+        file: SourceFile,
+        layout: &ChunkLayout,
+        first: usize,
+        mut k: usize,
+        mut region: String,
+    ) {
+        let chunks = &layout.chunks;
         let n = chunks.len();
-        // The chunk holding the first changed byte, and the one before it (an
-        // edit at its very start can change whether it is a boundary).
-        let containing = starts[..n]
-            .partition_point(|&s| s <= prefix)
-            .saturating_sub(1);
-        let first = containing.saturating_sub(1);
-        let scan_start = starts.get(first).copied().unwrap_or(0).min(prefix);
-        let changed_end = old_len - suffix;
-        // The first old boundary after the change: the same token in `new`.
-        let mut k = first + 1;
-        while k < n && starts[k] <= changed_end {
-            k += 1;
-        }
-        let shift = |s: usize| s + new.len() - old_len;
-        let (points, region_end) = loop {
-            let end = if k >= n { new.len() } else { shift(starts[k]) };
-            let (points, ends) = ptx_syntax::split::split_points(&new[scan_start..end]);
+        let points = loop {
+            let (points, ends) = ptx_syntax::split::split_points(&region);
             if k >= n || ends {
-                break (points, end);
+                break points;
             }
+            region.push_str(chunks[k].text(self));
             k += 1;
         };
-        let texts: Vec<&str> = pieces(&new[..region_end], scan_start, &points).collect();
-        let old_region: Vec<Chunk> = chunks[first.min(n)..k.min(n)].to_vec();
-        // Keep inputs whose text is unchanged at the front and back, reuse the
-        // rest in order (setting their text), create or drop the difference.
+        let texts: Vec<&str> = pieces(&region, 0, &points).collect();
+        let old_region = &chunks[first..k];
         let mut front = 0;
         while front < texts.len()
             && front < old_region.len()
@@ -248,24 +345,24 @@ impl RootDatabase {
         {
             back += 1;
         }
-        let mut region: Vec<Chunk> = old_region[..front].to_vec();
+        let mut new_region: Vec<Chunk> = old_region[..front].to_vec();
         let middle_old = &old_region[front..old_region.len() - back];
         for (i, piece) in texts[front..texts.len() - back].iter().enumerate() {
             match middle_old.get(i) {
                 Some(&chunk) => {
                     if chunk.text(self) != piece {
-                        chunk.set_text(self).to(piece.to_string());
+                        self.set_chunk_text(chunk, piece);
                     }
-                    region.push(chunk);
+                    new_region.push(chunk);
                 }
-                None => region.push(self.new_chunk(file.path(self), piece)),
+                None => new_region.push(self.new_chunk(file.path(self), piece)),
             }
         }
-        region.extend_from_slice(&old_region[old_region.len() - back..]);
-        if region.len() != old_region.len() {
-            let mut list = chunks[..first.min(n)].to_vec();
-            list.extend(region);
-            list.extend_from_slice(&chunks[k.min(n)..]);
+        new_region.extend_from_slice(&old_region[old_region.len() - back..]);
+        if new_region.len() != old_region.len() {
+            let mut list = chunks[..first].to_vec();
+            list.extend(new_region);
+            list.extend_from_slice(&chunks[k..]);
             file.set_chunks(self).to(list);
         }
     }
@@ -342,25 +439,95 @@ fn pieces<'t>(text: &'t str, start: usize, points: &[usize]) -> impl Iterator<It
         .filter(|piece| !piece.is_empty())
 }
 
-/// The lengths of the common prefix and suffix of two texts (not
-/// overlapping): compared 4 KiB at a time (one `memcmp` each), then, in the
-/// block that differs, 64 bytes and then one byte at a time.
-fn common_affixes(a: &[u8], b: &[u8]) -> (usize, usize) {
-    let n = a.len().min(b.len());
-    let prefix = common_prefix(a, b, n);
-    let max = n - prefix;
-    // The common suffix is the common prefix of the reversed tails; walk the
-    // ends backwards in the same block sizes.
+/// A file's chunks and where each starts: `starts[i]` is the offset of
+/// `chunks[i]`, `starts[n]` the length of the text.
+struct ChunkLayout {
+    chunks: Vec<Chunk>,
+    starts: Vec<usize>,
+}
+
+impl ChunkLayout {
+    fn of(db: &RootDatabase, file: SourceFile) -> ChunkLayout {
+        let chunks = file.chunks(db).clone();
+        let mut starts = Vec::with_capacity(chunks.len() + 1);
+        let mut at = 0;
+        for chunk in &chunks {
+            starts.push(at);
+            at += chunk.text(db).len();
+        }
+        starts.push(at);
+        ChunkLayout { chunks, starts }
+    }
+
+    fn len(&self) -> usize {
+        self.starts[self.chunks.len()]
+    }
+
+    /// The index of the chunk holding byte `at` (the last chunk for the end
+    /// of the text; 0 when there is none).
+    fn chunk_at(&self, at: usize) -> usize {
+        self.starts[..self.chunks.len()]
+            .partition_point(|&s| s <= at)
+            .saturating_sub(1)
+    }
+
+    /// The old chunks to split again after a change of the bytes
+    /// `start..end`: from the one before the chunk holding `start` (an edit at
+    /// a chunk's very start can change whether it is a boundary) up to, not
+    /// including, the first chunk that starts after `end`.
+    fn region(&self, start: usize, end: usize) -> (usize, usize) {
+        let n = self.chunks.len();
+        let first = self.chunk_at(start).saturating_sub(1).min(n);
+        let mut k = (first + 1).min(n);
+        while k < n && self.starts[k] <= end {
+            k += 1;
+        }
+        (first, k)
+    }
+}
+
+/// The lengths of the common prefix and suffix (not overlapping) of a text
+/// held in pieces, `old` laid end to end, and `new`: compared 4 KiB at a time
+/// (one `memcmp` each), then, in the last block, 64 bytes and 1 byte at a
+/// time.
+fn chunked_affixes(old: &[&str], new: &[u8]) -> (usize, usize) {
+    let old_len: usize = old.iter().map(|c| c.len()).sum();
+    let mut prefix = 0;
+    for piece in old {
+        let piece = piece.as_bytes();
+        let n = piece.len().min(new.len() - prefix);
+        let common = common_prefix(piece, &new[prefix..], n);
+        prefix += common;
+        if common < piece.len() {
+            break;
+        }
+    }
+    let max = old_len.min(new.len()) - prefix;
+    let mut suffix = 0;
+    for piece in old.iter().rev() {
+        let piece = piece.as_bytes();
+        let n = piece.len().min(max - suffix);
+        let common = common_suffix(piece, &new[..new.len() - suffix], n);
+        suffix += common;
+        if common < piece.len() {
+            break;
+        }
+    }
+    (prefix, suffix)
+}
+
+/// The length of the common suffix of `a` and `b`, at most `n`.
+fn common_suffix(a: &[u8], b: &[u8], n: usize) -> usize {
     let (ea, eb) = (a.len(), b.len());
     let mut suffix = 0;
     for block in [4096, 64, 1] {
-        while suffix + block <= max
+        while suffix + block <= n
             && a[ea - suffix - block..ea - suffix] == b[eb - suffix - block..eb - suffix]
         {
             suffix += block;
         }
     }
-    (prefix, suffix)
+    suffix
 }
 
 /// The length of the common prefix of `a[..n]` and `b[..n]`.
@@ -403,7 +570,7 @@ fn coerce(def: &'static KnobDef, value: KnobValue) -> Result<KnobValue, SetKnobE
 
 #[cfg(test)]
 mod tests {
-    use super::common_affixes;
+    use super::chunked_affixes;
 
     /// The prefix and suffix lengths by the definition, a byte at a time.
     fn by_bytes(a: &[u8], b: &[u8]) -> (usize, usize) {
@@ -415,19 +582,44 @@ mod tests {
         (prefix, suffix)
     }
 
+    /// `text` cut into pieces of the given lengths (cycled), as chunks hold it.
+    fn cut<'t>(text: &'t str, lengths: &[usize]) -> Vec<&'t str> {
+        let mut pieces = Vec::new();
+        let mut at = 0;
+        for &len in lengths.iter().cycle() {
+            if at >= text.len() {
+                break;
+            }
+            let end = (at + len).min(text.len());
+            pieces.push(&text[at..end]);
+            at = end;
+        }
+        pieces
+    }
+
     #[test]
-    fn common_affixes_match_the_definition() {
-        let base: Vec<u8> = (0..20_000u32).map(|i| (i * 7 % 251) as u8).collect();
-        for at in [0, 1, 63, 64, 65, 4095, 4096, 4097, 9000, 19_999] {
-            for (cut, insert) in [(0, &b"x"[..]), (1, b""), (3, b"yz"), (0, b"")] {
-                let mut b = base.clone();
-                let end = (at + cut).min(b.len());
-                b.splice(at..end, insert.iter().copied());
-                assert_eq!(common_affixes(&base, &b), by_bytes(&base, &b), "at {at}");
-                assert_eq!(common_affixes(&b, &base), by_bytes(&b, &base), "at {at}");
+    fn chunked_affixes_match_the_definition() {
+        let base: String = (0..20_000u32)
+            .map(|i| char::from(b'a' + (i * 7 % 26) as u8))
+            .collect();
+        for lengths in [&[20_000][..], &[1], &[63, 4097, 5], &[4096], &[1, 9000]] {
+            for at in [0, 1, 63, 64, 65, 4095, 4096, 4097, 9000, 19_999] {
+                for (cut_len, insert) in [(0, "x"), (1, ""), (3, "yz"), (0, "")] {
+                    let mut b = base.clone();
+                    let end = (at + cut_len).min(b.len());
+                    b.replace_range(at..end, insert);
+                    let expected = by_bytes(base.as_bytes(), b.as_bytes());
+                    let found = chunked_affixes(&cut(&base, lengths), b.as_bytes());
+                    assert_eq!(found, expected, "at {at}, pieces {lengths:?}");
+                    let expected = by_bytes(b.as_bytes(), base.as_bytes());
+                    let found = chunked_affixes(&cut(&b, lengths), base.as_bytes());
+                    assert_eq!(found, expected, "at {at}, pieces {lengths:?}, reversed");
+                }
             }
         }
-        assert_eq!(common_affixes(b"", b""), (0, 0));
-        assert_eq!(common_affixes(b"abc", b"abc"), (3, 0));
+        assert_eq!(chunked_affixes(&[], b""), (0, 0));
+        assert_eq!(chunked_affixes(&["ab", "c"], b"abc"), (3, 0));
+        assert_eq!(chunked_affixes(&["ab", "c"], b""), (0, 0));
+        assert_eq!(chunked_affixes(&[], b"abc"), (0, 0));
     }
 }

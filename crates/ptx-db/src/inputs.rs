@@ -1,11 +1,14 @@
 //! The salsa inputs: what the outside world sets, everything else is derived.
 //!
-//! - [`SourceFile`]: one per path, the file's text. LOW durability (edited all
-//!   the time). Setters always record a change, so
+//! - [`SourceFile`]: one per path, its text held as a list of [`Chunk`]s. LOW
+//!   durability (edited all the time). Setters always record a change, so
 //!   [`RootDatabase::set_file_text`](crate::RootDatabase::set_file_text) compares
 //!   the new text first.
 //! - [`Chunk`]: the file cut into runs of top-level items, each with its own
 //!   text, so that an edit re-parses and re-checks only the chunk it is in.
+//!   The file's whole text is a query, [`file_text`](crate::file_text), built
+//!   only when something reads it: an edit costs the chunks it touches, not a
+//!   copy of the file.
 //! - [`Knob`]: one input per knob of [`ptx_knobs::KNOBS`], held by the database
 //!   in a name-indexed map. Salsa tracks reads per input, so a phase that reads
 //!   only `LoopUnroll` is not re-run when `UnrollBudget` changes. MEDIUM
@@ -18,6 +21,7 @@
 use std::path::PathBuf;
 
 use ptx_knobs::KnobValue;
+use ptx_syntax::Parse;
 
 /// A PTX source file.
 #[salsa::input(debug)]
@@ -25,11 +29,9 @@ pub struct SourceFile {
     /// The path it was read from (also its identity in the database).
     #[returns(ref)]
     pub path: PathBuf,
-    #[returns(ref)]
-    pub text: String,
     /// The file cut into [`Chunk`]s, in order (their texts laid end to end
-    /// are `text`). Set only when chunks are added or removed; an edit inside
-    /// one item sets that chunk's text and leaves this list alone.
+    /// are the file's text). Set only when chunks are added or removed; an
+    /// edit inside one item sets that chunk's text and leaves this list alone.
     #[returns(ref)]
     pub chunks: Vec<Chunk>,
 }
@@ -49,6 +51,12 @@ pub struct Chunk {
     pub path: PathBuf,
     #[returns(ref)]
     pub text: String,
+    /// The tree of `text` when the database derived it from the chunk's
+    /// previous tree, for an edit inside one number, comment or whitespace
+    /// token (`ptx_syntax::reparse`); `None`: [`chunk_parse`](crate::chunk_parse)
+    /// parses `text`. Set together with `text`, always.
+    #[returns(ref)]
+    pub reparsed: Option<Parse>,
 }
 
 /// One knob. The name is fixed at creation; the value is what phases read.

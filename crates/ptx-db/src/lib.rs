@@ -39,7 +39,7 @@ pub mod phases;
 pub mod pipeline;
 pub mod queries;
 
-pub use database::{parse_target, Db, EventCallback, RootDatabase, SetKnobError};
+pub use database::{parse_target, Db, EditError, EventCallback, RootDatabase, SetKnobError};
 pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
 pub use output::{any_error, build_file, file_problems, file_ptx, kernel_ptx, FileBuild};
@@ -48,7 +48,7 @@ pub use pipeline::{
     effective_target, ir_after, ir_before, kernel_final, knob_bool, knob_int, knob_value,
 };
 pub use queries::{
-    chunk_check, chunk_parse, chunks_clean, file_diagnostics, kernel_ir, kernel_lowered,
+    chunk_check, chunk_parse, chunks_clean, file_diagnostics, file_text, kernel_ir, kernel_lowered,
     kernel_starts, kernels, module_check, module_context, module_facts, module_items, parse, Diag,
     Kernel, KernelSyntax, LoweredKernel,
 };

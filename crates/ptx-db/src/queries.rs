@@ -90,13 +90,40 @@ impl std::ops::Deref for KernelSyntax {
     }
 }
 
+/// A file's text: its chunks' texts laid end to end. Built only when read
+/// (reporting, an editor's line index, the whole-file parse of a file with a
+/// syntax error); the incremental path reads the chunks.
+///
+/// `no_eq`: it re-runs only when a chunk's text or the list changed, and then
+/// the text differs (the database sets nothing that stays the same).
+#[salsa::tracked(returns(ref), no_eq)]
+pub fn file_text(db: &dyn Db, file: SourceFile) -> String {
+    let chunks = file.chunks(db);
+    let mut text = String::with_capacity(chunks.iter().map(|c| c.text(db).len()).sum());
+    for chunk in chunks {
+        text.push_str(chunk.text(db));
+    }
+    text
+}
+
 /// The syntax tree of one chunk, with ranges relative to the chunk.
 ///
 /// `no_eq`: it re-runs only when the chunk's text changed, and then the
 /// (lossless) tree differs; comparing the old and new trees to find that out
 /// would walk them up to the edit.
+///
+/// After an edit inside one token the database has already built the tree
+/// from the previous one (`Chunk::reparsed`, see `ptx_syntax::reparse`); this
+/// returns it (in debug builds after checking it against a full parse).
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn chunk_parse(db: &dyn Db, chunk: Chunk) -> Parse {
+    if let Some(tree) = chunk.reparsed(db) {
+        debug_assert!(
+            *tree == ptx_syntax::parse(chunk.text(db)),
+            "a token reparse differs from a full parse"
+        );
+        return tree.clone();
+    }
     ptx_syntax::parse(chunk.text(db))
 }
 
@@ -120,7 +147,7 @@ pub fn chunks_clean(db: &dyn Db, file: SourceFile) -> bool {
 #[salsa::tracked(returns(ref), no_eq)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
     if !chunks_clean(db, file) {
-        return ptx_syntax::parse(file.text(db));
+        return ptx_syntax::parse(file_text(db, file));
     }
     let mut children = Vec::new();
     for &chunk in file.chunks(db) {

@@ -1,11 +1,14 @@
 //! The file split into chunks (`inputs::Chunk`) gives exactly the results of
 //! the whole file: the same tree and the same diagnostics, on every `.ptx` of
 //! `test-data/`, fresh and after a series of edits (which re-split only part
-//! of the file).
+//! of the file), made with `set_file_text` (a new text) and with
+//! `edit_file_text` (a range and its replacement).
 
 use std::path::{Path, PathBuf};
 
-use ptx_db::{chunks_clean, file_diagnostics, parse, RootDatabase, SourceFile};
+use ptx_db::{
+    chunks_clean, file_diagnostics, file_text, parse, EditError, RootDatabase, SourceFile,
+};
 
 fn ptx_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -28,6 +31,7 @@ fn assert_same(db: &RootDatabase, file: SourceFile, text: &str, what: &str) {
         .map(|c| c.text(db).as_str())
         .collect();
     assert_eq!(joined, text, "{what}: chunks do not add up to the text");
+    assert_eq!(file_text(db, file), text, "{what}: file_text");
     let whole = ptx_syntax::parse(text);
     assert_eq!(parse(db, file), &whole, "{what}: tree differs");
     let diags = ptx_syntax::check::diagnostics(&whole);
@@ -96,7 +100,11 @@ fn chunks_give_the_whole_file_results() {
             }
             let snippet = SNIPPETS[rng.next(SNIPPETS.len())];
             text.replace_range(a..b, snippet);
-            db.set_file_text("f.ptx", text.as_str());
+            if round % 2 == 0 {
+                db.set_file_text("f.ptx", text.as_str());
+            } else {
+                db.edit_file_text(file, a..b, snippet).unwrap();
+            }
             assert_same(
                 &db,
                 file,
@@ -106,4 +114,63 @@ fn chunks_give_the_whole_file_results() {
         }
     }
     assert!(clean > 0, "no file took the chunked path");
+}
+
+#[test]
+fn edits_outside_the_text_or_inside_a_character_are_refused() {
+    let mut db = RootDatabase::new();
+    let text = ".version 8.0\n// é\n.target sm_80\n";
+    let file = db.set_file_text("f.ptx", text);
+    let len = text.len();
+    assert_eq!(
+        db.edit_file_text(file, 3..len + 1, "x"),
+        Err(EditError::OutOfBounds {
+            range: 3..len + 1,
+            len
+        })
+    );
+    let inside = text.find('é').unwrap() + 1;
+    assert_eq!(
+        db.edit_file_text(file, inside..inside, "x"),
+        Err(EditError::NotCharBoundary { offset: inside })
+    );
+    assert_eq!(file_text(&db, file), text);
+    // At the very end, and an edit that changes nothing.
+    db.edit_file_text(file, len..len, "// end\n").unwrap();
+    db.edit_file_text(file, 0..1, ".").unwrap();
+    assert_eq!(*file_text(&db, file), format!("{text}// end\n"));
+    // An empty file, then text into it.
+    let empty = db.set_file_text("e.ptx", "");
+    db.edit_file_text(empty, 0..0, text).unwrap();
+    assert_same(&db, empty, text, "filled");
+    db.edit_file_text(empty, 0..text.len(), "").unwrap();
+    assert_same(&db, empty, "", "emptied");
+}
+
+#[test]
+fn an_edit_inside_a_number_reuses_the_previous_tree() {
+    let mut db = RootDatabase::new();
+    let text = ".version 8.0\n.target sm_80\n.address_size 64\n\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 8;\n\tret;\n}\n";
+    let file = db.set_file_text("f.ptx", text);
+    assert_same(&db, file, text, "fresh");
+    let at = text.find("8;").unwrap();
+    db.edit_file_text(file, at..at + 1, "90").unwrap();
+    let edited = text.replace("8;", "90;");
+    let reparsed = file
+        .chunks(&db)
+        .iter()
+        .filter(|c| c.reparsed(&db).is_some())
+        .count();
+    assert_eq!(
+        reparsed, 1,
+        "the edited chunk's tree comes from the old one"
+    );
+    assert_same(&db, file, &edited, "a number edited");
+    // An edit the token path refuses (a new line in the body) parses again.
+    let at = edited.find("\tret").unwrap();
+    db.edit_file_text(file, at..at, "\tret;\n").unwrap();
+    assert!(file.chunks(&db).iter().all(|c| c.reparsed(&db).is_none()));
+    let mut again = edited.clone();
+    again.insert_str(at, "\tret;\n");
+    assert_same(&db, file, &again, "a line added");
 }

@@ -68,6 +68,18 @@ impl AnalysisHost {
         self.db.set_file_text(path, text);
     }
 
+    /// Replaces `range` of a file's text with `text`, as an editor's
+    /// incremental change does (only the chunks around the range are looked
+    /// at). Returns `false`, changing nothing, for a file never set or a range
+    /// outside its text or inside a character.
+    pub fn edit_file_text(&mut self, path: &Path, range: TextRange, text: &str) -> bool {
+        let Some(file) = self.db.file(path) else {
+            return false;
+        };
+        let range = usize::from(range.start())..usize::from(range.end());
+        self.db.edit_file_text(file, range, text).is_ok()
+    }
+
     /// Sets the target: `Some("sm_90a")`, or `None` to use each file's
     /// `.target`. Returns an error for a name that is not `sm_NN[a|f]`.
     pub fn set_target(&mut self, target: Option<&str>) -> Result<(), String> {
@@ -92,7 +104,7 @@ impl AnalysisHost {
 
     /// The text of a file, if it was set.
     pub fn file_text(&self, path: &Path) -> Option<&str> {
-        Some(self.db.file(path)?.text(&self.db).as_str())
+        Some(ptx_db::file_text(&self.db, self.db.file(path)?).as_str())
     }
 
     /// The line index of a file's current text (memoized: the snapshots'
@@ -132,7 +144,7 @@ impl Analysis {
 
     /// The text of a file, if it was set.
     pub fn file_text(&self, path: &Path) -> Option<&str> {
-        Some(self.db.file(path)?.text(&self.db).as_str())
+        Some(ptx_db::file_text(&self.db, self.db.file(path)?).as_str())
     }
 
     /// The line index of a file (for converting offsets to positions).

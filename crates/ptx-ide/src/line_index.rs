@@ -12,7 +12,7 @@ use ptx_syntax::TextSize;
 /// by every request on it (the LSP converts each answer's offsets with it).
 #[salsa::tracked(returns(ref))]
 pub fn file_line_index(db: &dyn ptx_db::Db, file: ptx_db::SourceFile) -> Arc<LineIndex> {
-    Arc::new(LineIndex::new(file.text(db)))
+    Arc::new(LineIndex::new(ptx_db::file_text(db, file)))
 }
 
 /// The line index of the file at `path`; an empty index for a file never set.

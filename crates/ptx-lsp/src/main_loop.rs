@@ -3,14 +3,13 @@
 //! threads, each on its own database snapshot.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::thread;
 
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
-use ptx_ide::{AnalysisHost, CancellationToken, Cancelled, LineIndex};
+use ptx_ide::{AnalysisHost, CancellationToken, Cancelled};
 
 use crate::config::Settings;
 use crate::convert;
@@ -225,27 +224,24 @@ impl State {
                 if !self.docs.contains_key(&uri) {
                     return Ok(());
                 }
+                // Each change goes to the database as a range and its
+                // replacement: only the chunks around it are looked at, no
+                // copy or comparison of the whole text.
                 let path = convert::path_of(&uri);
-                let mut text = self.host.file_text(&path).unwrap_or_default().to_string();
-                let mut index = self.host.line_index(&path);
-                let last = p.content_changes.len().saturating_sub(1);
-                for (i, change) in p.content_changes.into_iter().enumerate() {
+                for change in p.content_changes {
                     match change.range {
                         Some(range) => {
-                            let r = convert::text_range(&index, range);
-                            text.replace_range(
-                                usize::from(r.start())..usize::from(r.end()),
-                                &change.text,
-                            );
+                            // The positions are in the text after the previous
+                            // change: the line index of the current revision.
+                            let index = self.host.line_index(&path);
+                            let range = convert::text_range(&index, range);
+                            let applied = self.host.edit_file_text(&path, range, &change.text);
+                            debug_assert!(applied, "a converted range lies within the text");
                         }
-                        None => text = change.text,
-                    }
-                    // The next change's positions are in the text after this one.
-                    if i < last {
-                        index = Arc::new(LineIndex::new(&text));
+                        None => self.host.set_file_text(path.clone(), change.text),
                     }
                 }
-                self.set_document(uri, text, p.text_document.version);
+                self.document_changed(uri, p.text_document.version);
             }
             n::DidCloseTextDocument::METHOD => {
                 let p: lsp::DidCloseTextDocumentParams = serde_json::from_value(not.params)?;
@@ -279,6 +275,12 @@ impl State {
     /// schedules its diagnostics.
     fn set_document(&mut self, uri: lsp::Uri, text: String, version: i32) {
         self.host.set_file_text(convert::path_of(&uri), text);
+        self.document_changed(uri, version);
+    }
+
+    /// Records a document's new version (its text is set) and schedules its
+    /// diagnostics.
+    fn document_changed(&mut self, uri: lsp::Uri, version: i32) {
         self.docs.insert(uri.clone(), Document { version });
         let analysis = self.host.analysis();
         let tasks = self.tasks.clone();

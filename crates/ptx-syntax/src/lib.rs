@@ -10,6 +10,8 @@
 //!
 //! Parsing never fails: [`parse`] returns the tree together with a list of errors,
 //! and an error in one function does not stop the rest of the file from parsing.
+//! An edit inside one number, comment or whitespace token can be applied to an
+//! old tree without parsing again ([`reparse::reparse_token`]).
 //! This crate knows nothing of salsa or LSP.
 
 pub mod ast;
@@ -19,6 +21,7 @@ pub mod green;
 pub mod lexer;
 pub mod line_index;
 mod parser;
+pub mod reparse;
 pub mod split;
 mod syntax_kind;
 mod tree_builder;

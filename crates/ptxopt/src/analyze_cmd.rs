@@ -168,7 +168,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     let (errors, _) = crate::build_cmd::render_diagnostics(
         &mut rendered,
         &display,
-        file.text(&db),
+        ptx_db::file_text(&db, file),
         &diagnostics,
         args.short,
     );
@@ -216,7 +216,7 @@ fn analyze(
     display: &str,
     wanted: &dyn Fn(&RootDatabase, Kernel<'_>) -> bool,
 ) -> FileAnalysis {
-    let text = file.text(db);
+    let text = ptx_db::file_text(db, file);
     let index = LineIndex::new(text);
     let starts = ptx_db::kernel_starts(db, file);
     let line = |offset: TextSize| index.line_col(text, offset).line;

@@ -422,7 +422,7 @@ fn build_one(
     (report.errors, report.warnings) = render_diagnostics(
         &mut report.diagnostics,
         &input.display,
-        file.text(db),
+        ptx_db::file_text(db, file),
         &built.diagnostics,
         job.short,
     );

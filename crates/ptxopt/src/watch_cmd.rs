@@ -645,7 +645,7 @@ impl State {
             && group
                 .db
                 .file(path)
-                .is_some_and(|f| *f.text(&group.db) == text)
+                .is_some_and(|f| *ptx_db::file_text(&group.db, f) == text)
         {
             return; // touched, not changed (or a change undone)
         }
@@ -717,7 +717,7 @@ fn build_one(db: &RootDatabase, file: SourceFile, tracked: &Tracked, short: bool
     let (mut errors, warnings) = render_diagnostics(
         &mut diagnostics,
         &tracked.display,
-        file.text(db),
+        ptx_db::file_text(db, file),
         &built.diagnostics,
         short,
     );
