@@ -48,7 +48,8 @@ pub use pipeline::{
     effective_target, ir_after, ir_before, kernel_final, knob_bool, knob_int, knob_value,
 };
 pub use queries::{
-    chunk_check, chunk_parse, chunks_clean, file_diagnostics, file_text, kernel_ir, kernel_lowered,
-    kernel_starts, kernels, module_check, module_context, module_facts, module_items, parse, Diag,
-    Kernel, KernelSyntax, LoweredKernel,
+    chunk_check, chunk_kernels, chunk_parse, chunk_skeleton, chunks_clean, file_diagnostics,
+    file_text, kernel_ir, kernel_lowered, kernel_starts, kernels, module_check, module_context,
+    module_facts, module_items, module_skeleton, parse, Diag, Kernel, KernelSyntax, LoweredKernel,
+    Skeleton,
 };

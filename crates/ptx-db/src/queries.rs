@@ -60,26 +60,46 @@ pub struct Kernel<'db> {
     /// The file it is in.
     #[returns(copy)]
     pub file: SourceFile,
-    /// Its position among the file's function definitions.
-    #[tracked]
-    #[returns(copy)]
-    pub index: usize,
     /// The function's green node (position-independent).
     #[tracked]
     #[returns(ref)]
     pub syntax: KernelSyntax,
 }
 
-/// A kernel's green node, compared by pointer first: [`kernels`] re-runs after
-/// every edit and re-creates each [`Kernel`], and the node of a kernel whose
-/// chunk did not change is the very same node (the chunk's parse is memoized),
-/// so salsa's comparison is O(1) instead of a walk of the whole tree.
+/// A kernel's green node, compared with `ptx_syntax::green::same_tree`: when
+/// [`chunk_kernels`] re-runs it re-creates each [`Kernel`] of its chunk, and
+/// the new node shares every unchanged node with the old one after a token
+/// reparse (or is the very same node), so salsa's comparison costs the path
+/// to the edit instead of a walk of the whole function.
 #[derive(Clone, Debug, Eq)]
 pub struct KernelSyntax(pub GreenNode);
 
 impl PartialEq for KernelSyntax {
     fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq::<ptx_syntax::GreenNodeData>(&*self.0, &*other.0) || self.0 == other.0
+        green::same_tree(&self.0, &other.0)
+    }
+}
+
+/// A skeleton (`ptx_syntax::skeleton`), compared with
+/// `ptx_syntax::green::same_tree`: a skeleton shares every item's header
+/// with the chunk's tree, so after an edit inside a body the comparison
+/// costs the function's header at most.
+#[derive(Clone, Debug, Eq)]
+pub struct Skeleton(pub GreenNode);
+
+impl PartialEq for Skeleton {
+    fn eq(&self, other: &Self) -> bool {
+        green::same_tree(&self.0, &other.0)
+    }
+}
+
+impl Skeleton {
+    /// The skeleton as a typed tree.
+    pub fn tree(&self) -> ast::SourceFile {
+        match ast::SourceFile::cast(SyntaxNode::new_root(self.0.clone())) {
+            Some(tree) => tree,
+            None => unreachable!("a skeleton is a SOURCE_FILE node"),
+        }
     }
 }
 
@@ -161,21 +181,51 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
     Parse::from_parts(green, Vec::new())
 }
 
-/// The module-level pass of the check, once per edit: the facts the checks of
-/// each item read and the module-level diagnostics (absolute ranges).
-///
-/// `no_eq`: it re-runs whenever the file does (the diagnostics' positions move
-/// with any edit above them); [`module_facts`] is the position-free part that
-/// backdates.
-#[salsa::tracked(returns(ref), no_eq)]
+/// The skeleton of one chunk: its items with every function body emptied
+/// (`ptx_syntax::skeleton`). An edit inside a body re-runs it, and the result
+/// compares equal: nothing module-level re-runs.
+#[salsa::tracked(returns(ref))]
+pub fn chunk_skeleton(db: &dyn Db, chunk: Chunk) -> Skeleton {
+    Skeleton(ptx_syntax::skeleton::skeleton(
+        chunk_parse(db, chunk).green(),
+    ))
+}
+
+/// The skeleton of a file (`ptx_syntax::skeleton`): its chunks' skeletons
+/// side by side when they parse cleanly, else that of the whole parse. What
+/// module level knows of the file is computed from it ([`module_check`],
+/// [`module_context`]), so an edit inside a function body stops here.
+#[salsa::tracked(returns(ref))]
+pub fn module_skeleton(db: &dyn Db, file: SourceFile) -> Skeleton {
+    if !chunks_clean(db, file) {
+        return Skeleton(ptx_syntax::skeleton::skeleton(parse(db, file).green()));
+    }
+    let mut children = Vec::new();
+    for &chunk in file.chunks(db) {
+        let skeleton = chunk_skeleton(db, chunk);
+        children.extend(skeleton.0.children().map(|child| match child {
+            NodeOrToken::Node(n) => NodeOrToken::Node(n.to_owned()),
+            NodeOrToken::Token(t) => NodeOrToken::Token(t.to_owned()),
+        }));
+    }
+    Skeleton(GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children))
+}
+
+/// The module-level pass of the check: the facts the checks of each item read
+/// and the module-level diagnostics, computed on the [`module_skeleton`] (the
+/// diagnostics' ranges are in the skeleton; [`file_diagnostics`] maps them to
+/// the file). Re-runs only when the skeleton changed.
+#[salsa::tracked(returns(ref))]
 pub fn module_check(db: &dyn Db, file: SourceFile) -> (ModuleFacts, Arc<[Diag]>) {
-    let (facts, diags) = ptx_syntax::check::module_facts(&parse(db, file).tree());
+    let (facts, diags) = ptx_syntax::check::module_facts(&module_skeleton(db, file).tree());
     (facts, diags.into())
 }
 
 /// The module-level facts the checks of each item read (header, module-level
 /// names). Position-free: an edit inside a function leaves it equal, so the
-/// other chunks' [`chunk_check`]s do not re-run.
+/// other chunks' [`chunk_check`]s do not re-run. (Apart from
+/// [`module_check`], which also holds the module-level diagnostics, so that
+/// an edit to a diagnostic's position does not re-run every chunk check.)
 #[salsa::tracked(returns(ref))]
 pub fn module_facts(db: &dyn Db, file: SourceFile) -> ModuleFacts {
     module_check(db, file).0.clone()
@@ -204,7 +254,7 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Arc<[Diag]> {
     }
     // The order of `check`: module-level diagnostics, then item by item; then
     // a stable sort by start.
-    let mut diags = module_check(db, file).1.to_vec();
+    let mut diags = module_diagnostics(db, file);
     let mut offset = TextSize::from(0);
     for &chunk in file.chunks(db) {
         diags.extend(chunk_check(db, chunk).iter().map(|d| Diag {
@@ -217,6 +267,25 @@ pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> Arc<[Diag]> {
     diags.into()
 }
 
+/// The module-level diagnostics of [`module_check`], their ranges mapped from
+/// the skeleton to the file (they point into items' headers, where the two
+/// agree up to the bodies emptied before; `ptx_syntax::skeleton`).
+fn module_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diag> {
+    let diags = &module_check(db, file).1;
+    if diags.is_empty() {
+        return Vec::new();
+    }
+    let (skeleton, source) = (&module_skeleton(db, file).0, parse(db, file).green());
+    let map = |offset| ptx_syntax::skeleton::source_offset(skeleton, source, offset);
+    diags
+        .iter()
+        .map(|d| Diag {
+            range: TextRange::new(map(d.range.start()), map(d.range.end())),
+            ..d.clone()
+        })
+        .collect()
+}
+
 /// Whether the file has any error (a file with errors is not built).
 pub fn has_errors(db: &dyn Db, file: SourceFile) -> bool {
     file_diagnostics(db, file)
@@ -224,35 +293,61 @@ pub fn has_errors(db: &dyn Db, file: SourceFile) -> bool {
         .any(|d| d.severity == Severity::Error)
 }
 
-/// What lowering a function needs from module level.
+/// What lowering a function needs from module level, computed on the
+/// [`module_skeleton`] (equal to that of the whole tree, and left alone by an
+/// edit inside a function body).
 #[salsa::tracked(returns(ref))]
 pub fn module_context(db: &dyn Db, file: SourceFile) -> ModuleContext {
-    ModuleContext::new(&parse(db, file).tree())
+    ModuleContext::new(&module_skeleton(db, file).tree())
 }
 
-/// The function definitions of a file, in source order.
+/// The function definitions of a file, in source order: those of its chunks
+/// ([`chunk_kernels`]) when they parse cleanly, else those of the whole
+/// parse. An edit inside a function body re-runs its chunk's
+/// `chunk_kernels`, which gives the same kernels (the ids are kept, the
+/// syntax field changes), so this is not re-run.
 #[salsa::tracked(returns(ref))]
 pub fn kernels(db: &dyn Db, file: SourceFile) -> Vec<Kernel<'_>> {
-    function_definitions(parse(db, file))
-        .enumerate()
-        .map(|(index, func)| {
+    if !chunks_clean(db, file) {
+        return new_kernels(db, file, parse(db, file).green());
+    }
+    let mut kernels = Vec::new();
+    for &chunk in file.chunks(db) {
+        kernels.extend_from_slice(chunk_kernels(db, chunk));
+    }
+    kernels
+}
+
+/// The function definitions of one chunk, in order (see [`kernels`]).
+#[salsa::tracked(returns(ref))]
+pub fn chunk_kernels(db: &dyn Db, chunk: Chunk) -> Vec<Kernel<'_>> {
+    let Some(file) = db.source_file(chunk.path(db)) else {
+        unreachable!("a chunk's file is in the database")
+    };
+    new_kernels(db, file, chunk_parse(db, chunk).green())
+}
+
+/// A [`Kernel`] for each function definition of a tree, in order.
+fn new_kernels<'db>(db: &'db dyn Db, file: SourceFile, root: &GreenNode) -> Vec<Kernel<'db>> {
+    function_definitions(root)
+        .map(|func| {
             let name = func
                 .child(SyntaxKind::NAME)
                 .and_then(|n| n.first_token())
                 .map(|t| t.text().to_string())
                 .unwrap_or_default();
             let green = func.green().to_owned();
-            Kernel::new(db, name, file, index, KernelSyntax(green))
+            Kernel::new(db, name, file, KernelSyntax(green))
         })
         .collect()
 }
 
 /// The `FUNCTION` nodes with a body, in order (the same order as
 /// [`Module::functions`] of `ptx_ir::lower_module`), as green views with
-/// absolute ranges: this runs after every edit, and the green walk allocates
-/// nothing (a `SyntaxNode` walk allocates a node per top-level item).
-fn function_definitions(parse: &Parse) -> impl Iterator<Item = green::Node<'_>> {
-    green::Node::new(parse.green(), TextSize::from(0))
+/// absolute ranges (the green walk allocates nothing, a `SyntaxNode` walk
+/// allocates a node per top-level item).
+fn function_definitions(root: &GreenNode) -> impl Iterator<Item = green::Node<'_>> {
+    green::Node::new(root, TextSize::from(0))
         .children()
         .filter(|n| n.is(SyntaxKind::FUNCTION) && n.child(SyntaxKind::BLOCK).is_some())
 }
@@ -323,20 +418,22 @@ pub fn kernel_ir<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<Function> {
 /// items in order ([`ModuleItem::Function`]`(i)` stands for the `i`-th entry of
 /// [`kernels`]).
 ///
-/// `ptx_ir::lower_module_items` lowers no function body, so the result (and
-/// what depends on it) is backdated after an edit inside a function.
+/// `ptx_ir::lower_module_items` lowers no function body (and the items hold
+/// no positions), so it runs on the [`module_skeleton`], which an edit inside
+/// a function leaves equal: it is not re-run.
 #[salsa::tracked(returns(ref))]
 pub fn module_items(db: &dyn Db, file: SourceFile) -> (Header, Arc<[ModuleItem]>) {
-    let (header, items, _errors) = ptx_ir::lower_module_items(parse(db, file));
+    let skeleton = Parse::from_parts(module_skeleton(db, file).0.clone(), Vec::new());
+    let (header, items, _errors) = ptx_ir::lower_module_items(&skeleton);
     (header, items.into())
 }
 
-/// Where each kernel of [`kernels`] starts in its file (by
-/// [`Kernel::index`]): add it to a range of [`kernel_lowered`] to get an
-/// absolute range. Not memoized (it changes with every edit above a kernel,
-/// and is cheap); call it once per file and index it.
+/// Where each kernel of [`kernels`] starts in its file, in the same order:
+/// add it to a range of [`kernel_lowered`] to get an absolute range. Not
+/// memoized (it changes with every edit above a kernel, and is cheap); call
+/// it once per file and index it.
 pub fn kernel_starts(db: &dyn Db, file: SourceFile) -> Vec<TextSize> {
-    function_definitions(parse(db, file))
+    function_definitions(parse(db, file).green())
         .map(|f| f.range().start())
         .collect()
 }
@@ -346,8 +443,8 @@ pub fn kernel_starts(db: &dyn Db, file: SourceFile) -> Vec<TextSize> {
 pub fn lowering_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diag> {
     let starts = kernel_starts(db, file);
     let mut out = Vec::new();
-    for kernel in kernels(db, file) {
-        let base = starts.get(kernel.index(db)).copied().unwrap_or_default();
+    for (index, kernel) in kernels(db, file).iter().enumerate() {
+        let base = starts.get(index).copied().unwrap_or_default();
         for e in kernel_lowered(db, *kernel).errors.iter() {
             out.push(Diag {
                 range: e.range + base,

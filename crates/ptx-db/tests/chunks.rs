@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use ptx_db::{
-    chunks_clean, file_diagnostics, file_text, parse, EditError, RootDatabase, SourceFile,
+    chunks_clean, file_diagnostics, file_text, kernels, module_context, module_facts, parse,
+    EditError, RootDatabase, SourceFile,
 };
 
 fn ptx_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -40,6 +41,28 @@ fn assert_same(db: &RootDatabase, file: SourceFile, text: &str, what: &str) {
         &diags[..],
         "{what}: diagnostics differ"
     );
+    // What module level knows, computed on the skeleton, is that of the tree.
+    let tree = whole.tree();
+    assert_eq!(
+        module_facts(db, file),
+        &ptx_syntax::check::module_facts(&tree).0,
+        "{what}: module facts differ"
+    );
+    assert_eq!(
+        module_context(db, file),
+        &ptx_ir::ModuleContext::new(&tree),
+        "{what}: module context differs"
+    );
+    let names: Vec<String> = tree
+        .functions()
+        .filter(|f| f.body().is_some())
+        .map(|f| f.name().map(|n| n.text()).unwrap_or_default())
+        .collect();
+    let kernel_names: Vec<String> = kernels(db, file)
+        .iter()
+        .map(|k| k.name(db).clone())
+        .collect();
+    assert_eq!(kernel_names, names, "{what}: kernels differ");
 }
 
 /// A small deterministic generator (xorshift).
@@ -173,4 +196,22 @@ fn an_edit_inside_a_number_reuses_the_previous_tree() {
     let mut again = edited.clone();
     again.insert_str(at, "\tret;\n");
     assert_same(&db, file, &again, "a line added");
+}
+
+#[test]
+fn module_diagnostics_after_a_body_point_into_the_file() {
+    // The second definition of `k` is reported by the module-level check,
+    // which runs on the skeleton (bodies emptied): its range must be that of
+    // the file.
+    let text = ".version 8.0\n.target sm_80\n.address_size 64\n\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 8;\n\tret;\n}\n\n.visible .entry k()\n{\n\tret;\n}\n.version 8.0\n";
+    let mut db = RootDatabase::new();
+    let file = db.set_file_text("f.ptx", text);
+    let second = text.rfind("k()").unwrap();
+    let diags = file_diagnostics(&db, file);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(usize::from(diags[0].range.start()), second);
+    assert_same(&db, file, text, "duplicate after a body");
+    let at = text.find("8;").unwrap();
+    db.edit_file_text(file, at..at + 1, "12345").unwrap();
+    assert_same(&db, file, &text.replace("8;", "12345;"), "body grown");
 }

@@ -249,6 +249,29 @@ impl std::hash::Hash for TokenId<'_> {
     }
 }
 
+/// Whether two green trees are equal (same kinds and texts, hence the same
+/// text), like `==`, but taking any pair of nodes or tokens at the same place
+/// that are one allocation as equal without looking inside. Trees built from
+/// one another share most of their nodes (a token reparse rebuilds only the
+/// path to the token, [`reparse`](crate::reparse); a skeleton shares every
+/// item header, [`skeleton`](crate::skeleton)), so comparing them costs the
+/// nodes that differ, not the whole tree.
+pub fn same_tree(a: &GreenNodeData, b: &GreenNodeData) -> bool {
+    if std::ptr::eq(a, b) {
+        return true;
+    }
+    a.kind() == b.kind()
+        && a.text_len() == b.text_len()
+        && a.children().len() == b.children().len()
+        && a.children().zip(b.children()).all(|pair| match pair {
+            (NodeOrToken::Node(x), NodeOrToken::Node(y)) => same_tree(x, y),
+            (NodeOrToken::Token(x), NodeOrToken::Token(y)) => {
+                std::ptr::eq(x, y) || (x.kind() == y.kind() && x.text() == y.text())
+            }
+            _ => false,
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@ pub mod lexer;
 pub mod line_index;
 mod parser;
 pub mod reparse;
+pub mod skeleton;
 pub mod split;
 mod syntax_kind;
 mod tree_builder;

@@ -222,11 +222,9 @@ fn analyze(
     let line = |offset: TextSize| index.line_col(text, offset).line;
     let functions = ptx_db::kernels(db, file)
         .iter()
-        .filter(|&&kernel| wanted(db, kernel))
-        .map(|&kernel| {
-            let start = starts.get(kernel.index(db)).copied().unwrap_or_default();
-            analyze_kernel(db, kernel, start, &line)
-        })
+        .zip(starts)
+        .filter(|&(&kernel, _)| wanted(db, kernel))
+        .map(|(&kernel, start)| analyze_kernel(db, kernel, start, &line))
         .collect();
     FileAnalysis {
         file: display.to_string(),
