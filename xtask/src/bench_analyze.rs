@@ -17,11 +17,15 @@
 //! so each round is a real change) with `edit_file_text`, as the language
 //! server applies an editor's change, then the same work as (a); against (a).
 //! Also printed: the same edits given as whole texts (`set_file_text`, as
-//! `ptxopt watch` applies a save), which adds a comparison of the texts.
-//! What re-runs: the parse and check of the edited chunk (`ptx_db::Chunk`), the
-//! cheap per-file queries that put the chunks together (parse, diagnostics,
-//! kernel split) and the analyses of the edited function. Goal: at most 1% of
-//! cold.
+//! `ptxopt watch` applies a save), which adds a comparison of the texts; and
+//! an edit that is not inside one token (a copy of the edited line inserted,
+//! then removed), for which the function's chunk is parsed again instead of
+//! having one token replaced in its old tree (`ptx_syntax::reparse`).
+//! What re-runs: the edited chunk's tree (one token replaced in the old tree,
+//! `ptx_syntax::reparse`), its check, skeleton and kernel list
+//! (`ptx_db::Chunk`), the file's diagnostics (put together from the chunks'),
+//! and the lowering and analyses of the edited function; every other memo is
+//! only re-validated. Goal: at most 1% of cold.
 //!
 //! Medians of several runs, in a release build (a debug build re-runs itself
 //! with `--release`); dropping a database is not timed.
@@ -212,6 +216,34 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
         "  the same edit given as the whole new text:      {:8.3} ms  ({:.2}% of cold)",
         whole * 1e3,
         whole / in_process * 100.0
+    );
+    // An edit that is not inside one token (so the chunk is parsed again): a
+    // copy of the edited line inserted before it, then removed.
+    let line_start = text[..edit_at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[edit_at..]
+        .find('\n')
+        .map_or(text.len(), |i| edit_at + i + 1);
+    let line_text = text[line_start..line_end].to_string();
+    let mut db = RootDatabase::new();
+    let file = db.set_file_text(&path, text.as_str());
+    analyze(&db, file);
+    let mut round = 0;
+    let structural = median(warm_runs, || {
+        round += 1;
+        let start = Instant::now();
+        if round % 2 == 1 {
+            db.edit_file_text(file, line_start..line_start, &line_text)
+        } else {
+            db.edit_file_text(file, line_start..line_end, "")
+        }
+        .expect("the line is in the text");
+        analyze(&db, file);
+        start.elapsed().as_secs_f64()
+    });
+    println!(
+        "  a line of that function copied, then removed:   {:8.3} ms  ({:.2}% of cold)",
+        structural * 1e3,
+        structural / in_process * 100.0
     );
     // Where the time goes: each step timed after the previous one is
     // memoized (cold: a new database; warm: after an edit).
