@@ -16,14 +16,16 @@
 //!                      kernel_ptx ─► file_ptx ─► build_file
 //! ```
 //!
-//! An edit in one function re-runs only that function's queries, the parse and
-//! check of its chunk (see [`Chunk`]), and the cheap per-file ones that put
-//! the chunks together; a comment or whitespace edit stops
-//! at `kernel_ir`; a knob change re-runs only the phases that read the knob.
+//! An edit in one function re-runs only that function's queries, the parse,
+//! check, skeleton and kernel list of its chunk (see [`Chunk`]), and the file's
+//! diagnostics; module-level queries read the file's skeleton, which such an
+//! edit leaves equal. A comment or whitespace edit stops at `kernel_ir`; a knob
+//! change re-runs only the phases that read the knob.
 //! `tests/incremental.rs` proves each with a snapshot of the executed queries
 //! ([`EventLog`]).
 //!
-//! Use: build a [`RootDatabase`], [`set_file_text`](RootDatabase::set_file_text),
+//! Use: build a [`RootDatabase`], [`set_file_text`](RootDatabase::set_file_text)
+//! (or, for an editor's change, [`edit_file_text`](RootDatabase::edit_file_text)),
 //! set knobs and target, then call [`build_file`] (or [`ir_after`] for a dump).
 //! For parallel batch builds, give each worker thread a clone of the database.
 //! Queries unwind with `salsa::Cancelled` when an input is set while they run

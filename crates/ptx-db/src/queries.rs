@@ -2,29 +2,34 @@
 //! kernels, lowering.
 //!
 //! ```text
-//! Chunk ─► chunk_parse ─► chunk_check ─────────┐ (per chunk, see `inputs::Chunk`)
-//!               │                 ▲              ▼
-//! SourceFile ─► parse ─► module_facts      file_diagnostics
-//!                      │
-//!                      ├─► module_context ─────────────┐
-//!                      ├─► module_items                │
-//!                      └─► kernels ─► Kernel.syntax ─► kernel_lowered ─► kernel_ir ─► phases…
+//! Chunk ─► chunk_parse ─┬─► chunk_check ──────────────────────┐ (per chunk, see `inputs::Chunk`)
+//!                       ├─► chunk_skeleton ─┐        ▲         ▼
+//!                       └─► chunk_kernels   │   module_facts  file_diagnostics
+//!                                │          ▼        │
+//! SourceFile (chunks) ──────────►│   module_skeleton ─► module_check
+//!                                │          ├─► module_context ─────────┐
+//!                                ▼          └─► module_items            ▼
+//!                             kernels ─► Kernel.syntax ─────────► kernel_lowered ─► kernel_ir ─► phases…
+//! (parse, file_text: the whole file's tree and text, for reports and the IDE)
 //! ```
 //!
 //! Why edits stay local:
-//! - [`Kernel`] is a tracked struct identified by its name, holding the
-//!   function's rowan *green* node. Green nodes carry no absolute offsets, so an
-//!   edit in another function (or above this one) re-creates the struct with an
-//!   equal node and salsa keeps the old field revision: nothing downstream
-//!   re-runs.
+//! - [`Kernel`] is a tracked struct identified by its name, created by its
+//!   chunk's [`chunk_kernels`], holding the function's rowan *green* node.
+//!   Green nodes carry no absolute offsets, so an edit in another function (or
+//!   above this one) leaves the node equal and salsa keeps the old field
+//!   revision: nothing downstream re-runs.
+//! - What module level knows (header, module-level names, whether a function
+//!   is defined) is computed on the [`module_skeleton`], the file's items with
+//!   every body emptied: an edit inside a body re-runs its chunk's
+//!   [`chunk_skeleton`], which compares equal, so [`module_check`],
+//!   [`module_context`] and [`module_items`] do not re-run.
 //! - [`kernel_lowered`] lowers one function and keeps the instruction ranges
 //!   (relative to the function, the only source positions lowering produces)
 //!   beside the IR; [`kernel_ir`] is the IR alone. Comments and whitespace
 //!   never reach the IR, so after
 //!   a trivia edit inside a function `kernel_ir` re-runs, returns an equal value,
 //!   and is backdated: the phases do not re-run. This is the trivia firewall.
-//! - [`module_context`] (header and module-level names) is what lowering reads
-//!   of the rest of the file; it changes only when a declaration does.
 //!
 //! Diagnostics are returned with results (`(T, Arc<[Diag]>)`), never through
 //! accumulators, so they are memoized and backdated with them.
