@@ -178,18 +178,10 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     // an editor sends them (a range and its replacement).
     let values = [immediate.to_string(), (immediate + 1).to_string()];
     let warm_runs = 21;
-    let mut db = RootDatabase::new();
-    let file = db.set_file_text(&path, text.as_str());
-    analyze(&db, file);
-    let mut round = 0;
-    let warm = median(warm_runs, || {
-        round += 1;
+    let warm = warm_median(&path, &text, warm_runs, |db, file, round| {
         let (old, new) = (&values[(round + 1) % 2], &values[round % 2]);
-        let start = Instant::now();
         db.edit_file_text(file, edit_at..edit_at + old.len(), new)
             .expect("the immediate is in the text");
-        analyze(&db, file);
-        start.elapsed().as_secs_f64()
     });
     println!(
         "re-analyze after the edit (warm database):         {:8.3} ms  (median of {warm_runs})",
@@ -201,16 +193,8 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     );
     // The same edits given as whole texts (`set_file_text`, as `ptxopt
     // watch` does on a save): the database compares them with the old text.
-    let mut db = RootDatabase::new();
-    let file = db.set_file_text(&path, edited[0].as_str());
-    analyze(&db, file);
-    let mut round = 0;
-    let whole = median(warm_runs, || {
-        round += 1;
-        let start = Instant::now();
+    let whole = warm_median(&path, &text, warm_runs, |db, _, round| {
         db.set_file_text(&path, edited[round % 2].as_str());
-        analyze(&db, file);
-        start.elapsed().as_secs_f64()
     });
     println!(
         "  the same edit given as the whole new text:      {:8.3} ms  ({:.2}% of cold)",
@@ -223,22 +207,14 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     let line_end = text[edit_at..]
         .find('\n')
         .map_or(text.len(), |i| edit_at + i + 1);
-    let line_text = text[line_start..line_end].to_string();
-    let mut db = RootDatabase::new();
-    let file = db.set_file_text(&path, text.as_str());
-    analyze(&db, file);
-    let mut round = 0;
-    let structural = median(warm_runs, || {
-        round += 1;
-        let start = Instant::now();
+    let line_text = &text[line_start..line_end];
+    let structural = warm_median(&path, &text, warm_runs, |db, file, round| {
         if round % 2 == 1 {
-            db.edit_file_text(file, line_start..line_start, &line_text)
+            db.edit_file_text(file, line_start..line_start, line_text)
         } else {
             db.edit_file_text(file, line_start..line_end, "")
         }
         .expect("the line is in the text");
-        analyze(&db, file);
-        start.elapsed().as_secs_f64()
     });
     println!(
         "  a line of that function copied, then removed:   {:8.3} ms  ({:.2}% of cold)",
@@ -325,6 +301,27 @@ fn build_ptxopt() -> Result<PathBuf, String> {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
     Ok(target.join("release/ptxopt"))
+}
+
+/// Median seconds of `runs` rounds of `edit` (given the round, from 1) and a
+/// re-analysis, in one database that has analyzed `text` first.
+fn warm_median(
+    path: &Path,
+    text: &str,
+    runs: usize,
+    mut edit: impl FnMut(&mut RootDatabase, ptx_db::SourceFile, usize),
+) -> f64 {
+    let mut db = RootDatabase::new();
+    let file = db.set_file_text(path, text);
+    analyze(&db, file);
+    let mut round = 0;
+    median(runs, || {
+        round += 1;
+        let start = Instant::now();
+        edit(&mut db, file, round);
+        analyze(&db, file);
+        start.elapsed().as_secs_f64()
+    })
 }
 
 /// Check and analyze every function of a file already set.

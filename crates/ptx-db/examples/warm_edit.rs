@@ -10,6 +10,8 @@ use std::time::Instant;
 
 use ptx_db::RootDatabase;
 
+mod edit_site;
+
 /// The allocator of the `ptxopt` binary.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -42,22 +44,7 @@ fn main() {
     let rounds: usize = args.next().map_or(10, |n| n.parse().expect("ROUNDS"));
     let text = std::fs::read_to_string(&path).expect("read");
     let path = Path::new(&path);
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line - 1)
-        .map(str::len)
-        .sum();
-    let semi = start + text[start..].find(';').expect("a `;` on the line");
-    let at = semi - 1;
-    assert!(
-        text.as_bytes()[at].is_ascii_digit(),
-        "no digit before the `;` of line {line}"
-    );
-    let digit = text.as_bytes()[at];
-    let digits = [
-        char::from(digit).to_string(),
-        char::from(digit ^ 1).to_string(),
-    ];
+    let (at, digits) = edit_site::digit_before_semicolon(&text, line);
     let mut db = RootDatabase::new();
     let file = first_round(&mut db, path, &text);
     let mut times = Vec::new();

@@ -15,6 +15,8 @@ use std::time::Instant;
 
 use ptx_db::RootDatabase;
 
+mod edit_site;
+
 /// The allocator of the `ptxopt` binary.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -43,21 +45,7 @@ fn main() {
     );
     let text = std::fs::read_to_string(&path).expect("read");
     let path = Path::new(&path);
-    let start: usize = text
-        .split_inclusive('\n')
-        .take(line - 1)
-        .map(str::len)
-        .sum();
-    let at = start + text[start..].find(';').expect("a `;` on the line") - 1;
-    let digit = text.as_bytes()[at];
-    assert!(
-        digit.is_ascii_digit(),
-        "no digit before the `;` of line {line}"
-    );
-    let digits = [
-        char::from(digit).to_string(),
-        char::from(digit ^ 1).to_string(),
-    ];
+    let (at, digits) = edit_site::digit_before_semicolon(&text, line);
     let texts = [text.clone(), {
         let mut edited = text.clone();
         edited.replace_range(at..at + 1, &digits[1]);
