@@ -174,16 +174,21 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
     if !chunks_clean(db, file) {
         return ptx_syntax::parse(file_text(db, file));
     }
+    let roots = file.chunks(db).iter().map(|&c| chunk_parse(db, c).green());
+    Parse::from_parts(side_by_side(roots), Vec::new())
+}
+
+/// One `SOURCE_FILE` node holding the children of the given roots, in order
+/// (the nodes are shared, not copied).
+fn side_by_side<'g>(roots: impl Iterator<Item = &'g GreenNode>) -> GreenNode {
     let mut children = Vec::new();
-    for &chunk in file.chunks(db) {
-        let green = chunk_parse(db, chunk).green();
-        children.extend(green.children().map(|child| match child {
+    for root in roots {
+        children.extend(root.children().map(|child| match child {
             NodeOrToken::Node(n) => NodeOrToken::Node(n.to_owned()),
             NodeOrToken::Token(t) => NodeOrToken::Token(t.to_owned()),
         }));
     }
-    let green = GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children);
-    Parse::from_parts(green, Vec::new())
+    GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children)
 }
 
 /// The skeleton of one chunk: its items with every function body emptied
@@ -205,15 +210,8 @@ pub fn module_skeleton(db: &dyn Db, file: SourceFile) -> Skeleton {
     if !chunks_clean(db, file) {
         return Skeleton(ptx_syntax::skeleton::skeleton(parse(db, file).green()));
     }
-    let mut children = Vec::new();
-    for &chunk in file.chunks(db) {
-        let skeleton = chunk_skeleton(db, chunk);
-        children.extend(skeleton.0.children().map(|child| match child {
-            NodeOrToken::Node(n) => NodeOrToken::Node(n.to_owned()),
-            NodeOrToken::Token(t) => NodeOrToken::Token(t.to_owned()),
-        }));
-    }
-    Skeleton(GreenNode::new(SyntaxKind::SOURCE_FILE.into(), children))
+    let roots = file.chunks(db).iter().map(|&c| &chunk_skeleton(db, c).0);
+    Skeleton(side_by_side(roots))
 }
 
 /// The module-level pass of the check: the facts the checks of each item read

@@ -102,11 +102,6 @@ impl AnalysisHost {
         self.db.set_knob(def.name, value).map_err(|e| e.to_string())
     }
 
-    /// The text of a file, if it was set.
-    pub fn file_text(&self, path: &Path) -> Option<&str> {
-        Some(ptx_db::file_text(&self.db, self.db.file(path)?).as_str())
-    }
-
     /// The line index of a file's current text (memoized: the snapshots'
     /// requests share it); an empty index for a file never set.
     pub fn line_index(&self, path: &Path) -> Arc<LineIndex> {

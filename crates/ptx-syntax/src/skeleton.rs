@@ -25,14 +25,6 @@ pub fn skeleton(root: &GreenNodeData) -> GreenNode {
     GreenNode::new(root.kind(), root.children().map(skeleton_item))
 }
 
-/// The top-level children of the skeleton of `root` (see [`skeleton`]), to
-/// lay the skeletons of several chunks side by side.
-pub fn skeleton_items(
-    root: &GreenNodeData,
-) -> impl Iterator<Item = NodeOrToken<GreenNode, GreenToken>> + '_ {
-    root.children().map(skeleton_item)
-}
-
 fn skeleton_item(
     child: NodeOrToken<&GreenNodeData, &rowan::GreenTokenData>,
 ) -> NodeOrToken<GreenNode, GreenToken> {
