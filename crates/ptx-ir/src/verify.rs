@@ -58,6 +58,7 @@ use std::fmt;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::def_use::{visit_defs_and_uses, Access};
+use crate::ir::edit::declares;
 use crate::ir::{BlockId, Function, Inst, InstId, LocalDecl, Operand, RegClass, RegId};
 
 /// Which rule a [`VerifyError`] breaks (see the module documentation).
@@ -537,22 +538,5 @@ fn neg_preds(op: &Operand, f: &mut impl FnMut(RegId)) {
             neg_preds(b, f);
         }
         _ => {}
-    }
-}
-
-/// Whether declaration `d` declares a register named `name` (`%r7` of
-/// `%r<100>`, or the plain name).
-fn declares(d: &crate::ir::RegDecl, name: &str) -> bool {
-    match d.count {
-        None => d.name == name,
-        Some(count) => name
-            .strip_prefix(d.name.as_str())
-            .filter(|digits| {
-                !digits.is_empty()
-                    && digits.bytes().all(|c| c.is_ascii_digit())
-                    && (digits.len() == 1 || !digits.starts_with('0'))
-            })
-            .and_then(|digits| digits.parse::<u64>().ok())
-            .is_some_and(|n| n < u64::from(count)),
     }
 }
