@@ -9,8 +9,8 @@
 //!   addresses, vectors and pairs included), telling the closure whether the
 //!   occurrence is written or read ([`Access`], the rules of
 //!   [`def_use`](super::def_use)); [`Inst::map_labels`] its branch targets.
-//! - **Instructions**: [`Function::add_inst`] and [`Function::clone_inst`]
-//!   allocate an instruction without placing it; `insert_*` place it (before
+//! - **Instructions**: [`Function::add_inst`], [`Function::clone_inst`] and
+//!   [`Function::new_mov`] allocate an instruction without placing it; `insert_*` place it (before
 //!   or after another, at the start or end of a block, before a block's
 //!   terminator); [`Function::remove_inst`] takes it out of its block.
 //! - **Blocks**: [`Function::split_block`], [`Function::insert_block_after`],
@@ -247,6 +247,44 @@ impl Function {
     }
 
     // --------------------------------------------------------- instructions
+
+    /// A new unplaced copy `mov dst, src` (`mov.pred`, `mov.b16`, `mov.b32`,
+    /// `mov.b64` or `mov.b128` by register class), with no origin. `None` if
+    /// a register is not in the arena, the classes differ, or either is a
+    /// vector register.
+    pub fn new_mov(&mut self, dst: RegId, src: RegId) -> Option<InstId> {
+        if !self.has_reg(dst) || !self.has_reg(src) {
+            return None;
+        }
+        let (d, s) = (&self.regs[dst], &self.regs[src]);
+        if d.class != s.class || d.vector.is_some() || s.vector.is_some() {
+            return None;
+        }
+        let ty = match d.class {
+            RegClass::P => ".pred",
+            RegClass::R16 => ".b16",
+            RegClass::R => ".b32",
+            RegClass::R64 => ".b64",
+            RegClass::R128 => ".b128",
+        };
+        let inst = Inst {
+            guard: None,
+            opcode: Opcode::new("mov", vec![ty.to_string()]),
+            operands: vec![
+                Operand::Reg {
+                    reg: dst,
+                    component: None,
+                },
+                Operand::Reg {
+                    reg: src,
+                    component: None,
+                },
+            ],
+            locs: Vec::new(),
+            range: Default::default(),
+        };
+        Some(self.add_inst(inst, None))
+    }
 
     /// Allocates `inst` (not placed in any block) with the given origin (the
     /// lowered instruction it stands for, or `None`).
