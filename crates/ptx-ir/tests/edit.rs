@@ -64,6 +64,12 @@ fn block_with_label(f: &Function, label: &str) -> BlockId {
         .unwrap()
 }
 
+/// A clone of the first instruction, not placed.
+fn orphan_check(f: &mut Function) -> InstId {
+    let first = f.insts_in_order().next().unwrap().0;
+    f.clone_inst(first).unwrap()
+}
+
 fn mov(f: &mut Function, dst: RegId, value: i64) -> InstId {
     f.add_inst(
         Inst {
@@ -238,6 +244,11 @@ fn insert_remove_and_clone_keep_origins() {
     assert_eq!(f.origin(made), Some(add));
     let first = f.layout[0];
     assert!(f.insert_at_start(first, made));
+    let blocks = f.inst_blocks();
+    for (i, _) in f.insts_in_order() {
+        assert_eq!(blocks.get(i).copied(), f.inst_position(i).map(|p| p.0));
+    }
+    assert_eq!(blocks.get(orphan_check(f)), None);
     let text = check(&m);
     assert!(
         text.contains("add.s32 \t%r3, %r3, %r2;\n\tadd.s32 \t%r3, %r3, %r2;"),

@@ -389,3 +389,53 @@ fn catches_a_predicate_in_arithmetic() {
     };
     fails(&f, Check::Width, "`%p1` (.pred) does not fit `add.s32`");
 }
+
+/// The verifier on one instruction in a kernel with registers of every class.
+fn verify_one(inst: &str) -> Result<(), Vec<VerifyError>> {
+    let text = format!(
+        ".version 8.5\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n.reg .b16 %rs<3>;\n.reg .pred %p<3>;\n.reg .f32 %f<3>;\n.reg .v2 .b32 %v;\n{inst}\nret;\n}}\n"
+    );
+    let parse = ptx_syntax::parse(&text);
+    let (module, errors) = ptx_ir::lower_module(&parse);
+    assert!(errors.is_empty(), "{errors:?}");
+    verify(&module.functions[0])
+}
+
+#[test]
+fn widths_follow_what_ptxas_accepts() {
+    // Each rejected by ptxas 13.0.88 ("Arguments mismatch").
+    for inst in [
+        "add.u32 %r1, %rd1, %r2;",
+        "add.u16 %rs1, %r1, %rs2;",
+        "and.b32 %r1, %p1, %r2;",
+        "mul.lo.s32 %rd1, %r1, %r2;",
+        "mad.lo.s32 %r1, %r2, %r2, %rd1;",
+        "div.u32 %r1, %r2, %rd1;",
+        "shl.b32 %r1, %rd1, 2;",
+        "mov.u32 %r1, %rs1;",
+        "mov.b32 %r1, %rd1;",
+        "selp.b32 %r1, %rd1, %r2, %p1;",
+        "setp.eq.u32 %p1, %rd1, %r2;",
+    ] {
+        let errors = verify_one(inst).expect_err(inst);
+        assert!(
+            errors.iter().all(|e| e.check == Check::Width),
+            "{inst}: {errors:?}"
+        );
+    }
+    // Each accepted by ptxas 13.0.88.
+    for inst in [
+        "add.f32 %r1, %r1, %r2;",
+        "fma.rn.f32 %f1, %f2, %f2, %r1;",
+        "mov.b32 %r1, %f1;",
+        "mov.b64 %rd1, %v;",
+        "mov.v2.b32 %v, %v;",
+        "shl.b64 %rd1, %rd1, %r1;",
+        "mul.wide.u32 %rd1, %r1, %r2;",
+        "mad.wide.u32 %rd1, %r1, %r2, %rd2;",
+        "add.u32 %r1, %r1, %v.x;",
+        "setp.lt.and.u32 %p1|%p2, %r1, %r2, !%p1;",
+    ] {
+        assert_eq!(verify_one(inst), Ok(()), "{inst}");
+    }
+}

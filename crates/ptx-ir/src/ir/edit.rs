@@ -42,9 +42,11 @@
 //!   change nothing.
 //!
 //! The helpers that find where an instruction is ([`Function::inst_position`])
-//! scan the layout; a pass doing many edits should keep its own positions and
+//! scan the layout; a pass doing many edits should keep its own positions
+//! ([`Function::inst_blocks`] gives every instruction's block in one pass) and
 //! use [`Function::insert_at`].
 
+use la_arena::ArenaMap;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::block::{Block, BlockId};
@@ -180,6 +182,21 @@ impl Function {
             let block = self.blocks_get(b)?;
             block.insts.iter().position(|&x| x == i).map(|pos| (b, pos))
         })
+    }
+
+    /// The block of the layout holding each placed instruction, computed in
+    /// one pass (for passes that look up many instructions; see
+    /// [`Function::inst_position`] for one).
+    pub fn inst_blocks(&self) -> ArenaMap<InstId, BlockId> {
+        let mut map = ArenaMap::with_capacity(self.insts.len());
+        for &b in &self.layout {
+            if let Some(block) = self.blocks_get(b) {
+                for &i in block.insts.iter().filter(|&&i| self.has_inst(i)) {
+                    map.insert(i, b);
+                }
+            }
+        }
+        map
     }
 
     fn blocks_get(&self, b: BlockId) -> Option<&Block> {
