@@ -30,7 +30,8 @@
 //!   label (ptxas rejects a duplicate label).
 //! - **Registers** ([`Check::Register`]): every register operand and guard is
 //!   in the register arena; every register's declaration is in the
-//!   declaration arena; a register made by a pass (no declaration) is written
+//!   declaration arena, with the register's type and vector width; every
+//!   register's class is the class of its type; a register made by a pass (no declaration) is written
 //!   by some instruction of the layout, and its name clashes with no other
 //!   register, declared register name (`%r0`..`%r99` of `%r<100>`), parameter
 //!   or local name (the emitter declares it by that name). A *declared*
@@ -466,6 +467,37 @@ impl Verifier<'_> {
         let f = self.f;
         let mut pass_regs = Vec::new();
         for (r, reg) in f.regs.iter() {
+            if reg.class != RegClass::of(&reg.ty, reg.vector) {
+                self.error(
+                    Check::Register,
+                    None,
+                    None,
+                    format!(
+                        "`{}` has class {:?}, but its type is `{}`{}",
+                        reg.name,
+                        reg.class,
+                        reg.ty,
+                        reg.vector.map_or(String::new(), |v| format!(" x{v}"))
+                    ),
+                );
+            }
+            if let Some(d) = reg
+                .decl
+                .filter(|d| (d.into_raw().into_u32() as usize) < f.reg_decls.len())
+            {
+                let decl = &f.reg_decls[d];
+                if decl.ty != reg.ty || decl.vector != reg.vector {
+                    self.error(
+                        Check::Register,
+                        None,
+                        None,
+                        format!(
+                            "`{}` has type `{}` but its declaration `{}` says `{}`",
+                            reg.name, reg.ty, decl.name, decl.ty
+                        ),
+                    );
+                }
+            }
             match reg.decl {
                 Some(d) if (d.into_raw().into_u32() as usize) >= f.reg_decls.len() => self.error(
                     Check::Register,

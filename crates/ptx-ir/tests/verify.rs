@@ -254,6 +254,27 @@ fn catches_a_declaration_outside_the_arena() {
 }
 
 #[test]
+fn catches_a_register_whose_class_or_type_is_inconsistent() {
+    let mut f = kernel();
+    let r = reg(&f, "%rd1");
+    f.regs[r].class = RegClass::R;
+    fails(
+        &f,
+        Check::Register,
+        "`%rd1` has class R, but its type is `.b64`",
+    );
+    let mut f = kernel();
+    let r = reg(&f, "%r3");
+    f.regs[r].ty = ".b64".to_string();
+    f.regs[r].class = RegClass::R64;
+    let errors = verify(&f).unwrap_err();
+    assert!(errors
+        .iter()
+        .any(|e| e.check == Check::Register
+            && e.message.contains("its declaration `%r` says `.b32`")));
+}
+
+#[test]
 fn catches_a_pass_register_read_but_never_written() {
     let mut f = kernel();
     let fresh = pass_reg(&mut f, "%ptxopt_r0", ".b32");
