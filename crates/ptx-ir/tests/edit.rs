@@ -360,6 +360,31 @@ fn redirect_edge_rewrites_branches_and_fall_throughs() {
 }
 
 #[test]
+fn replace_branch_target_rewrites_branches_and_target_lists() {
+    let mut m = kernel(
+        "   ld.param.u32 %r1, [n];
+            ts: .branchtargets $L_a, $L_b, $L_a;
+            brx.idx %r1, ts;
+        $L_a:
+            setp.eq.u32 %p1, %r1, 0;
+            @%p1 bra $L_a;
+        $L_b:
+            ret;",
+    );
+    let f = &mut m.functions[0];
+    let (a, b) = (block_with_label(f, "$L_a"), block_with_label(f, "$L_b"));
+    assert_eq!(f.replace_branch_target(a, b), 3);
+    assert_eq!(f.branch_targets("ts"), Some(&[b, b, b][..]));
+    assert_eq!(f.successors(a), vec![b]);
+    assert_eq!(f.replace_branch_target(a, b), 0);
+    let text = check(&m);
+    assert!(
+        text.contains("ts: .branchtargets $L_b, $L_b, $L_b;"),
+        "{text}"
+    );
+}
+
+#[test]
 fn clone_region_copies_with_fresh_registers_and_labels() {
     let mut m = kernel(LOOP);
     let f = &mut m.functions[0];

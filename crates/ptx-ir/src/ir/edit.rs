@@ -14,7 +14,9 @@
 //!   or after another, at the start or end of a block, before a block's
 //!   terminator); [`Function::remove_inst`] takes it out of its block.
 //! - **Blocks**: [`Function::split_block`], [`Function::insert_block_after`],
-//!   [`Function::redirect_edge`], [`Function::clone_region`].
+//!   [`Function::redirect_edge`] (one edge, branch or fall-through),
+//!   [`Function::replace_branch_target`] (every branch to a block),
+//!   [`Function::clone_region`].
 //!
 //! # Invariants
 //!
@@ -51,7 +53,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::block::{Block, BlockId};
 use super::def_use::{visit_defs_and_uses, writes_first_operand, Access};
-use super::function::Function;
+use super::function::{Function, LocalDecl};
 use super::inst::{Inst, InstId, Opcode};
 use super::operand::{Address, AddressBase, Operand};
 use super::reg::{Reg, RegClass, RegDecl, RegId};
@@ -549,6 +551,40 @@ impl Function {
             changed = true;
         }
         changed
+    }
+
+    /// Makes every branch to `from` go to `to`: the label operands of every
+    /// placed instruction and the `.branchtargets` lists. Fall-throughs into
+    /// `from` are not changed (see [`Function::redirect_edge`]). Returns the
+    /// number of targets rewritten.
+    pub fn replace_branch_target(&mut self, from: BlockId, to: BlockId) -> usize {
+        let mut count = 0;
+        let placed: Vec<InstId> = self
+            .layout
+            .iter()
+            .filter(|&&b| self.has_block(b))
+            .flat_map(|&b| self.blocks[b].insts.iter().copied())
+            .filter(|&i| self.has_inst(i))
+            .collect();
+        for i in placed {
+            self.insts[i].map_labels(|b| {
+                if b == from {
+                    count += 1;
+                    to
+                } else {
+                    b
+                }
+            });
+        }
+        for local in &mut self.locals {
+            if let LocalDecl::BranchTargets { targets, .. } = local {
+                for t in targets.iter_mut().filter(|t| **t == from) {
+                    *t = to;
+                    count += 1;
+                }
+            }
+        }
+        count
     }
 
     /// Copies the blocks of `region` (blocks of the layout, each once) and
