@@ -460,3 +460,29 @@ fn widths_follow_what_ptxas_accepts() {
         assert_eq!(verify_one(inst), Ok(()), "{inst}");
     }
 }
+
+#[test]
+fn falling_off_the_end_is_fine() {
+    // ptxas 13.0.88 accepts a body that ends without `ret`, one that ends with
+    // a label (a branch to the closing brace), and an empty body.
+    let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+        .entry a(.param .u64 p)\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 1;\n}\n\
+        .entry b(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .pred %p;\nsetp.eq.u32 %p, %r1, 0;\n@%p bra L;\nmov.u32 %r1, 1;\nL:\n}\n\
+        .entry c(.param .u64 p)\n{\n}\n\
+        .func d(.param .b32 x)\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 1;\n}\n";
+    let parse = ptx_syntax::parse(text);
+    let (module, errors) = ptx_ir::lower_module(&parse);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(module.functions.len(), 4);
+    for f in &module.functions {
+        assert_eq!(verify(f), Ok(()), "{}", f.name());
+    }
+    if let Some(ptxas) = common::ptxas() {
+        let file =
+            std::env::temp_dir().join(format!("ptxopt-verify-end-{}.ptx", std::process::id()));
+        std::fs::write(&file, ptx_ir::emit_module(&module)).unwrap();
+        let result = common::run_ptxas(&ptxas, &file, "sm_90");
+        let _ = std::fs::remove_file(&file);
+        assert!(result.is_ok(), "{result:?}");
+    }
+}
