@@ -21,16 +21,15 @@
 //!   spill stores plus spill loads in bytes;
 //! - **sass**: instructions of the kernel in `cuobjdump -sass` of the cubin
 //!   ptxas wrote (the kernel's own code, not that of functions it calls;
-//!   `NOP` padding not counted). A ptxopt output byte-identical to its input
-//!   is not assembled again: it has the input's figures.
+//!   `NOP` padding not counted).
 //!
 //! Why `-Xcicc -O0`: nvcc then hands cicc `-O0` alone (`nvcc -dryrun`; cicc
 //! otherwise optimizes at its default `-O3`), and the PTX is what an
 //! unoptimizing front end writes, all of it accepted by ptxas: every value
 //! through registers but recomputed per use, generic loads and stores, no
 //! `fma` contraction, branches around each `if`, atomics through called
-//! wrappers (`__fAtomicAdd`). nvcc and ptxas run on as many threads as
-//! there are cores (2 to 8).
+//! wrappers (`__fAtomicAdd`). nvcc, and ptxas with cuobjdump and the
+//! emulator, run per source on as many threads as there are cores (2 to 8).
 //!
 //! Then the median of each column over the kernels, and the medians of the
 //! per-kernel ratios of dynamic thread-instructions `ptxopt(O0)/O3` and
@@ -175,11 +174,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
             cicc_dir.join(format!("{stem}.O3.ptx")),
             opt_dir.join(format!("{stem}.O3.ptx")),
         ];
-        let mut compiled: Vec<Compiled> = Vec::new();
-        for (i, path) in paths.iter().enumerate() {
-            // A ptxopt output equal to its input assembles the same.
-            let input = (i % 2 == 1).then(|| &compiled[i - 1]);
-            compiled.push(compile(path, &ptxas, &cuobjdump, input)?);
+        let mut compiled = Vec::new();
+        for path in &paths {
+            compiled.push(compile(path, &ptxas, &cuobjdump)?);
         }
         Ok(measure(&display_source(cu), &compiled))
     })
@@ -289,29 +286,13 @@ fn run_tool(cmd: &mut Command, file: &Path) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned() + &stderr)
 }
 
-/// Lowers `ptx`, assembles it with `ptxas -v` and disassembles the cubin;
-/// when its text equals `same_as`'s, takes ptxas's and cuobjdump's figures
-/// from there (both tools are deterministic).
-fn compile(
-    ptx: &Path,
-    ptxas: &Path,
-    cuobjdump: &Path,
-    same_as: Option<&Compiled>,
-) -> Result<Compiled, String> {
+/// Lowers `ptx`, assembles it with `ptxas -v` and disassembles the cubin.
+fn compile(ptx: &Path, ptxas: &Path, cuobjdump: &Path) -> Result<Compiled, String> {
     let text =
         std::fs::read_to_string(ptx).map_err(|e| format!("cannot read {}: {e}", ptx.display()))?;
     let (module, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&text));
     if let Some(e) = errors.first() {
         return Err(format!("{}: does not lower: {}", ptx.display(), e.message));
-    }
-    if let Some(same) = same_as.filter(|c| c.text == text) {
-        return Ok(Compiled {
-            text,
-            module,
-            registers: same.registers.clone(),
-            spills: same.spills.clone(),
-            sass: same.sass.clone(),
-        });
     }
     let cubin = ptx.with_extension("cubin");
     let mut cmd = Command::new(ptxas);
