@@ -29,7 +29,7 @@
 //! through registers but recomputed per use, generic loads and stores, no
 //! `fma` contraction, branches around each `if`, atomics through called
 //! wrappers (`__fAtomicAdd`). nvcc, and ptxas with cuobjdump and the
-//! emulator, run per source on as many threads as there are cores (2 to 8).
+//! emulator, run per source on rayon's threads (one per core).
 //!
 //! Then the median of each column over the kernels, and the medians of the
 //! per-kernel ratios of dynamic thread-instructions `ptxopt(O0)/O3` and
@@ -45,6 +45,7 @@ use std::time::Instant;
 
 use ptx_emu::diff::{self, Outcome, Side, VerifyOptions};
 use ptx_ir::ir::{FunctionKind, Module};
+use rayon::prelude::*;
 
 /// The four versions of a kernel, in table order.
 const VERSIONS: [&str; 4] = ["O0", "ptxopt(O0)", "O3", "ptxopt(O3)"];
@@ -136,22 +137,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // nvcc, then one `ptxopt build` for every PTX file.
     let levels = [("O0", &["-Xcicc", "-O0"][..]), ("O3", &["-O3"][..])];
     let nvcc_start = Instant::now();
-    let compiled: Result<Vec<()>, String> = par_map(&sources, |cu| {
-        let stem = stem(cu);
-        for (level, flags) in levels {
-            let ptx = cicc_dir.join(format!("{stem}.{level}.ptx"));
-            let mut cmd = Command::new(&nvcc);
-            cmd.args(["-ptx", "-arch=sm_90"])
-                .args(flags)
-                .arg(cu)
-                .arg("-o")
-                .arg(&ptx);
-            run_tool(&mut cmd, cu)?;
-        }
-        Ok(())
-    })
-    .into_iter()
-    .collect();
+    let compiled: Result<Vec<()>, String> = sources
+        .par_iter()
+        .map(|cu| {
+            let stem = stem(cu);
+            for (level, flags) in levels {
+                let ptx = cicc_dir.join(format!("{stem}.{level}.ptx"));
+                let mut cmd = Command::new(&nvcc);
+                cmd.args(["-ptx", "-arch=sm_90"])
+                    .args(flags)
+                    .arg(cu)
+                    .arg("-o")
+                    .arg(&ptx);
+                run_tool(&mut cmd, cu)?;
+            }
+            Ok(())
+        })
+        .collect();
     compiled?;
     let nvcc_seconds = nvcc_start.elapsed().as_secs_f64();
     let cicc_files = sources.iter().flat_map(|cu| {
@@ -166,22 +168,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
     run_tool(&mut cmd, &cicc_dir)?;
 
     let measure_start = Instant::now();
-    let per_source: Result<Vec<Vec<Row>>, String> = par_map(&sources, |cu| {
-        let stem = stem(cu);
-        let paths = [
-            cicc_dir.join(format!("{stem}.O0.ptx")),
-            opt_dir.join(format!("{stem}.O0.ptx")),
-            cicc_dir.join(format!("{stem}.O3.ptx")),
-            opt_dir.join(format!("{stem}.O3.ptx")),
-        ];
-        let mut compiled = Vec::new();
-        for path in &paths {
-            compiled.push(compile(path, &ptxas, &cuobjdump)?);
-        }
-        Ok(measure(&display_source(cu), &compiled))
-    })
-    .into_iter()
-    .collect();
+    let per_source: Result<Vec<Vec<Row>>, String> = sources
+        .par_iter()
+        .map(|cu| {
+            let stem = stem(cu);
+            let paths = [
+                cicc_dir.join(format!("{stem}.O0.ptx")),
+                opt_dir.join(format!("{stem}.O0.ptx")),
+                cicc_dir.join(format!("{stem}.O3.ptx")),
+                opt_dir.join(format!("{stem}.O3.ptx")),
+            ];
+            let mut compiled = Vec::new();
+            for path in &paths {
+                compiled.push(compile(path, &ptxas, &cuobjdump)?);
+            }
+            Ok(measure(&display_source(cu), &compiled))
+        })
+        .collect();
     let rows: Vec<Row> = per_source?.into_iter().flatten().collect();
     eprintln!(
         "bench-quality: nvcc {nvcc_seconds:.1} s; ptxas, cuobjdump and the emulator {:.1} s",
@@ -194,37 +197,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         print!("{}", to_text(&rows, seconds));
     }
     Ok(())
-}
-
-/// `f` over `items` on as many threads as there are cores (at least 2: the
-/// tools wait on I/O too); the results in the order of `items`.
-fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(2, 8);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        done.push((i, f(item)));
-                    }
-                    done
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            // A worker's panic is passed on, never a source silently lost.
-            .flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
-    results.sort_by_key(|(i, _)| *i);
-    results.into_iter().map(|(_, r)| r).collect()
 }
 
 /// `test-data/cuda/*.cu` then `test-data/cuda/bench/*.cu`, each sorted;
@@ -697,15 +669,6 @@ mod tests {
         let c = count_sass_instructions(sass);
         assert_eq!(c.get("saxpy"), Some(&3));
         assert_eq!(c.get("other"), Some(&1));
-    }
-
-    #[test]
-    fn par_map_keeps_the_order() {
-        let items: Vec<u32> = (0..50).collect();
-        assert_eq!(
-            par_map(&items, |x| x * 2),
-            (0..50).map(|x| x * 2).collect::<Vec<_>>()
-        );
     }
 
     #[test]
