@@ -64,7 +64,7 @@ struct Metrics {
 }
 
 /// One kernel: its source and the four versions' metrics.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Row {
     source: String,
     kernel: String,
@@ -690,5 +690,26 @@ mod tests {
         assert_eq!(median_ratio(&rows, 3), Some(0.75));
         let text = to_text(&rows, 1.0);
         assert!(text.contains("ptxopt(O0)/O3 2.500"), "{text}");
+        // A kernel the emulator cannot run is listed with the reason and
+        // left out of the dynamic medians only.
+        let mut skipped = row([0; 4]);
+        skipped.kernel = "tex_kernel".into();
+        skipped.versions = Default::default();
+        skipped.versions[2].static_insts = Some(7);
+        skipped.problem = Some("O3: the emulator cannot run it: tex".into());
+        let rows = [rows[0].clone(), rows[1].clone(), skipped];
+        assert_eq!(median_ratio(&rows, 1), Some(2.5));
+        let text = to_text(&rows, 1.0);
+        assert!(
+            text.contains("tex_kernel (x.cu): O3: the emulator cannot run it: tex"),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&to_json(&rows, 1.0)).unwrap();
+        assert_eq!(json["kernels"].as_array().map(Vec::len), Some(3));
+        assert_eq!(json["kernels"][2]["versions"]["O3"]["static"], 7);
+        assert_eq!(
+            json["kernels"][2]["versions"]["O3"]["dynamic"],
+            serde_json::Value::Null
+        );
     }
 }
