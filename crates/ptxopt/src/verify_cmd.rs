@@ -9,8 +9,8 @@
 //! count (instructions executed, summed over the threads) before and after:
 //!
 //! ```text
-//! saxpy.ptx: saxpy: 15 -> 15 instructions
-//! saxpy.ptx: saxpy grid 1x1x1 block 32x1x1 (saxpy_param_0=32 saxpy_param_1=1.5): equal (480 -> 480 thread-instructions)
+//! saxpy.ptx: saxpy: 20 -> 20 instructions
+//! saxpy.ptx: saxpy grid 1x1x1 block 32x1x1 (saxpy_param_0=32 saxpy_param_1=1.5): equal (640 -> 640 thread-instructions)
 //! ```
 //!
 //! and a summary on stderr. Exit status: 0 when no kernel differs or fails
