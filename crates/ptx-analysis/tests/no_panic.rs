@@ -24,7 +24,13 @@ fn check_chains(f: &ptx_ir::ir::Function, g: &Cfg, rd: &ReachingDefs) {
                 let expected = reaching.get(&u.reg).cloned().unwrap_or_default();
                 assert_eq!(got, expected, "{}: {}", f.name(), f.regs[u.reg].name);
                 let from_entry = !killed.contains(&u.reg) && rd.entry_value_reaches(b, u.reg);
-                assert_eq!(u.from_entry, from_entry, "{}: {}", f.name(), f.regs[u.reg].name);
+                assert_eq!(
+                    u.from_entry,
+                    from_entry,
+                    "{}: {}",
+                    f.name(),
+                    f.regs[u.reg].name
+                );
             }
             for &d in rd.defs_of_inst(i) {
                 let def = rd.def(d);
