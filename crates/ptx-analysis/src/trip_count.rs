@@ -236,7 +236,7 @@ fn constant_at(func: &Function, rd: &ReachingDefs, inst: InstId, op: &Operand) -
     let Some(chain) = rd.reaching_use(inst, reg) else {
         return IvValue::Reg(reg);
     };
-    if let ([d], false) = (chain.defs.as_slice(), chain.from_entry) {
+    if let ([d], false) = (chain.defs, chain.from_entry) {
         let def = rd.def(*d);
         let dinst = &func.insts[def.inst];
         if dinst.opcode.name == "mov" && dinst.guard.is_none() {
@@ -339,7 +339,7 @@ fn analyze(
     let pchain = rd
         .reaching_use(bra_id, guard.reg)
         .ok_or("no compare for the latch branch")?;
-    let [pdef] = pchain.defs.as_slice() else {
+    let [pdef] = pchain.defs else {
         return Err("the latch predicate has several definitions");
     };
     if pchain.from_entry {
