@@ -32,6 +32,8 @@
 //! definitions. Analyses must treat them as "may define". Carry flags (`.cc`) are
 //! not registers here.
 
+use ptx_isa::OpFlags;
+
 use super::inst::Inst;
 use super::operand::Operand;
 use super::reg::RegId;
@@ -102,25 +104,28 @@ pub fn visit_defs_and_uses(inst: &Inst, mut f: impl FnMut(Access, RegId)) {
     }
 }
 
-/// Whether the first operand of `inst` is a destination (rules 2 and 3).
+/// Whether the first operand of `inst` is a destination (rules 2 and 3: a
+/// `call`'s return list, else a register, vector, pair or sink unless the
+/// opcode is [`OpFlags::FIRST_IS_SOURCE`]).
 pub fn writes_first_operand(inst: &Inst) -> bool {
     let first = inst.operands.first();
-    match inst.opcode.name.as_str() {
-        "call" => matches!(first, Some(Operand::ArgList(_))),
-        "bra" | "brx" | "ret" | "exit" | "trap" | "brkpt" | "nanosleep" | "stackrestore"
-        | "pmevent" | "setmaxnreg" | "griddepcontrol" | "membar" | "fence" => false,
-        "bar" | "barrier" => inst.opcode.has_modifier(".red"),
-        "tcgen05" if inst.opcode.has_modifier(".dealloc") => false,
-        _ => matches!(
+    let flags = inst.opcode.info.flags;
+    if flags.is_call() {
+        matches!(first, Some(Operand::ArgList(_)))
+    } else if flags.contains(OpFlags::FIRST_IS_SOURCE) {
+        false
+    } else {
+        matches!(
             first,
             Some(Operand::Reg { .. } | Operand::Vector(_) | Operand::PredPair(..) | Operand::Sink)
-        ),
+        )
     }
 }
 
-/// Whether the whole destination is also read (rule 5, `wgmma.mma_async`).
+/// Whether the whole destination is also read (rule 5, `wgmma.mma_async`:
+/// [`OpFlags::READS_DEST`]).
 fn reads_destination(inst: &Inst) -> bool {
-    inst.opcode.name == "wgmma" && inst.opcode.has_modifier(".mma_async")
+    inst.opcode.info.flags.contains(OpFlags::READS_DEST)
 }
 
 fn visit_dest(op: &Operand, also_read: bool, f: &mut impl FnMut(Access, RegId)) {
