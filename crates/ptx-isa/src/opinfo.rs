@@ -353,6 +353,49 @@ impl Ty {
         })
     }
 
+    /// The modifier as written, with its dot (`".u32"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Pred => ".pred",
+            Ty::B8 => ".b8",
+            Ty::B16 => ".b16",
+            Ty::B32 => ".b32",
+            Ty::B64 => ".b64",
+            Ty::B128 => ".b128",
+            Ty::U8 => ".u8",
+            Ty::U16 => ".u16",
+            Ty::U32 => ".u32",
+            Ty::U64 => ".u64",
+            Ty::S8 => ".s8",
+            Ty::S16 => ".s16",
+            Ty::S32 => ".s32",
+            Ty::S64 => ".s64",
+            Ty::F16 => ".f16",
+            Ty::F16x2 => ".f16x2",
+            Ty::BF16 => ".bf16",
+            Ty::BF16x2 => ".bf16x2",
+            Ty::TF32 => ".tf32",
+            Ty::F32 => ".f32",
+            Ty::F64 => ".f64",
+            Ty::E4M3 => ".e4m3",
+            Ty::E5M2 => ".e5m2",
+            Ty::E4M3x2 => ".e4m3x2",
+            Ty::E5M2x2 => ".e5m2x2",
+            Ty::E2M1x2 => ".e2m1x2",
+            Ty::E2M3x2 => ".e2m3x2",
+            Ty::E3M2x2 => ".e3m2x2",
+            Ty::U16x2 => ".u16x2",
+            Ty::S16x2 => ".s16x2",
+            Ty::F32x2 => ".f32x2",
+            Ty::E4M3x4 => ".e4m3x4",
+            Ty::E5M2x4 => ".e5m2x4",
+            Ty::E2M1x4 => ".e2m1x4",
+            Ty::E2M3x4 => ".e2m3x4",
+            Ty::E3M2x4 => ".e3m2x4",
+            Ty::UE8M0x2 => ".ue8m0x2",
+        }
+    }
+
     /// Size in bits (1 for predicates); the same as [`crate::type_bits`].
     pub fn bits(self) -> u32 {
         match self {
@@ -1209,6 +1252,7 @@ mod tests {
             let ty = Ty::parse(name).unwrap_or_else(|| panic!("{name}"));
             assert_eq!(Some(ty.bits()), crate::type_bits(name), "{name}");
             assert_eq!(Some(ty.kind()), crate::type_kind(name), "{name}");
+            assert_eq!(ty.name(), name);
         }
         for other in [".rn", ".global", ".v4", ".e2m1", ".s4", "", "."] {
             assert_eq!(Ty::parse(other), None);
