@@ -24,7 +24,8 @@ use crate::fops::{Cmp, FMods, FOp, HOp};
 use crate::int::{IOp, PrmtMode};
 use crate::layout::{Layout, SymLoc};
 use crate::op::*;
-use crate::types::{mask, Space, Ty};
+use crate::types::{mask, Space, Ty, TyFmt};
+use ptx_isa::OpInfo;
 
 /// A formal parameter of a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -404,85 +405,62 @@ fn decode_function(layout: &Layout, fi: usize, f: &Function) -> DFunc {
 
 type R<T> = Result<T, String>;
 
-/// Modifier helpers.
-struct Mods<'a>(&'a [String]);
+/// What the decoder reads of an opcode: the typed form (`Opcode::info`:
+/// types, rounding, state space, vector width, comparison, `.and/.or/.xor`,
+/// `.ftz/.sat/.relu`), and the modifiers as written for the instruction-
+/// specific ones (`.wide`, `.clamp`, shuffle modes, ...).
+struct Mods<'a> {
+    mods: &'a [String],
+    info: &'a OpInfo,
+}
 
-impl Mods<'_> {
+impl<'a> Mods<'a> {
+    fn of(opcode: &'a ptx_ir::ir::Opcode) -> Mods<'a> {
+        Mods {
+            mods: &opcode.modifiers,
+            info: &opcode.info,
+        }
+    }
     fn has(&self, m: &str) -> bool {
-        self.0.iter().any(|x| x == m)
+        self.mods.iter().any(|x| x == m)
     }
     /// The value of the first entry of `table` whose modifier is present.
     fn pick<T: Copy>(&self, table: &[(&str, T)]) -> Option<T> {
         table.iter().find(|(s, _)| self.has(s)).map(|&(_, v)| v)
     }
     fn types(&self) -> Vec<Ty> {
-        self.0.iter().filter_map(|m| Ty::parse(m)).collect()
+        self.info.types.iter().collect()
     }
     fn last_type(&self) -> R<Ty> {
-        self.types()
-            .last()
-            .copied()
-            .ok_or_else(|| "no type".to_string())
+        self.info.ty().ok_or_else(|| "no type".to_string())
     }
     fn first_type(&self) -> R<Ty> {
-        self.types()
-            .first()
-            .copied()
-            .ok_or_else(|| "no type".to_string())
+        self.info.first_ty().ok_or_else(|| "no type".to_string())
     }
     fn rnd(&self) -> Option<Rnd> {
-        self.0.iter().find_map(|m| match m.as_str() {
-            ".rn" => Some(Rnd::Rn),
-            ".rz" => Some(Rnd::Rz),
-            ".rm" => Some(Rnd::Rm),
-            ".rp" => Some(Rnd::Rp),
-            ".rna" => Some(Rnd::Rna),
-            _ => None,
-        })
+        self.info.rnd
     }
     fn irnd(&self) -> Option<Rnd> {
-        self.0.iter().find_map(|m| match m.as_str() {
-            ".rni" => Some(Rnd::Rn),
-            ".rzi" => Some(Rnd::Rz),
-            ".rmi" => Some(Rnd::Rm),
-            ".rpi" => Some(Rnd::Rp),
-            _ => None,
-        })
+        self.info.irnd
     }
     fn space(&self) -> Space {
-        self.0
-            .iter()
-            .find_map(|m| Space::parse(m))
-            .unwrap_or(Space::Generic)
+        self.info.space.unwrap_or(Space::Generic)
     }
     fn vec(&self) -> usize {
-        self.0
-            .iter()
-            .find_map(|m| match m.as_str() {
-                ".v2" => Some(2),
-                ".v4" => Some(4),
-                ".v8" => Some(8),
-                _ => None,
-            })
-            .unwrap_or(1)
+        self.info.vec as usize
     }
     fn cmp(&self) -> Option<Cmp> {
-        self.0.iter().find_map(|m| Cmp::parse(m))
+        self.info.cmp
     }
     fn bool_op(&self) -> Option<BoolOp> {
-        self.0.iter().find_map(|m| match m.as_str() {
-            ".and" => Some(BoolOp::And),
-            ".or" => Some(BoolOp::Or),
-            ".xor" => Some(BoolOp::Xor),
-            _ => None,
-        })
+        self.info.bool_op
     }
     fn fmods(&self, default: Rnd) -> FMods {
         FMods {
             rnd: self.rnd().unwrap_or(default),
-            ftz: self.has(".ftz"),
-            sat: self.has(".sat"),
-            relu: self.has(".relu"),
+            ftz: self.info.ftz,
+            sat: self.info.sat,
+            relu: self.info.relu,
         }
     }
 }
@@ -729,7 +707,7 @@ impl Decoder<'_> {
     }
 
     fn decode(&self, inst: &Inst) -> R<Op> {
-        let m = Mods(&inst.opcode.modifiers);
+        let m = Mods::of(&inst.opcode);
         let name = inst.opcode.name.as_str();
         let o = |i| self.operand(inst, i);
         match name {
