@@ -12,7 +12,8 @@
 //!    immediate, symbol or label in first place is never a destination (so `st`,
 //!    `red`, `sust`, `cp.async*`, `mbarrier.init`, `wmma.store`, `tcgen05.mma`, ...
 //!    define no register).
-//! 3. Instructions whose first register operand is read, not written: `bra`,
+//! 3. Instructions whose first register operand is read, not written
+//!    (`OpFlags::FIRST_IS_SOURCE` of the opcode's typed form): `bra`,
 //!    `brx.idx`, `ret`, `exit`, `trap`, `brkpt`, `nanosleep`, `stackrestore`,
 //!    `pmevent`, `setmaxnreg`, `griddepcontrol`, `membar`, `fence`, `bar`/`barrier`
 //!    except their `.red` forms (`bar.sync %r1` reads `%r1`), `tcgen05.dealloc`, and
@@ -23,7 +24,7 @@
 //!    nothing.
 //! 5. Partial writes also read the destination: a destination register with a
 //!    component (`vadd ... %r1.h0, ...`, `%v.x`), and the accumulator of
-//!    `wgmma.mma_async` (`d = a*b + d`).
+//!    `wgmma.mma_async` (`d = a*b + d`, `OpFlags::READS_DEST`).
 //! 6. Every other register is a use, including those inside memory operands (the
 //!    base of `[%rd1+8]`, the coordinates of `[tex, {%f1, %f2}]`), negated
 //!    predicates (`!%p`), call argument lists and the source vectors of `st`/`mov`.
