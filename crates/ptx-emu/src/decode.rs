@@ -25,7 +25,7 @@ use crate::int::{IOp, PrmtMode};
 use crate::layout::{Layout, SymLoc};
 use crate::op::*;
 use crate::types::{mask, Space, Ty, TyFmt};
-use ptx_isa::OpInfo;
+use ptx_isa::{OpFlags, OpInfo};
 
 /// A formal parameter of a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -759,7 +759,9 @@ impl Decoder<'_> {
                     addr: self.addr(o(0)?, space)?,
                 })
             }
-            "add" | "sub" | "addc" | "subc" if m.has(".cc") || name.ends_with('c') => {
+            "add" | "sub" | "addc" | "subc"
+                if m.info.flags.contains(OpFlags::CARRY_OUT) || name.ends_with('c') =>
+            {
                 let ty = m.last_type()?;
                 let kind = if name.starts_with("add") {
                     CarryKind::Add
@@ -769,7 +771,7 @@ impl Decoder<'_> {
                 Ok(Op::Carry {
                     kind,
                     cin: name.ends_with('c'),
-                    cout: m.has(".cc"),
+                    cout: m.info.flags.contains(OpFlags::CARRY_OUT),
                     ty,
                     d: self.dst(o(0)?, ty)?,
                     a: self.src(o(1)?, ty)?,
@@ -777,7 +779,7 @@ impl Decoder<'_> {
                     c: Src::Imm(0),
                 })
             }
-            "mad" | "madc" if m.has(".cc") || name == "madc" => {
+            "mad" | "madc" if m.info.flags.contains(OpFlags::CARRY_OUT) || name == "madc" => {
                 let ty = m.last_type()?;
                 Ok(Op::Carry {
                     kind: if m.has(".hi") {
@@ -786,7 +788,7 @@ impl Decoder<'_> {
                         CarryKind::MadLo
                     },
                     cin: name == "madc",
-                    cout: m.has(".cc"),
+                    cout: m.info.flags.contains(OpFlags::CARRY_OUT),
                     ty,
                     d: self.dst(o(0)?, ty)?,
                     a: self.src(o(1)?, ty)?,
@@ -840,7 +842,7 @@ impl Decoder<'_> {
                 Ok(Op::Setp {
                     cmp,
                     ty,
-                    ftz: m.has(".ftz"),
+                    ftz: m.info.ftz,
                     p,
                     q,
                     a: self.src(o(1)?, ty)?,
@@ -860,7 +862,7 @@ impl Decoder<'_> {
                     cmp,
                     dty,
                     sty,
-                    ftz: m.has(".ftz"),
+                    ftz: m.info.ftz,
                     d: self.dst(o(0)?, dty)?,
                     a: self.src(o(1)?, sty)?,
                     b: self.src(o(2)?, sty)?,
@@ -881,7 +883,7 @@ impl Decoder<'_> {
                 let (dty, cty) = (tys.first().copied().ok_or("slct type")?, m.last_type()?);
                 Ok(Op::Slct {
                     float: cty == Ty::F32,
-                    ftz: m.has(".ftz"),
+                    ftz: m.info.ftz,
                     d: self.dst(o(0)?, dty)?,
                     a: self.src(o(1)?, dty)?,
                     b: self.src(o(2)?, dty)?,
@@ -1299,20 +1301,20 @@ impl Decoder<'_> {
             return self.decode_float(inst, name, m, ty);
         }
         let op = match name {
-            "add" if m.has(".sat") => IOp::AddSat,
-            "sub" if m.has(".sat") => IOp::SubSat,
+            "add" if m.info.sat => IOp::AddSat,
+            "sub" if m.info.sat => IOp::SubSat,
             "add" => IOp::Add,
             "sub" => IOp::Sub,
             "mul" if m.has(".hi") => IOp::MulHi,
             "mul" if m.has(".wide") => IOp::MulWide,
             "mul" => IOp::MulLo,
-            "mad" if m.has(".hi") && m.has(".sat") => IOp::MadHiSat,
+            "mad" if m.has(".hi") && m.info.sat => IOp::MadHiSat,
             "mad" if m.has(".hi") => IOp::MadHi,
             "mad" if m.has(".wide") => IOp::MadWide,
             "mad" => IOp::MadLo,
             "mul24" if m.has(".hi") => IOp::Mul24Hi,
             "mul24" => IOp::Mul24Lo,
-            "mad24" if m.has(".hi") && m.has(".sat") => IOp::Mad24HiSat,
+            "mad24" if m.has(".hi") && m.info.sat => IOp::Mad24HiSat,
             "mad24" if m.has(".hi") => IOp::Mad24Hi,
             "mad24" => IOp::Mad24Lo,
             "sad" => IOp::Sad,
@@ -1320,8 +1322,8 @@ impl Decoder<'_> {
             "rem" => IOp::Rem,
             "abs" => IOp::Abs,
             "neg" => IOp::Neg,
-            "min" if m.has(".relu") => IOp::MinRelu,
-            "max" if m.has(".relu") => IOp::MaxRelu,
+            "min" if m.info.relu => IOp::MinRelu,
+            "max" if m.info.relu => IOp::MaxRelu,
             "min" => IOp::Min,
             "max" => IOp::Max,
             "popc" => IOp::Popc,
@@ -1476,7 +1478,7 @@ impl Decoder<'_> {
         if !matches!(ty, Ty::F32 | Ty::F64 | Ty::F32x2) {
             return Err(format!("`{name}` on {ty:?}"));
         }
-        let approx = m.has(".approx");
+        let approx = m.info.approx;
         let three = inst.operands.len() == 4;
         let op = match name {
             "add" => FOp::Add,
@@ -1559,10 +1561,10 @@ impl Decoder<'_> {
             sty,
             rnd: m.rnd(),
             irnd: m.irnd(),
-            ftz: m.has(".ftz"),
-            sat: m.has(".sat"),
-            relu: m.has(".relu"),
-            satfinite: m.has(".satfinite"),
+            ftz: m.info.ftz,
+            sat: m.info.sat,
+            relu: m.info.relu,
+            satfinite: m.info.satfinite,
         };
         let mut d = self.dst(o(0)?, dty)?;
         if dty.is_float() {
@@ -1923,7 +1925,7 @@ impl Decoder<'_> {
             aty,
             bty,
             cty,
-            sat: m.has(".satfinite"),
+            sat: m.info.satfinite,
             d,
             a: list(1, reg_ty(aty))?,
             b: list(2, reg_ty(bty))?,
@@ -2010,7 +2012,7 @@ impl Decoder<'_> {
             dty,
             aty,
             bty,
-            sat: m.has(".sat"),
+            sat: m.info.sat,
             clamp: m.has(".clamp"),
             op2,
             cmp: m.cmp(),
