@@ -1384,6 +1384,38 @@ mod tests {
     }
 
     #[test]
+    fn decoding_never_panics_and_finds_the_family() {
+        // Every family, written with its name parts and then each of its
+        // types and modifiers in turn (and some garbage), decodes to itself.
+        for (i, family) in FAMILIES.iter().enumerate() {
+            let mut parts = family.name.split('.');
+            let word = parts.next().unwrap_or("");
+            let base: Vec<String> = parts.map(|p| format!(".{p}")).collect();
+            let extra = family.types.iter().chain(family.modifiers.iter());
+            for m in extra.chain([&".", &"", &".\u{e9}", &"::", &".v3", &".x::y::z"]) {
+                let mut mods = base.clone();
+                mods.push(m.trim_end_matches('*').to_string());
+                let info = OpInfo::decode(word, &mods);
+                assert!(info.family != FamilyId::Unknown, "{} {m}", family.name);
+                let _ = (info.ty(), info.first_ty(), info.types.len());
+                if info.family == FamilyId::from_index(i) {
+                    assert_eq!(
+                        info.flags.is_pure(),
+                        family_flags(info.family).is_pure()
+                            && !info
+                                .flags
+                                .intersects(OpFlags::CARRY_OUT | OpFlags::VOLATILE)
+                            && !info.flags.has_side_effects()
+                    );
+                }
+            }
+        }
+        let many: Vec<&str> = vec![".f32"; 100];
+        assert_eq!(OpInfo::decode("cvt", &many).types.len(), Types::CAP);
+        assert_eq!(OpInfo::decode("", &[""; 3]).family, FamilyId::Unknown);
+    }
+
+    #[test]
     fn every_family_gets_flags() {
         // Every family that is not flagged pure or convergent, and has no
         // memory access, either has side effects or is one of the few value
