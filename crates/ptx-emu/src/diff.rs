@@ -78,6 +78,7 @@
 use std::fmt;
 
 use ptx_ir::ir::{AddressBase, Function, FunctionKind, Module, Operand, RegId};
+use ptx_isa::{FamilyId, Space};
 use rustc_hash::FxHashMap;
 
 use crate::error::{EmuError, ErrorKind};
@@ -459,12 +460,12 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
     while changed {
         changed = false;
         for (_, inst) in func.insts_in_order() {
-            let name = inst.opcode.name.as_str();
+            let family = inst.opcode.info.family;
             let Some(dest) = inst.operands.first().and_then(Operand::as_reg) else {
                 continue;
             };
             let mut from = 0u128;
-            if name == "ld" && inst.opcode.has_modifier(".param") {
+            if family == FamilyId::Ld && inst.opcode.info.space == Some(Space::Param) {
                 if let Some(Operand::Address(a)) = inst.operands.get(1) {
                     if let AddressBase::Symbol(s) = &a.base {
                         if let Some(&i) = index.get(s.as_str()) {
@@ -473,13 +474,22 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
                     }
                 }
             } else if matches!(
-                name,
-                "mov" | "cvta" | "cvt" | "add" | "sub" | "selp" | "and" | "or"
+                family,
+                FamilyId::Mov
+                    | FamilyId::Cvta
+                    | FamilyId::Cvt
+                    | FamilyId::Add
+                    | FamilyId::AddCc
+                    | FamilyId::Sub
+                    | FamilyId::SubCc
+                    | FamilyId::Selp
+                    | FamilyId::And
+                    | FamilyId::Or
             ) {
                 for op in &inst.operands[1..] {
                     op.for_each_reg(&mut |r| from |= carries.get(&r).copied().unwrap_or(0));
                 }
-            } else if name == "mad" {
+            } else if family == FamilyId::Mad {
                 if let Some(op) = inst.operands.last() {
                     op.for_each_reg(&mut |r| from |= carries.get(&r).copied().unwrap_or(0));
                 }
@@ -495,8 +505,9 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
     }
     let mut addressed = 0u128;
     for (_, inst) in func.insts_in_order() {
-        let passed = inst.opcode.name == "st" && inst.opcode.has_modifier(".param");
-        if passed || (inst.opcode.name == "cvta" && inst.opcode.has_modifier(".to")) {
+        let info = &inst.opcode.info;
+        let passed = info.family == FamilyId::St && info.space == Some(Space::Param);
+        if passed || (info.family == FamilyId::Cvta && inst.opcode.has_modifier(".to")) {
             if let Some(op) = inst.operands.get(1) {
                 op.for_each_reg(&mut |r| addressed |= carries.get(&r).copied().unwrap_or(0));
             }
@@ -552,10 +563,9 @@ fn visit_addresses(op: &Operand, f: &mut impl FnMut(RegId)) {
 }
 
 fn uses_approx(m: &Module) -> bool {
-    m.functions.iter().any(|f| {
-        f.insts_in_order()
-            .any(|(_, i)| i.opcode.has_modifier(".approx"))
-    })
+    m.functions
+        .iter()
+        .any(|f| f.insts_in_order().any(|(_, i)| i.opcode.info.approx))
 }
 
 /// The launch shapes for a kernel (see the module documentation).

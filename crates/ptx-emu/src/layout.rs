@@ -18,7 +18,7 @@ use ptx_ir::ir::{LocalDecl, Module, ModuleItem, VarDecl, Variable};
 use crate::error::{EmuError, ErrorKind};
 use crate::float::{from_f64, Fmt, Rnd};
 use crate::memory::{write_le, AddrMap, GlobalMem};
-use crate::types::{mask, Ty};
+use crate::types::{mask, Ty, TyFmt};
 
 /// The largest variable the emulator allocates (4 GiB).
 pub const MAX_VARIABLE: u64 = 1 << 32;
