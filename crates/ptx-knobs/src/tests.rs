@@ -861,3 +861,24 @@ fn json_escaping() {
         r#""a\"b\\c\nd\te\u0001é""#
     );
 }
+
+#[test]
+fn ids_are_generated_from_the_registry() {
+    expect_test::expect_file!["ids.rs"].assert_eq(&crate::typed::render_ids());
+}
+
+#[test]
+fn typed_constants_name_their_knobs() {
+    assert_eq!(knobs::LoopUnroll.name(), "LoopUnroll");
+    assert!(knobs::LoopUnroll.default_value());
+    assert_eq!(knobs::unroll_threshold.name(), "unroll-threshold");
+    assert!(
+        !knobs::LoopUnroll.get(&KnobValue::Bool(false)),
+        "a stored value wins over the default"
+    );
+    for (i, k) in KNOBS.iter().enumerate() {
+        let id = KnobId::from_name(k.name).expect("every knob has an id");
+        assert_eq!(id.index(), i);
+        assert_eq!(crate::typed::ident(k.name).replace('_', "-").len(), k.name.len());
+    }
+}
