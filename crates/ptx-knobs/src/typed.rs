@@ -11,7 +11,7 @@
 //! (`UPDATE_EXPECT=1 cargo test -p ptx-knobs ids_are` rewrites it), which
 //! fails when the registry and the file disagree.
 
-use crate::{DefaultValue, KnobDef, KnobType, KnobValue, KNOBS};
+use crate::{DefaultValue, KnobDef, KnobValue, KNOBS};
 
 /// A knob, by its index in [`KNOBS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -111,6 +111,7 @@ pub(crate) fn render_ids() -> String {
          use crate::typed::{BoolKnob, FloatKnob, IntKnob, KnobId, StrKnob};\n",
     );
     for (i, k) in KNOBS.iter().enumerate() {
+        use crate::KnobType;
         let ty = match k.ty {
             KnobType::Bool => "BoolKnob",
             KnobType::Int => "IntKnob",
