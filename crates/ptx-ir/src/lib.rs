@@ -13,6 +13,8 @@
 //!   ([`lower_function`], so that a query layer can lower one function at a time).
 //!   Lowering never panics; what it cannot make sense of is skipped and reported.
 //! - [`emit`]: IR to PTX text ([`emit_module`]).
+//! - [`verify`](mod@verify): the IR verifier ([`verify()`]), which passes run after
+//!   every phase.
 //!
 //! Every IR type derives `Clone, Debug, PartialEq, Eq, Hash` (floating-point
 //! immediates are stored as bits) so that a salsa layer above can memoize and
@@ -21,6 +23,8 @@
 pub mod emit;
 pub mod ir;
 pub mod lower;
+pub mod verify;
 
 pub use emit::{emit_function, emit_module};
 pub use lower::{lower_function, lower_module, lower_module_items, LowerError, ModuleContext};
+pub use verify::{verify, Check, VerifyError};

@@ -7,11 +7,15 @@
 //! function (a nested scope shadowing an outer register, or two call scopes each
 //! declaring `param0`) is renamed to `<name>_s<N>` (the first `N` that clashes with
 //! nothing); operands refer to the renamed declaration, so the meaning is kept.
+//!
+//! [`Function::origins`] maps each instruction to the instruction of the
+//! lowered function (`kernel_ir`) it comes from, so that remarks, `.loc` and
+//! the editor can point at a source line after any number of phases.
 
-use la_arena::Arena;
+use la_arena::{Arena, ArenaMap};
 
 use super::block::{Block, BlockId};
-use super::inst::Inst;
+use super::inst::{Inst, InstId};
 use super::module::VarDecl;
 use super::reg::{Reg, RegDecl};
 
@@ -112,6 +116,17 @@ pub struct Function {
     /// The order blocks are emitted in; the block after `b` in the layout is
     /// `b`'s fallthrough successor. Lowering allocates blocks in layout order.
     pub layout: Vec<BlockId>,
+    /// Where each instruction comes from: the id of the instruction of the
+    /// *lowered* function (what lowering made, `kernel_ir` in ptx-db) it was
+    /// made from. Lowering maps every instruction to itself; the editing API
+    /// ([`Function::clone_inst`](Function::clone_inst) and the region cloner)
+    /// copies an instruction's origin to its copies and a move keeps it (the
+    /// id does not change); a pass that makes a new instruction in place of
+    /// another gives it that one's origin ([`Function::set_origin`]). An
+    /// instruction without an entry has no source instruction (made by a pass
+    /// from nothing, or a function built by hand). Read it with
+    /// [`Function::origin`].
+    pub origins: ArenaMap<InstId, InstId>,
 }
 
 impl Function {
@@ -125,6 +140,26 @@ impl Function {
             blocks: Arena::new(),
             insts: Arena::new(),
             layout: Vec::new(),
+            origins: ArenaMap::default(),
+        }
+    }
+
+    /// The instruction of the lowered function that `inst` comes from (see
+    /// [`Function::origins`]); `None` for an instruction made by a pass from
+    /// nothing.
+    pub fn origin(&self, inst: InstId) -> Option<InstId> {
+        self.origins.get(inst).copied()
+    }
+
+    /// Sets (`Some`) or clears (`None`) the origin of `inst`.
+    pub fn set_origin(&mut self, inst: InstId, origin: Option<InstId>) {
+        match origin {
+            Some(o) => {
+                self.origins.insert(inst, o);
+            }
+            None => {
+                self.origins.remove(inst);
+            }
         }
     }
 

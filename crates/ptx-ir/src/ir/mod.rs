@@ -7,11 +7,13 @@
 //! - [`operand`]: operands and immediates.
 //! - [`reg`]: virtual registers, their declarations and register classes.
 //! - [`def_use`]: which registers an instruction defines and uses.
+//! - [`edit`]: the mutation API passes change functions with.
 //! - [`dump`]: a readable text dump of the IR (for snapshots and debugging).
 
 pub mod block;
 pub mod def_use;
 pub mod dump;
+pub mod edit;
 pub mod function;
 pub mod inst;
 pub mod module;
@@ -19,7 +21,8 @@ pub mod operand;
 pub mod reg;
 
 pub use block::{Block, BlockId};
-pub use def_use::{defs_and_uses, DefUse};
+pub use def_use::{defs_and_uses, Access, DefUse};
+pub use edit::RegionClone;
 pub use function::{Function, FunctionKind, LocalDecl, Param, PerfDirective, PtrAttr, Signature};
 pub use inst::{Guard, Inst, InstId, Loc, Opcode};
 pub use module::{Header, Module, ModuleItem, Target, VarDecl, Variable};

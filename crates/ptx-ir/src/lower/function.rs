@@ -21,7 +21,7 @@ use ptx_syntax::green::Node;
 use ptx_syntax::{SyntaxKind, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
-use la_arena::Arena;
+use la_arena::{Arena, ArenaMap};
 
 use crate::ir::{
     Block, BlockId, Function, Guard, Inst, Loc, LocalDecl, Opcode, Reg, RegClass, RegDecl,
@@ -62,6 +62,7 @@ pub(crate) fn lower_function_absolute(
         scan.block(body);
         lowerer.labels = scan.labels;
         lowerer.f.insts = Arena::with_capacity(scan.instructions);
+        lowerer.f.origins = ArenaMap::with_capacity(scan.instructions);
         // About as many registers as instructions: no rehashing while growing.
         lowerer.reg_ids.reserve(scan.instructions);
         lowerer.reg_names.reserve(scan.instructions);
@@ -572,6 +573,8 @@ impl<'a> FnLowerer<'a> {
         self.locs_open = false;
         let block = self.current_block();
         let id = self.f.insts.alloc(lowered);
+        // A lowered instruction is its own origin.
+        self.f.origins.insert(id, id);
         self.f.blocks[block].insts.push(id);
         if terminator {
             self.current = None;
