@@ -32,9 +32,18 @@ fn main() {
         let name: String = rel
             .trim_end_matches(".ptx")
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
             .collect();
-        let _ = writeln!(out, "#[test]\nfn {name}() {{\n    run_filetest({rel:?});\n}}\n");
+        let _ = writeln!(
+            out,
+            "#[test]\nfn {name}() {{\n    run_filetest({rel:?});\n}}\n"
+        );
     }
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into()))
         .join("pass_filetests.rs");

@@ -53,10 +53,10 @@ pub use phases::{
 };
 pub use pipeline::{effective_target, ir_after, ir_before, kernel_final, phase_output};
 pub use ptx_opt::{PhaseOutput, Remark, RemarkKind, Stat};
-pub use remarks::{file_remarks, file_stats, FileRemark, KernelStats};
 pub use queries::{
     chunk_check, chunk_kernels, chunk_parse, chunk_skeleton, chunks_clean, file_diagnostics,
     file_text, kernel_ir, kernel_lowered, kernel_starts, kernels, module_check, module_context,
     module_facts, module_items, module_skeleton, parse, Diag, Kernel, KernelSyntax, LoweredKernel,
     Skeleton,
 };
+pub use remarks::{file_remarks, file_stats, FileRemark, KernelStats};

@@ -47,7 +47,9 @@ pub fn phase_output<'db>(db: &'db dyn Db, kernel: Kernel<'db>, id: PhaseId) -> &
 /// The input of phase `id`: the output of the one before it, or the lowered IR.
 pub fn ir_before(db: &dyn Db, kernel: Kernel<'_>, id: PhaseId) -> Arc<Function> {
     match (id as usize).checked_sub(1) {
-        Some(prev) => phases::memoized(db, kernel, PHASES[prev].id).function.clone(),
+        Some(prev) => phases::memoized(db, kernel, PHASES[prev].id)
+            .function
+            .clone(),
         None => kernel_ir(db, kernel).clone(),
     }
 }

@@ -132,7 +132,10 @@ fn differential(rel: &str, original_text: &str, optimized_text: &str) {
     let (original, errors) = ptx_ir::lower_module(&ptx_syntax::parse(original_text));
     assert!(errors.is_empty(), "{rel}: input does not lower: {errors:?}");
     let (optimized, errors) = ptx_ir::lower_module(&ptx_syntax::parse(optimized_text));
-    assert!(errors.is_empty(), "{rel}: output does not lower: {errors:?}");
+    assert!(
+        errors.is_empty(),
+        "{rel}: output does not lower: {errors:?}"
+    );
     let mut equal = 0;
     for f in &original.functions {
         if f.sig.kind != FunctionKind::Entry || f.layout.is_empty() {

@@ -879,6 +879,9 @@ fn typed_constants_name_their_knobs() {
     for (i, k) in KNOBS.iter().enumerate() {
         let id = KnobId::from_name(k.name).expect("every knob has an id");
         assert_eq!(id.index(), i);
-        assert_eq!(crate::typed::ident(k.name).replace('_', "-").len(), k.name.len());
+        assert_eq!(
+            crate::typed::ident(k.name).replace('_', "-").len(),
+            k.name.len()
+        );
     }
 }

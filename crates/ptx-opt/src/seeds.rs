@@ -1,13 +1,11 @@
 //! The seed files the phase table cites, and the table itself as data handed to
 //! a macro ([`with_phase_table!`](crate::with_phase_table); see [`crate::table`]).
 
-
 pub const S000: &str = "000_ed667d9feced6e07.txt";
 pub const S001: &str = "001_3e9d45dd172cfaf4.txt";
 pub const S002: &str = "002_164789385e2e817e.txt";
 pub const S003: &str = "003_5f2fcdae57e69502.txt";
 pub const S004: &str = "004_fa10da99f88b4a9e.txt";
-
 
 /// Calls the macro `$cb` (an identifier in scope at the call) with the
 /// whole phase table: entries `Variant => query_name { tool, number, name,

@@ -187,4 +187,3 @@ macro_rules! define_table {
 }
 
 crate::with_phase_table!(define_table);
-

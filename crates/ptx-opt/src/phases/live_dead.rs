@@ -76,44 +76,38 @@ use crate::PhaseId;
 /// Runs dead-code elimination on one function (phase `id`).
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut func: Option<Function> = None;
-    let mut removed: Vec<(InstId, String)> = Vec::new();
+    let mut remarks: Vec<Remark> = Vec::new();
     let (mut by_use, mut by_liveness, mut rounds) = (0u64, 0u64, 0u64);
     loop {
         rounds += 1;
         let current = func.as_ref().unwrap_or(input);
         let mut dead = unread(current);
-        let n_unread = dead.len();
-        if dead.is_empty() {
+        if !dead.is_empty() {
+            by_use += dead.len() as u64;
+        } else {
             dead = overwritten(current);
+            by_liveness += dead.len() as u64;
         }
         if dead.is_empty() {
             break;
         }
-        if n_unread > 0 {
-            by_use += dead.len() as u64;
-        } else {
-            by_liveness += dead.len() as u64;
-        }
-        let f = func.get_or_insert_with(|| (**input).clone());
-        for (inst, why) in &dead {
-            removed.push((*inst, describe_removal(f, *inst, why)));
-        }
-        remove(f, dead.iter().map(|(i, _)| *i).collect());
-    }
-    let output = match func {
-        Some(f) => Arc::new(f),
-        None => input.clone(),
-    };
-    let mut remarks: Vec<Remark> = removed
-        .into_iter()
-        .map(|(inst, message)| Remark {
+        remarks.extend(dead.iter().map(|(inst, why)| Remark {
             phase: id,
             kind: RemarkKind::Applied,
             name: "dead-code",
-            origin: origin(input, inst),
-            message,
-        })
-        .collect();
+            origin: origin(current, *inst),
+            message: describe_removal(current, *inst, why),
+        }));
+        let f = func.get_or_insert_with(|| (**input).clone());
+        remove(f, dead.iter().map(|(i, _)| *i).collect());
+    }
+    let output = match func {
+        Some(mut f) => {
+            compact(&mut f);
+            Arc::new(f)
+        }
+        None => input.clone(),
+    };
     let missed = kept_with_unused_results(&output);
     let kept = missed.len() as u64;
     remarks.extend(missed.into_iter().map(|(inst, message)| Remark {
@@ -194,9 +188,8 @@ fn read_registers(func: &Function) -> Vec<bool> {
         for &r in &d {
             writers[reg_index(r)].push(id);
         }
-        let root = d.is_empty()
-            || side_effect(inst).is_some()
-            || d.iter().any(|&r| is_param(func, r));
+        let root =
+            d.is_empty() || side_effect(inst).is_some() || d.iter().any(|&r| is_param(func, r));
         if root {
             marked[id.into_raw().into_u32() as usize] = true;
             work.push(id);
@@ -274,6 +267,37 @@ fn remove(func: &mut Function, mut dead: Vec<InstId>) {
             }
         }
         func.blocks[b].insts = kept;
+    }
+}
+
+/// Drops the instructions no block of the layout lists from the arena
+/// (renumbering the others in layout order, origins kept), and empties the
+/// blocks outside the layout. The output then holds no trace of what was
+/// removed: an edit inside dead code gives an equal function, and
+/// everything after this phase is backdated.
+fn compact(func: &mut Function) {
+    let old = std::mem::take(&mut func.insts);
+    let old_origins = std::mem::take(&mut func.origins);
+    let in_layout: Vec<bool> = {
+        let mut v = vec![false; func.blocks.len()];
+        for &b in &func.layout {
+            v[b.into_raw().into_u32() as usize] = true;
+        }
+        v
+    };
+    for (b, block) in func.blocks.iter_mut() {
+        if !in_layout[b.into_raw().into_u32() as usize] {
+            block.insts.clear();
+        }
+    }
+    for &b in &func.layout {
+        for i in func.blocks[b].insts.iter_mut() {
+            let new = func.insts.alloc(old[*i].clone());
+            if let Some(&o) = old_origins.get(*i) {
+                func.origins.insert(new, o);
+            }
+            *i = new;
+        }
     }
 }
 
@@ -375,4 +399,3 @@ pub(crate) fn side_effect(inst: &Inst) -> Option<&'static str> {
         _ => Some("not known to be free of side effects"),
     }
 }
-
