@@ -39,7 +39,9 @@ use ptx_ir::ir::Function;
 pub use context::{Defaults, PassContext};
 pub use ptx_knobs::knobs;
 pub use remark::{PhaseOutput, Remark, RemarkKind, Stat};
-pub use table::{find_phases, phase_info, suggest_phases, PhaseId, PhaseInfo, Tool, PHASES};
+pub use table::{
+    find_phases, phase_info, status_note, suggest_phases, PhaseId, PhaseInfo, Tool, PHASES,
+};
 
 /// Runs phase `id` on `input`. A phase not implemented yet returns its input
 /// (the same `Arc`) with no remarks. In debug builds the output is checked by

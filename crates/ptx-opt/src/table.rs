@@ -142,6 +142,18 @@ pub fn suggest_phases(word: &str) -> Vec<&'static str> {
     ptx_knobs::closest_names(word, names, true)
 }
 
+/// What an implemented phase does (its module), or what a pass-through phase
+/// already does, for `--list-phases`.
+pub fn status_note(id: PhaseId) -> Option<&'static str> {
+    match id {
+        PhaseId::OriPerformLiveDeadFirst => {
+            Some("dead-code elimination (ptx_opt::phases::live_dead)")
+        }
+        PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
+        _ => None,
+    }
+}
+
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
     matches!(id, PhaseId::OriPerformLiveDeadFirst)
