@@ -30,7 +30,8 @@
 //!   label (ptxas rejects a duplicate label).
 //! - **Registers** ([`Check::Register`]): every register operand and guard is
 //!   in the register arena; every register's declaration is in the
-//!   declaration arena; a register made by a pass (no declaration) is written
+//!   declaration arena, with the register's type and vector width; every
+//!   register's class is the class of its type; a register made by a pass (no declaration) is written
 //!   by some instruction of the layout, and its name clashes with no other
 //!   register, declared register name (`%r0`..`%r99` of `%r<100>`), parameter
 //!   or local name (the emitter declares it by that name). A *declared*
@@ -41,12 +42,16 @@
 //!   of `setp` (both of `%p|%q`) and its optional boolean source, the
 //!   condition of `selp`.
 //! - **Operand widths** ([`Check::Width`]): for `add`, `sub`, `min`, `max`,
-//!   `and`, `or`, `xor`, `not`, `neg`, `abs`, `selp` and `setp` with exactly
-//!   one type modifier, every plain register operand (no component) that
-//!   holds a value of that type has the register class of that type (ptxas
-//!   rejects `add.u32 %r1, %rd1, %r2` and `add.u32 %r1, %p1, %r2`). Only the
-//!   size is compared, not the kind (ptxas takes a `.b32` register for
-//!   `add.f32`).
+//!   `and`, `or`, `xor`, `not`, `neg`, `abs`, `fma`, `div`, `rem`, `mul` and
+//!   `mad` (not `.wide`), `shl`/`shr` (destination and source, not the shift
+//!   amount), `mov`, `selp` (not the condition) and `setp` (the compared
+//!   values) with exactly one type modifier and no vector modifier, every
+//!   plain scalar register operand (no component, not a vector register)
+//!   that holds a value of that type has the register class of that type
+//!   (ptxas rejects `add.u32 %r1, %rd1, %r2`, `add.u32 %r1, %p1, %r2`,
+//!   `mov.u32 %r1, %rs1`, `mul.lo.s32 %rd1, %r1, %r2`). Only the class is
+//!   compared, not the kind (ptxas takes a `.b32` register for `add.f32`),
+//!   so an 8-bit register in a 16-bit instruction is not reported.
 //!
 //! What it does not check: falling off the end of the function (ptxas
 //! accepts a kernel or `.func` whose last block falls through into the
@@ -393,16 +398,30 @@ impl Verifier<'_> {
     fn check_widths(&mut self, b: BlockId, i: InstId, inst: &Inst) {
         let name = inst.opcode.name.as_str();
         // Which operands hold a value of the instruction type.
+        let all = 0..inst.operands.len();
         let value_ops: std::ops::Range<usize> = match name {
-            "add" | "sub" | "min" | "max" | "and" | "or" | "xor" | "not" | "neg" | "abs" => {
-                0..inst.operands.len()
-            }
+            "add" | "sub" | "min" | "max" | "and" | "or" | "xor" | "not" | "neg" | "abs"
+            | "fma" | "div" | "rem" => all,
+            // `.wide` doubles the destination (and `mad`'s addend).
+            "mul" | "mad" if !inst.opcode.has_modifier(".wide") => all,
+            // `shl.T d, a, b`: `b` is a `.u32` shift amount.
+            "shl" | "shr" => 0..2,
+            "mov" => 0..2,
             // `selp.T d, a, b, c`: `c` is the predicate.
             "selp" => 0..3,
             // `setp.cmp.T p, a, b{, c}`: `a` and `b`.
             "setp" => 1..3,
             _ => return,
         };
+        // Vector forms (`mov.v2.b32`) are left alone.
+        if inst
+            .opcode
+            .modifiers
+            .iter()
+            .any(|m| matches!(m.as_str(), ".v2" | ".v4" | ".v8"))
+        {
+            return;
+        }
         let mut types = inst
             .opcode
             .modifiers
@@ -419,7 +438,12 @@ impl Verifier<'_> {
                 component: None,
             } = op
             {
-                if self.reg_ok(*reg) && self.f.regs[*reg].class != want {
+                // Vector registers are left alone (ptxas takes a `.v2 .b32`
+                // register for `mov.b64`).
+                if self.reg_ok(*reg)
+                    && self.f.regs[*reg].vector.is_none()
+                    && self.f.regs[*reg].class != want
+                {
                     bad.push(*reg);
                 }
             }
@@ -443,6 +467,37 @@ impl Verifier<'_> {
         let f = self.f;
         let mut pass_regs = Vec::new();
         for (r, reg) in f.regs.iter() {
+            if reg.class != RegClass::of(&reg.ty, reg.vector) {
+                self.error(
+                    Check::Register,
+                    None,
+                    None,
+                    format!(
+                        "`{}` has class {:?}, but its type is `{}`{}",
+                        reg.name,
+                        reg.class,
+                        reg.ty,
+                        reg.vector.map_or(String::new(), |v| format!(" x{v}"))
+                    ),
+                );
+            }
+            if let Some(d) = reg
+                .decl
+                .filter(|d| (d.into_raw().into_u32() as usize) < f.reg_decls.len())
+            {
+                let decl = &f.reg_decls[d];
+                if decl.ty != reg.ty || decl.vector != reg.vector {
+                    self.error(
+                        Check::Register,
+                        None,
+                        None,
+                        format!(
+                            "`{}` has type `{}` but its declaration `{}` says `{}`",
+                            reg.name, reg.ty, decl.name, decl.ty
+                        ),
+                    );
+                }
+            }
             match reg.decl {
                 Some(d) if (d.into_raw().into_u32() as usize) >= f.reg_decls.len() => self.error(
                     Check::Register,

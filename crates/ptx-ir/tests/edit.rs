@@ -64,6 +64,12 @@ fn block_with_label(f: &Function, label: &str) -> BlockId {
         .unwrap()
 }
 
+/// A clone of the first instruction, not placed.
+fn orphan_check(f: &mut Function) -> InstId {
+    let first = f.insts_in_order().next().unwrap().0;
+    f.clone_inst(first).unwrap()
+}
+
 fn mov(f: &mut Function, dst: RegId, value: i64) -> InstId {
     f.add_inst(
         Inst {
@@ -238,6 +244,11 @@ fn insert_remove_and_clone_keep_origins() {
     assert_eq!(f.origin(made), Some(add));
     let first = f.layout[0];
     assert!(f.insert_at_start(first, made));
+    let blocks = f.inst_blocks();
+    for (i, _) in f.insts_in_order() {
+        assert_eq!(blocks.get(i).copied(), f.inst_position(i).map(|p| p.0));
+    }
+    assert_eq!(blocks.get(orphan_check(f)), None);
     let text = check(&m);
     assert!(
         text.contains("add.s32 \t%r3, %r3, %r2;\n\tadd.s32 \t%r3, %r3, %r2;"),
@@ -349,6 +360,31 @@ fn redirect_edge_rewrites_branches_and_fall_throughs() {
 }
 
 #[test]
+fn replace_branch_target_rewrites_branches_and_target_lists() {
+    let mut m = kernel(
+        "   ld.param.u32 %r1, [n];
+            ts: .branchtargets $L_a, $L_b, $L_a;
+            brx.idx %r1, ts;
+        $L_a:
+            setp.eq.u32 %p1, %r1, 0;
+            @%p1 bra $L_a;
+        $L_b:
+            ret;",
+    );
+    let f = &mut m.functions[0];
+    let (a, b) = (block_with_label(f, "$L_a"), block_with_label(f, "$L_b"));
+    assert_eq!(f.replace_branch_target(a, b), 3);
+    assert_eq!(f.branch_targets("ts"), Some(&[b, b, b][..]));
+    assert_eq!(f.successors(a), vec![b]);
+    assert_eq!(f.replace_branch_target(a, b), 0);
+    let text = check(&m);
+    assert!(
+        text.contains("ts: .branchtargets $L_b, $L_b, $L_b;"),
+        "{text}"
+    );
+}
+
+#[test]
 fn clone_region_copies_with_fresh_registers_and_labels() {
     let mut m = kernel(LOOP);
     let f = &mut m.functions[0];
@@ -392,4 +428,107 @@ fn clone_region_copies_with_fresh_registers_and_labels() {
     let unplaced = f.blocks.alloc(Default::default());
     assert!(f.clone_region(&[unplaced], body).is_none());
     assert_eq!(f.layout, layout);
+}
+
+/// Runs every edit of the API on `f`, with valid and invalid ids, then the
+/// verifier and the emitter: none may panic.
+fn chaos(f: &mut Function) {
+    use la_arena::{Idx, RawIdx};
+    let bad_block: BlockId = Idx::from_raw(RawIdx::from(100_000));
+    let bad_inst: InstId = Idx::from_raw(RawIdx::from(100_000));
+    let bad_reg: RegId = Idx::from_raw(RawIdx::from(100_000));
+    assert!(f.split_block(bad_inst).is_none());
+    assert!(f.insert_block_after(bad_block).is_none());
+    assert!(f.clone_inst(bad_inst).is_none());
+    assert!(f.clone_reg(bad_reg).is_none());
+    assert!(f.new_mov(bad_reg, bad_reg).is_none());
+    assert!(f.remove_inst(bad_inst).is_none());
+    assert!(!f.insert_before(bad_inst, bad_inst));
+    assert!(!f.insert_at_end(bad_block, bad_inst));
+    assert!(!f.insert_before_terminator(bad_block, bad_inst));
+    assert!(!f.redirect_edge(bad_block, bad_block, bad_block));
+    assert!(f.clone_region(&[bad_block], bad_block).is_none());
+    let layout = f.layout.clone();
+    for &b in &layout {
+        let Some(insts) = f.has_block(b).then(|| f.blocks[b].insts.clone()) else {
+            continue;
+        };
+        if let Some(&middle) = insts.get(insts.len() / 2) {
+            let _ = f.split_block(middle);
+            if let Some(copy) = f.clone_inst(middle) {
+                f.insert_before(middle, copy);
+                f.remove_inst(copy);
+                f.insert_before_terminator(b, copy);
+            }
+        }
+        let _ = f.insert_block_after(b);
+        if let (Some(&first), Some(&last)) = (layout.first(), layout.last()) {
+            let _ = f.redirect_edge(b, first, last);
+        }
+    }
+    let region: Vec<BlockId> = f.layout.iter().copied().take(3).collect();
+    if let Some(&after) = f.layout.last() {
+        let _ = f.clone_region(&region, after);
+    }
+    let all = f.layout.clone();
+    if let Some(&after) = all.first() {
+        let _ = f.clone_region(&all, after);
+    }
+    let r = f.new_reg(".b32", None);
+    let _ = f.clone_reg(r);
+    let _ = verify(f);
+    let _ = ptx_ir::emit_function(f);
+}
+
+#[test]
+fn edits_never_panic() {
+    let root = ptx_test_support::test_data();
+    let mut files = Vec::new();
+    for dir in [
+        "families",
+        "examples",
+        "rejected",
+        "ir",
+        "syntax/ok",
+        "syntax/err",
+    ] {
+        files.extend(ptx_test_support::ptx_files(&root.join(dir)));
+    }
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // The file, and the file with one line deleted at a few places.
+        let mut variants = vec![text.clone()];
+        for cut in (0..lines.len()).step_by(lines.len().div_ceil(5).max(1)) {
+            let mut deleted = lines.clone();
+            deleted.remove(cut);
+            variants.push(deleted.join("\n"));
+        }
+        for variant in variants {
+            let (mut module, _) = ptx_ir::lower_module(&ptx_syntax::parse(&variant));
+            for f in &mut module.functions {
+                chaos(f);
+            }
+        }
+    }
+    // Hand-broken functions: ids out of their arenas everywhere.
+    let mut m = kernel(LOOP);
+    let f = &mut m.functions[0];
+    let add = find(f, "add.s32");
+    let bad: BlockId = la_arena::Idx::from_raw(la_arena::RawIdx::from(77));
+    f.layout.insert(1, bad);
+    let b = f.layout[0];
+    f.blocks[b]
+        .insts
+        .push(la_arena::Idx::from_raw(la_arena::RawIdx::from(88)));
+    f.insts[add].operands[1] = Operand::Reg {
+        reg: la_arena::Idx::from_raw(la_arena::RawIdx::from(99)),
+        component: None,
+    };
+    f.insts[add].guard = Some(ptx_ir::ir::Guard {
+        reg: la_arena::Idx::from_raw(la_arena::RawIdx::from(98)),
+        negated: true,
+    });
+    assert!(verify(f).is_err());
+    chaos(f);
 }

@@ -1,4 +1,4 @@
-//! Lowering and emitting never panic: on every test-data PTX file (rejected and
+//! Lowering, verifying and emitting never panic: on every test-data PTX file (rejected and
 //! syntax-error ones included), the corpus files ptxas rejects and the 32-bit
 //! ones, and on broken variants of the test-data files (truncated at line
 //! boundaries, one line deleted, one line duplicated).
@@ -10,6 +10,9 @@ use std::path::PathBuf;
 fn lower_and_emit(text: &str) {
     let parse = ptx_syntax::parse(text);
     let (module, _) = ptx_ir::lower_module(&parse);
+    for f in &module.functions {
+        let _ = ptx_ir::verify(f);
+    }
     let emitted = ptx_ir::emit_module(&module);
     let (again, _) = ptx_ir::lower_module(&ptx_syntax::parse(&emitted));
     let _ = ptx_ir::emit_module(&again);

@@ -254,6 +254,27 @@ fn catches_a_declaration_outside_the_arena() {
 }
 
 #[test]
+fn catches_a_register_whose_class_or_type_is_inconsistent() {
+    let mut f = kernel();
+    let r = reg(&f, "%rd1");
+    f.regs[r].class = RegClass::R;
+    fails(
+        &f,
+        Check::Register,
+        "`%rd1` has class R, but its type is `.b64`",
+    );
+    let mut f = kernel();
+    let r = reg(&f, "%r3");
+    f.regs[r].ty = ".b64".to_string();
+    f.regs[r].class = RegClass::R64;
+    let errors = verify(&f).unwrap_err();
+    assert!(errors
+        .iter()
+        .any(|e| e.check == Check::Register
+            && e.message.contains("its declaration `%r` says `.b32`")));
+}
+
+#[test]
 fn catches_a_pass_register_read_but_never_written() {
     let mut f = kernel();
     let fresh = pass_reg(&mut f, "%ptxopt_r0", ".b32");
@@ -388,4 +409,80 @@ fn catches_a_predicate_in_arithmetic() {
         component: None,
     };
     fails(&f, Check::Width, "`%p1` (.pred) does not fit `add.s32`");
+}
+
+/// The verifier on one instruction in a kernel with registers of every class.
+fn verify_one(inst: &str) -> Result<(), Vec<VerifyError>> {
+    let text = format!(
+        ".version 8.5\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\n.reg .b16 %rs<3>;\n.reg .pred %p<3>;\n.reg .f32 %f<3>;\n.reg .v2 .b32 %v;\n{inst}\nret;\n}}\n"
+    );
+    let parse = ptx_syntax::parse(&text);
+    let (module, errors) = ptx_ir::lower_module(&parse);
+    assert!(errors.is_empty(), "{errors:?}");
+    verify(&module.functions[0])
+}
+
+#[test]
+fn widths_follow_what_ptxas_accepts() {
+    // Each rejected by ptxas 13.0.88 ("Arguments mismatch").
+    for inst in [
+        "add.u32 %r1, %rd1, %r2;",
+        "add.u16 %rs1, %r1, %rs2;",
+        "and.b32 %r1, %p1, %r2;",
+        "mul.lo.s32 %rd1, %r1, %r2;",
+        "mad.lo.s32 %r1, %r2, %r2, %rd1;",
+        "div.u32 %r1, %r2, %rd1;",
+        "shl.b32 %r1, %rd1, 2;",
+        "mov.u32 %r1, %rs1;",
+        "mov.b32 %r1, %rd1;",
+        "selp.b32 %r1, %rd1, %r2, %p1;",
+        "setp.eq.u32 %p1, %rd1, %r2;",
+    ] {
+        let errors = verify_one(inst).expect_err(inst);
+        assert!(
+            errors.iter().all(|e| e.check == Check::Width),
+            "{inst}: {errors:?}"
+        );
+    }
+    // Each accepted by ptxas 13.0.88.
+    for inst in [
+        "add.f32 %r1, %r1, %r2;",
+        "fma.rn.f32 %f1, %f2, %f2, %r1;",
+        "mov.b32 %r1, %f1;",
+        "mov.b64 %rd1, %v;",
+        "mov.v2.b32 %v, %v;",
+        "shl.b64 %rd1, %rd1, %r1;",
+        "mul.wide.u32 %rd1, %r1, %r2;",
+        "mad.wide.u32 %rd1, %r1, %r2, %rd2;",
+        "add.u32 %r1, %r1, %v.x;",
+        "setp.lt.and.u32 %p1|%p2, %r1, %r2, !%p1;",
+    ] {
+        assert_eq!(verify_one(inst), Ok(()), "{inst}");
+    }
+}
+
+#[test]
+fn falling_off_the_end_is_fine() {
+    // ptxas 13.0.88 accepts a body that ends without `ret`, one that ends with
+    // a label (a branch to the closing brace), and an empty body.
+    let text = ".version 8.5\n.target sm_90\n.address_size 64\n\
+        .entry a(.param .u64 p)\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 1;\n}\n\
+        .entry b(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .pred %p;\nsetp.eq.u32 %p, %r1, 0;\n@%p bra L;\nmov.u32 %r1, 1;\nL:\n}\n\
+        .entry c(.param .u64 p)\n{\n}\n\
+        .func d(.param .b32 x)\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 1;\n}\n";
+    let parse = ptx_syntax::parse(text);
+    let (module, errors) = ptx_ir::lower_module(&parse);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(module.functions.len(), 4);
+    for f in &module.functions {
+        assert_eq!(verify(f), Ok(()), "{}", f.name());
+    }
+    if let Some(ptxas) = common::ptxas() {
+        let file =
+            std::env::temp_dir().join(format!("ptxopt-verify-end-{}.ptx", std::process::id()));
+        std::fs::write(&file, ptx_ir::emit_module(&module)).unwrap();
+        let result = common::run_ptxas(&ptxas, &file, "sm_90");
+        let _ = std::fs::remove_file(&file);
+        assert!(result.is_ok(), "{result:?}");
+    }
 }

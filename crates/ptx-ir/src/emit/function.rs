@@ -7,7 +7,7 @@ use rustc_hash::FxHashSet;
 use crate::ir::{BlockId, Function, Inst, Loc, LocalDecl};
 
 use super::module::{emit_signature, emit_var_decl};
-use super::operand::{emit_operand, label_of};
+use super::operand::{emit_operand, label_of, reg_name};
 
 /// Prints a function definition as PTX.
 pub fn emit_function(f: &Function) -> String {
@@ -97,6 +97,11 @@ fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
     let referenced = referenced_blocks(f);
     let mut locs: &[Loc] = &[];
     for &b in &f.layout {
+        // Ids outside their arenas (broken IR, which the verifier reports)
+        // are skipped rather than panicking.
+        if !f.has_block(b) {
+            continue;
+        }
         let block = &f.blocks[b];
         if block.label.is_some() || referenced.contains(&b) {
             let _ = writeln!(out, "{}:", label_of(labels, b));
@@ -105,6 +110,9 @@ fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
             let _ = writeln!(out, "\t.pragma {pragma};");
         }
         for &i in &block.insts {
+            if !f.has_inst(i) {
+                continue;
+            }
             let inst = &f.insts[i];
             if !inst.locs.is_empty() && inst.locs != locs {
                 locs = &inst.locs;
@@ -127,7 +135,7 @@ fn emit_inst(f: &Function, labels: &[String], inst: &Inst) -> String {
     let mut out = String::from("\t");
     if let Some(guard) = inst.guard {
         let bang = if guard.negated { "!" } else { "" };
-        let _ = write!(out, "@{bang}{} ", f.regs[guard.reg].name);
+        let _ = write!(out, "@{bang}{} ", reg_name(f, guard.reg));
     }
     out.push_str(&inst.opcode.text());
     if !inst.operands.is_empty() {

@@ -1,6 +1,6 @@
 //! Emission of operands.
 
-use crate::ir::{AddressBase, BlockId, Function, Operand};
+use crate::ir::{AddressBase, BlockId, Function, Operand, RegId};
 
 /// Prints an operand; `labels` gives the label of each block (by raw index).
 pub(super) fn emit_operand(f: &Function, labels: &[String], op: &Operand) -> String {
@@ -15,7 +15,7 @@ pub(super) fn emit_operand(f: &Function, labels: &[String], op: &Operand) -> Str
         Operand::Reg { reg, component } => {
             format!(
                 "{}{}",
-                f.regs[*reg].name,
+                reg_name(f, *reg),
                 component.as_deref().unwrap_or("")
             )
         }
@@ -27,7 +27,7 @@ pub(super) fn emit_operand(f: &Function, labels: &[String], op: &Operand) -> Str
         Operand::Label(b) => label_of(labels, *b),
         Operand::Address(addr) => {
             let text = match &addr.base {
-                AddressBase::Reg(r) => format!("{}{}", f.regs[*r].name, offset_suffix(addr.offset)),
+                AddressBase::Reg(r) => format!("{}{}", reg_name(f, *r), offset_suffix(addr.offset)),
                 AddressBase::Symbol(s) => format!("{s}{}", offset_suffix(addr.offset)),
                 AddressBase::Absolute => addr.offset.to_string(),
             };
@@ -44,16 +44,16 @@ pub(super) fn emit_operand(f: &Function, labels: &[String], op: &Operand) -> Str
             )
         }
         Operand::Sink => "_".to_string(),
-        Operand::NegPred(r) => format!("!{}", f.regs[*r].name),
+        Operand::NegPred(r) => format!("!{}", reg_name(f, *r)),
         Operand::NegReg { reg, component } => {
             format!(
                 "-{}{}",
-                f.regs[*reg].name,
+                reg_name(f, *reg),
                 component.as_deref().unwrap_or("")
             )
         }
         Operand::RegOffset { reg, offset } => {
-            format!("{}{}", f.regs[*reg].name, offset_suffix(*offset))
+            format!("{}{}", reg_name(f, *reg), offset_suffix(*offset))
         }
         Operand::Expr(text) => text.clone(),
     }
@@ -73,4 +73,15 @@ pub(super) fn label_of(labels: &[String], b: BlockId) -> String {
         .get(b.into_raw().into_u32() as usize)
         .cloned()
         .unwrap_or_default()
+}
+
+/// The name of register `r`; a register id that is not in the arena (broken
+/// IR, which the verifier reports) prints as `%<invalid register>` rather
+/// than panicking.
+pub(super) fn reg_name(f: &Function, r: RegId) -> &str {
+    if f.has_reg(r) {
+        &f.regs[r].name
+    } else {
+        "%<invalid register>"
+    }
 }

@@ -9,12 +9,14 @@
 //!   addresses, vectors and pairs included), telling the closure whether the
 //!   occurrence is written or read ([`Access`], the rules of
 //!   [`def_use`](super::def_use)); [`Inst::map_labels`] its branch targets.
-//! - **Instructions**: [`Function::add_inst`] and [`Function::clone_inst`]
-//!   allocate an instruction without placing it; `insert_*` place it (before
+//! - **Instructions**: [`Function::add_inst`], [`Function::clone_inst`] and
+//!   [`Function::new_mov`] allocate an instruction without placing it; `insert_*` place it (before
 //!   or after another, at the start or end of a block, before a block's
 //!   terminator); [`Function::remove_inst`] takes it out of its block.
 //! - **Blocks**: [`Function::split_block`], [`Function::insert_block_after`],
-//!   [`Function::redirect_edge`], [`Function::clone_region`].
+//!   [`Function::redirect_edge`] (one edge, branch or fall-through),
+//!   [`Function::replace_branch_target`] (every branch to a block),
+//!   [`Function::clone_region`].
 //!
 //! # Invariants
 //!
@@ -42,14 +44,16 @@
 //!   change nothing.
 //!
 //! The helpers that find where an instruction is ([`Function::inst_position`])
-//! scan the layout; a pass doing many edits should keep its own positions and
+//! scan the layout; a pass doing many edits should keep its own positions
+//! ([`Function::inst_blocks`] gives every instruction's block in one pass) and
 //! use [`Function::insert_at`].
 
+use la_arena::ArenaMap;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::block::{Block, BlockId};
 use super::def_use::{visit_defs_and_uses, writes_first_operand, Access};
-use super::function::Function;
+use super::function::{Function, LocalDecl};
 use super::inst::{Inst, InstId, Opcode};
 use super::operand::{Address, AddressBase, Operand};
 use super::reg::{Reg, RegClass, RegDecl, RegId};
@@ -182,6 +186,21 @@ impl Function {
         })
     }
 
+    /// The block of the layout holding each placed instruction, computed in
+    /// one pass (for passes that look up many instructions; see
+    /// [`Function::inst_position`] for one).
+    pub fn inst_blocks(&self) -> ArenaMap<InstId, BlockId> {
+        let mut map = ArenaMap::with_capacity(self.insts.len());
+        for &b in &self.layout {
+            if let Some(block) = self.blocks_get(b) {
+                for &i in block.insts.iter().filter(|&&i| self.has_inst(i)) {
+                    map.insert(i, b);
+                }
+            }
+        }
+        map
+    }
+
     fn blocks_get(&self, b: BlockId) -> Option<&Block> {
         self.has_block(b).then(|| &self.blocks[b])
     }
@@ -247,6 +266,44 @@ impl Function {
     }
 
     // --------------------------------------------------------- instructions
+
+    /// A new unplaced copy `mov dst, src` (`mov.pred`, `mov.b16`, `mov.b32`,
+    /// `mov.b64` or `mov.b128` by register class), with no origin. `None` if
+    /// a register is not in the arena, the classes differ, or either is a
+    /// vector register.
+    pub fn new_mov(&mut self, dst: RegId, src: RegId) -> Option<InstId> {
+        if !self.has_reg(dst) || !self.has_reg(src) {
+            return None;
+        }
+        let (d, s) = (&self.regs[dst], &self.regs[src]);
+        if d.class != s.class || d.vector.is_some() || s.vector.is_some() {
+            return None;
+        }
+        let ty = match d.class {
+            RegClass::P => ".pred",
+            RegClass::R16 => ".b16",
+            RegClass::R => ".b32",
+            RegClass::R64 => ".b64",
+            RegClass::R128 => ".b128",
+        };
+        let inst = Inst {
+            guard: None,
+            opcode: Opcode::new("mov", vec![ty.to_string()]),
+            operands: vec![
+                Operand::Reg {
+                    reg: dst,
+                    component: None,
+                },
+                Operand::Reg {
+                    reg: src,
+                    component: None,
+                },
+            ],
+            locs: Vec::new(),
+            range: Default::default(),
+        };
+        Some(self.add_inst(inst, None))
+    }
 
     /// Allocates `inst` (not placed in any block) with the given origin (the
     /// lowered instruction it stands for, or `None`).
@@ -494,6 +551,40 @@ impl Function {
             changed = true;
         }
         changed
+    }
+
+    /// Makes every branch to `from` go to `to`: the label operands of every
+    /// placed instruction and the `.branchtargets` lists. Fall-throughs into
+    /// `from` are not changed (see [`Function::redirect_edge`]). Returns the
+    /// number of targets rewritten.
+    pub fn replace_branch_target(&mut self, from: BlockId, to: BlockId) -> usize {
+        let mut count = 0;
+        let placed: Vec<InstId> = self
+            .layout
+            .iter()
+            .filter(|&&b| self.has_block(b))
+            .flat_map(|&b| self.blocks[b].insts.iter().copied())
+            .filter(|&i| self.has_inst(i))
+            .collect();
+        for i in placed {
+            self.insts[i].map_labels(|b| {
+                if b == from {
+                    count += 1;
+                    to
+                } else {
+                    b
+                }
+            });
+        }
+        for local in &mut self.locals {
+            if let LocalDecl::BranchTargets { targets, .. } = local {
+                for t in targets.iter_mut().filter(|t| **t == from) {
+                    *t = to;
+                    count += 1;
+                }
+            }
+        }
+        count
     }
 
     /// Copies the blocks of `region` (blocks of the layout, each once) and

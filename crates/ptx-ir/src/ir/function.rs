@@ -151,8 +151,12 @@ impl Function {
         self.origins.get(inst).copied()
     }
 
-    /// Sets (`Some`) or clears (`None`) the origin of `inst`.
+    /// Sets (`Some`) or clears (`None`) the origin of `inst` (nothing if
+    /// `inst` is not in the instruction arena).
     pub fn set_origin(&mut self, inst: InstId, origin: Option<InstId>) {
+        if !self.has_inst(inst) {
+            return;
+        }
         match origin {
             Some(o) => {
                 self.origins.insert(inst, o);
