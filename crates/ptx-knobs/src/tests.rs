@@ -885,3 +885,20 @@ fn typed_constants_name_their_knobs() {
         );
     }
 }
+
+#[test]
+fn typed_constants_have_the_registry_types() {
+    // What `default_value` relies on: each generated constant's wrapper
+    // matches its knob's registry type.
+    let text = crate::typed::render_ids();
+    for k in KNOBS {
+        let wrapper = match k.ty {
+            KnobType::Bool => "BoolKnob",
+            KnobType::Int => "IntKnob",
+            KnobType::Float => "FloatKnob",
+            KnobType::String => "StrKnob",
+        };
+        let line = format!("pub const {}: {wrapper} =", crate::typed::ident(k.name));
+        assert!(text.contains(&line), "{}", k.name);
+    }
+}
