@@ -59,4 +59,4 @@ pub use queries::{
     module_facts, module_items, module_skeleton, parse, Diag, Kernel, KernelSyntax, LoweredKernel,
     Skeleton,
 };
-pub use remarks::{file_remarks, file_stats, FileRemark, KernelStats};
+pub use remarks::{file_remarks, file_stats, kernel_remarks, FileRemark, KernelStats};
