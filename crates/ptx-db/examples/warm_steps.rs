@@ -1,6 +1,7 @@
 //! Where the time of a warm edit goes, query by query: analyze a file, then
 //! change the digit before the `;` on line LINE back and forth and time each
-//! file-level step after it (each step is timed after the previous ones are
+//! file-level step after it (the last two: every phase of every kernel, then
+//! the file's remarks with positions, what the language server adds) (each step is timed after the previous ones are
 //! memoized; medians of 41 rounds).
 //!
 //! `cargo run --release -p ptx-db --example warm_steps FILE LINE [MODE]`, MODE:
@@ -21,7 +22,7 @@ mod edit_site;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const STEPS: [&str; 9] = [
+const STEPS: [&str; 11] = [
     "set/edit",
     "chunks_clean",
     "parse",
@@ -31,6 +32,8 @@ const STEPS: [&str; 9] = [
     "module_context",
     "kernel_ir",
     "analyses",
+    "phases",
+    "file_remarks",
 ];
 
 fn main() {
@@ -95,6 +98,12 @@ fn main() {
         lap(7);
         ptx_db::analysis::analyze_file(&db, file);
         lap(8);
+        for &kernel in ptx_db::kernels(&db, file) {
+            ptx_db::kernel_remarks(&db, kernel);
+        }
+        lap(9);
+        ptx_db::file_remarks(&db, file);
+        lap(10);
     }
     let mut total = 0.0;
     for (name, v) in STEPS.iter().zip(&mut times) {

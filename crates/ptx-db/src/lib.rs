@@ -11,7 +11,9 @@
 //!                                      │
 //!            cfg, dominators, loops, liveness, …   (one query per analysis, [`analysis`])
 //!                                      │
-//!            cicc passes ─► ptxas phases 3 … 88   (one query per phase, chained)
+//!            cicc passes ─► ptxas phases 3 … 88   (one query per phase, chained;
+//!                                      │          each calls `ptx_opt::run_phase`)
+//!                      remarks, stats (file_remarks, file_stats: origins mapped to positions)
 //!                                      │
 //!                      kernel_ptx ─► file_ptx ─► build_file
 //! ```
@@ -40,18 +42,21 @@ pub mod parallel;
 pub mod phases;
 pub mod pipeline;
 pub mod queries;
+pub mod remarks;
 
 pub use database::{parse_target, Db, EditError, EventCallback, RootDatabase, SetKnobError};
 pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
 pub use output::{any_error, build_file, file_problems, file_ptx, kernel_ptx, FileBuild};
-pub use phases::{find_phases, phase_info, suggest_phases, PhaseId, PhaseInfo, Tool, PHASES};
-pub use pipeline::{
-    effective_target, ir_after, ir_before, kernel_final, knob_bool, knob_int, knob_value,
+pub use phases::{
+    find_phases, phase_info, suggest_phases, DbContext, PhaseId, PhaseInfo, Tool, PHASES,
 };
+pub use pipeline::{effective_target, ir_after, ir_before, kernel_final, phase_output};
+pub use ptx_opt::{PhaseOutput, Remark, RemarkKind, Stat};
 pub use queries::{
     chunk_check, chunk_kernels, chunk_parse, chunk_skeleton, chunks_clean, file_diagnostics,
     file_text, kernel_ir, kernel_lowered, kernel_starts, kernels, module_check, module_context,
     module_facts, module_items, module_skeleton, parse, Diag, Kernel, KernelSyntax, LoweredKernel,
     Skeleton,
 };
+pub use remarks::{file_remarks, file_stats, kernel_remarks, FileRemark, KernelStats};

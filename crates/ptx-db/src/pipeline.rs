@@ -17,34 +17,46 @@
 use std::sync::Arc;
 
 use ptx_ir::ir::Function;
-use ptx_knobs::KnobValue;
+use ptx_opt::PhaseOutput;
 
 use crate::inputs::SourceFile;
-use crate::phases::{self, PhaseId, PHASES};
+use crate::phases::{self, DbContext, PhaseId, PHASES};
 use crate::queries::{kernel_ir, Kernel};
 use crate::Db;
 
 /// Body of every phase query: the previous phase's output, transformed by this
-/// phase if it is switched on.
-pub(crate) fn execute(db: &dyn Db, kernel: Kernel<'_>, id: PhaseId) -> Arc<Function> {
+/// phase if it is switched on ([`ptx_opt::run_phase`]).
+pub(crate) fn execute(db: &dyn Db, kernel: Kernel<'_>, id: PhaseId) -> PhaseOutput {
     let input = ir_before(db, kernel, id);
     if !db.phase_switch(id).enabled(db) {
-        return input;
+        return PhaseOutput::unchanged(&input);
     }
-    phases::transform(db, kernel, id, input)
+    let ctx = DbContext {
+        db,
+        file: kernel.file(db),
+    };
+    ptx_opt::run_phase(id, &ctx, &input)
+}
+
+/// The remarks and counters of phase `id` for `kernel` (memoized with its
+/// output).
+pub fn phase_output<'db>(db: &'db dyn Db, kernel: Kernel<'db>, id: PhaseId) -> &'db PhaseOutput {
+    phases::memoized(db, kernel, id)
 }
 
 /// The input of phase `id`: the output of the one before it, or the lowered IR.
 pub fn ir_before(db: &dyn Db, kernel: Kernel<'_>, id: PhaseId) -> Arc<Function> {
     match (id as usize).checked_sub(1) {
-        Some(prev) => phases::memoized(db, kernel, PHASES[prev].id).clone(),
+        Some(prev) => phases::memoized(db, kernel, PHASES[prev].id)
+            .function
+            .clone(),
         None => kernel_ir(db, kernel).clone(),
     }
 }
 
 /// The IR of `kernel` after phase `id` (memoized).
 pub fn ir_after(db: &dyn Db, kernel: Kernel<'_>, id: PhaseId) -> Arc<Function> {
-    phases::memoized(db, kernel, id).clone()
+    phases::memoized(db, kernel, id).function.clone()
 }
 
 /// The IR of `kernel` after the whole pipeline.
@@ -52,28 +64,6 @@ pub fn kernel_final(db: &dyn Db, kernel: Kernel<'_>) -> Arc<Function> {
     match PHASES.last() {
         Some(last) => ir_after(db, kernel, last.id),
         None => kernel_ir(db, kernel).clone(),
-    }
-}
-
-/// The value of a knob, as read by a phase (a tracked read of that knob's
-/// input only). `None` when the registry has no such knob.
-pub fn knob_value(db: &dyn Db, name: &str) -> Option<KnobValue> {
-    db.knob(name).map(|k| k.value(db).clone())
-}
-
-/// A boolean knob, `default` when the registry lacks it or it is not boolean.
-pub fn knob_bool(db: &dyn Db, name: &str, default: bool) -> bool {
-    match db.knob(name) {
-        Some(k) => k.value(db).as_bool().unwrap_or(default),
-        None => default,
-    }
-}
-
-/// An integer knob, `default` when the registry lacks it or it is not an integer.
-pub fn knob_int(db: &dyn Db, name: &str, default: i64) -> i64 {
-    match db.knob(name) {
-        Some(k) => k.value(db).as_int().unwrap_or(default),
-        None => default,
     }
 }
 

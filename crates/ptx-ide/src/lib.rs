@@ -29,6 +29,7 @@ mod hover;
 mod inlay_hints;
 pub mod line_index;
 mod navigation;
+mod remarks;
 mod scope;
 mod semantic_tokens;
 
@@ -47,6 +48,7 @@ pub use hover::HoverResult;
 pub use inlay_hints::{InlayHint, InlayHintKind};
 pub use line_index::{LineCol, LineIndex};
 pub use navigation::{NavTarget, SourceChange, Symbol, SymbolKind, TextEdit};
+pub use remarks::{OptRemark, RemarkKind};
 pub use semantic_tokens::{SemanticToken, TokenKind};
 
 /// The result of a query on a snapshot: `Err` when it was cancelled.
@@ -150,6 +152,12 @@ impl Analysis {
     /// Parser and check diagnostics of a file.
     pub fn diagnostics(&self, path: &Path) -> Cancellable<Vec<Diagnostic>> {
         self.with_db(|db| diagnostics::diagnostics(db, path))
+    }
+
+    /// Optimization remarks of a file (what the phases changed and left, at
+    /// the instructions they name); empty for a file with errors.
+    pub fn remarks(&self, path: &Path) -> Cancellable<Vec<OptRemark>> {
+        self.with_db(|db| remarks::remarks(db, path))
     }
 
     /// Hover text at `offset`.

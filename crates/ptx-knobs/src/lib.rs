@@ -3,6 +3,9 @@
 //! description. Parsing and validation of `NAME=VALUE` settings (with "did you
 //! mean" suggestions), and the `ptxopt.toml` configuration file.
 //!
+//! [`knobs`] holds one typed constant per knob, so that a pass names a knob
+//! in a way the compiler checks (`ptx_knobs::knobs::LoopUnroll`).
+//!
 //! This crate is plain data plus parsing: it knows nothing of salsa (the
 //! database makes one salsa input per knob from [`KNOBS`]) or of the CLI.
 
@@ -12,6 +15,12 @@ mod registry;
 mod table;
 #[cfg(test)]
 mod tests;
+mod typed;
+
+/// One typed constant per knob (`knobs::LoopUnroll: BoolKnob`), generated
+/// from [`KNOBS`]; see [`BoolKnob`] for how a pass reads one.
+#[path = "ids.rs"]
+pub mod knobs;
 
 pub use config::{parse_config, Config, ConfigError};
 pub use parse::{
@@ -19,6 +28,7 @@ pub use parse::{
 };
 pub use registry::KNOBS;
 pub use table::{json_string, render_knobs, render_table, Format};
+pub use typed::{BoolKnob, FloatKnob, IntKnob, KnobId, StrKnob};
 
 /// The type of a knob's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

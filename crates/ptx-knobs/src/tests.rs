@@ -861,3 +861,44 @@ fn json_escaping() {
         r#""a\"b\\c\nd\te\u0001é""#
     );
 }
+
+#[test]
+fn ids_are_generated_from_the_registry() {
+    expect_test::expect_file!["ids.rs"].assert_eq(&crate::typed::render_ids());
+}
+
+#[test]
+fn typed_constants_name_their_knobs() {
+    assert_eq!(knobs::LoopUnroll.name(), "LoopUnroll");
+    assert!(knobs::LoopUnroll.default_value());
+    assert_eq!(knobs::unroll_threshold.name(), "unroll-threshold");
+    assert!(
+        !knobs::LoopUnroll.get(&KnobValue::Bool(false)),
+        "a stored value wins over the default"
+    );
+    for (i, k) in KNOBS.iter().enumerate() {
+        let id = KnobId::from_name(k.name).expect("every knob has an id");
+        assert_eq!(id.index(), i);
+        assert_eq!(
+            crate::typed::ident(k.name).replace('_', "-").len(),
+            k.name.len()
+        );
+    }
+}
+
+#[test]
+fn typed_constants_have_the_registry_types() {
+    // What `default_value` relies on: each generated constant's wrapper
+    // matches its knob's registry type.
+    let text = crate::typed::render_ids();
+    for k in KNOBS {
+        let wrapper = match k.ty {
+            KnobType::Bool => "BoolKnob",
+            KnobType::Int => "IntKnob",
+            KnobType::Float => "FloatKnob",
+            KnobType::String => "StrKnob",
+        };
+        let line = format!("pub const {}: {wrapper} =", crate::typed::ident(k.name));
+        assert!(text.contains(&line), "{}", k.name);
+    }
+}

@@ -91,6 +91,26 @@ pub(crate) fn diagnostic(index: &LineIndex, d: &ptx_ide::Diagnostic) -> lsp::Dia
     }
 }
 
+/// An optimization remark as a diagnostic of severity Hint (source
+/// `ptxopt remarks`, code `applied` or `missed`): editors show hints faded,
+/// in the problems list, without counting them as problems.
+pub(crate) fn remark(index: &LineIndex, r: &ptx_ide::OptRemark) -> lsp::Diagnostic {
+    lsp::Diagnostic {
+        range: range(index, r.range),
+        severity: Some(lsp::DiagnosticSeverity::HINT),
+        code: Some(lsp::NumberOrString::String(
+            match r.kind {
+                ptx_ide::RemarkKind::Applied => "applied",
+                ptx_ide::RemarkKind::Missed => "missed",
+            }
+            .to_string(),
+        )),
+        source: Some("ptxopt remarks".to_string()),
+        message: format!("[{}] {}", r.phase, r.message),
+        ..Default::default()
+    }
+}
+
 pub(crate) fn symbol_kind(kind: ptx_ide::SymbolKind) -> lsp::SymbolKind {
     match kind {
         ptx_ide::SymbolKind::Function => lsp::SymbolKind::FUNCTION,

@@ -308,11 +308,19 @@ impl State {
             // The line index is a query: built once per revision, on a worker,
             // and shared with the requests on this revision.
             let diagnostics = analysis.line_index(&path).and_then(|index| {
-                Ok(analysis
+                let mut out: Vec<lsp::Diagnostic> = analysis
                     .diagnostics(&path)?
                     .iter()
                     .map(|d| convert::diagnostic(&index, d))
-                    .collect())
+                    .collect();
+                // Optimization remarks, as hints (see `convert::remark`).
+                out.extend(
+                    analysis
+                        .remarks(&path)?
+                        .iter()
+                        .map(|r| convert::remark(&index, r)),
+                );
+                Ok(out)
             });
             drop(analysis);
             if let Ok(diagnostics) = diagnostics {

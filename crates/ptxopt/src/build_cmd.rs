@@ -28,6 +28,7 @@ use ptx_syntax::check::Severity;
 use ptx_syntax::line_index::LineIndex;
 
 use crate::atomic_write::write_atomically;
+use crate::remarks_fmt::{self, RemarkFilter, ReportFormat};
 use crate::render::plural;
 use crate::settings::{self, UsageError};
 
@@ -101,6 +102,26 @@ pub struct BuildArgs {
     #[arg(long)]
     short: bool,
 
+    /// Print optimization remarks on standard error, in the style of
+    /// clang's -Rpass: `file:line:col: remark: [16 OriPerformLiveDeadFirst]
+    /// removed dead ...` for what a phase changed (`applied`),
+    /// `remark-missed:` for what it looked at and left, with why (`missed`),
+    /// or both (`all`, the default when no value is given).
+    #[arg(long, value_enum, value_name = "KIND", num_args = 0..=1, require_equals = true, default_missing_value = "all")]
+    remarks: Option<RemarkFilter>,
+
+    /// Print each phase's counters per kernel (`instructions removed=3`, ...)
+    /// on standard error, and their totals.
+    #[arg(long)]
+    stats: bool,
+
+    /// How --remarks and --stats print: `text`, or `json` (one JSON object
+    /// per line: `{"type":"remark","file","line","col","kernel","phase",
+    /// "phase_number","kind","name","message"}` and
+    /// `{"type":"stats","file","kernel","phase","phase_number","stats":{..}}`).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text, value_name = "FORMAT")]
+    remarks_format: ReportFormat,
+
     /// Print no progress and no summary line.
     #[arg(short, long)]
     quiet: bool,
@@ -142,6 +163,10 @@ struct FileReport {
     warnings: usize,
     /// `--dump-after` text.
     dump: String,
+    /// `--remarks` and `--stats` text.
+    remarks: String,
+    /// Counters, for the `--stats` totals.
+    stats: Vec<ptx_db::KernelStats>,
     /// The output, when it goes to standard output.
     stdout_text: Option<String>,
     written: bool,
@@ -216,6 +241,9 @@ fn build(args: &BuildArgs) -> Result<ExitCode, UsageError> {
                 dump_format: args.dump_format,
                 short: args.short,
                 threads: args.jobs,
+                remarks: args.remarks,
+                stats: args.stats,
+                remarks_format: args.remarks_format,
             },
             &progress,
             &mut reports,
@@ -232,6 +260,9 @@ struct Job {
     dump_format: DumpFormat,
     short: bool,
     threads: Option<usize>,
+    remarks: Option<RemarkFilter>,
+    stats: bool,
+    remarks_format: ReportFormat,
 }
 
 /// Resolves `--dump-after`.
@@ -434,6 +465,23 @@ fn build_one(
     if let Some(phase) = job.dump {
         report.dump = dump(db, file, &input.display, phase, job.dump_format);
     }
+    if let Some(filter) = job.remarks {
+        report.remarks = remarks_fmt::render_remarks(
+            &input.display,
+            ptx_db::file_text(db, file),
+            &ptx_db::file_remarks(db, file),
+            filter,
+            job.remarks_format,
+        );
+    }
+    if job.stats {
+        report.stats = ptx_db::file_stats(db, file);
+        report.remarks.push_str(&remarks_fmt::render_stats(
+            &input.display,
+            &report.stats,
+            job.remarks_format,
+        ));
+    }
     match dest {
         Dest::Stdout => {
             report.stdout_text = Some(output.to_string());
@@ -504,9 +552,14 @@ fn report(args: &BuildArgs, inputs: &[Input], reports: Vec<Option<FileReport>>) 
     let stderr = std::io::stderr();
     let mut stderr = stderr.lock();
     let (mut written, mut failed, mut warnings, mut io_errors) = (0, 0, 0, 0);
+    let mut all_stats = Vec::new();
     for (input, report) in inputs.iter().zip(reports) {
-        let report = report.expect("every input has a report");
+        let Some(mut report) = report else {
+            continue;
+        };
         let _ = stderr.write_all(report.diagnostics.as_bytes());
+        let _ = stderr.write_all(report.remarks.as_bytes());
+        all_stats.append(&mut report.stats);
         if report.errors > 0 {
             failed += 1;
             let _ = writeln!(
@@ -527,6 +580,11 @@ fn report(args: &BuildArgs, inputs: &[Input], reports: Vec<Option<FileReport>>) 
         warnings += report.warnings;
     }
     let _ = stdout.flush();
+    if args.stats && args.remarks_format == ReportFormat::Text && inputs.len() > 1 {
+        for (name, value) in remarks_fmt::totals(&all_stats) {
+            let _ = writeln!(stderr, "total: {name}={value}");
+        }
+    }
     if !args.quiet {
         let files = inputs.len();
         let _ = writeln!(

@@ -19,6 +19,7 @@ mod build_cmd;
 mod check_cmd;
 mod knobs_cmd;
 mod phase_list;
+mod remarks_fmt;
 mod render;
 mod run_cmd;
 mod settings;

@@ -2,7 +2,7 @@
 //!
 //! One line per phase, in pipeline order: the ptxas phase number (`-` for cicc
 //! passes), the name (marked where the seeds give none), the tool, and whether
-//! it is implemented or passes its input through; then, indented, the knobs it
+//! it is implemented (and what it does) or passes its input through; then, indented, the knobs it
 //! reads (from the `pass` field of the knob registry), wrapped.
 
 use ptx_db::PHASES;
@@ -24,10 +24,11 @@ pub fn render() -> String {
             } else {
                 format!("{} (unnamed in seeds)", p.name)
             };
-            let status = if p.implemented {
-                "implemented".to_string()
-            } else {
-                "pass-through (not implemented yet)".to_string()
+            let status = match (p.implemented, ptx_opt::status_note(p.id)) {
+                (true, Some(note)) => format!("implemented: {note}"),
+                (true, None) => "implemented".to_string(),
+                (false, Some(note)) => format!("pass-through (not implemented yet; {note})"),
+                (false, None) => "pass-through (not implemented yet)".to_string(),
             };
             [number, name, p.tool.as_str().to_string(), status]
         })

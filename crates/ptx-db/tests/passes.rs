@@ -1,0 +1,194 @@
+//! Pass filetests: `test-data/passes/<phase>/*.ptx`, one generated `#[test]`
+//! per file (see `build.rs`).
+//!
+//! Each file starts with header comment lines:
+//!
+//! ```text
+//! // phases: OriPerformLiveDeadFirst        (names or numbers, comma-separated; the others pass through)
+//! // knobs: LoopUnroll=false                (optional, comma-separated NAME=VALUE)
+//! // target: sm_80                          (optional; default: the file's .target)
+//! ```
+//!
+//! The test builds the file with only those phases switched on and compares
+//! `NAME.ptx.expected` beside it with the output PTX followed by the remarks
+//! (`// remark: LINE:COL [phase] message`) and counters (`UPDATE_EXPECT=1`
+//! re-blesses). Then the proofs: every `.entry` of the input and of the
+//! output runs on the emulator with the same generated inputs
+//! (`ptx_emu::diff`, as `ptxopt verify`), and must not differ; and ptxas
+//! accepts the output (skipped when ptxas is absent unless
+//! `PTXOPT_REQUIRE_PTXAS=1`).
+
+use std::path::PathBuf;
+
+use ptx_db::{build_file, file_remarks, file_stats, find_phases, PhaseId, RootDatabase};
+use ptx_emu::diff::{self, Outcome, Verdict, VerifyOptions};
+use ptx_ir::ir::FunctionKind;
+use ptx_knobs::parse_setting;
+use ptx_syntax::line_index::LineIndex;
+
+include!(concat!(env!("OUT_DIR"), "/pass_filetests.rs"));
+
+/// What the header of a filetest says.
+struct Header {
+    phases: Vec<PhaseId>,
+    knobs: Vec<String>,
+    target: Option<String>,
+}
+
+fn header(text: &str, rel: &str) -> Header {
+    let mut h = Header {
+        phases: Vec::new(),
+        knobs: Vec::new(),
+        target: None,
+    };
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("//") else {
+            break;
+        };
+        let Some((key, value)) = rest.split_once(':') else {
+            continue;
+        };
+        let items = value.split(',').map(str::trim).filter(|s| !s.is_empty());
+        match key.trim() {
+            "phases" => {
+                for word in items {
+                    let found = find_phases(word);
+                    assert!(!found.is_empty(), "{rel}: unknown phase `{word}`");
+                    h.phases.extend(found.iter().map(|p| p.id));
+                }
+            }
+            "knobs" => h.knobs.extend(items.map(str::to_string)),
+            "target" => h.target = items.into_iter().next().map(str::to_string),
+            _ => {}
+        }
+    }
+    assert!(!h.phases.is_empty(), "{rel}: no `// phases:` header line");
+    h
+}
+
+fn run_filetest(rel: &str) {
+    let path = ptx_test_support::test_data().join("passes").join(rel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let h = header(&text, rel);
+
+    let mut db = RootDatabase::new();
+    db.set_phase_selection(Some(&h.phases));
+    for setting in &h.knobs {
+        let (name, value) = parse_setting(setting).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        db.set_knob(name.name, value)
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
+    }
+    if let Some(target) = &h.target {
+        let (sm, suffix) =
+            ptx_db::parse_target(target).unwrap_or_else(|| panic!("{rel}: bad target"));
+        db.set_target(sm, suffix);
+    }
+    let file = db.set_file_text(&path, text.as_str());
+    let built = build_file(&db, file);
+    let Some(output) = built.text else {
+        panic!("{rel}: does not build: {:?}", built.diagnostics);
+    };
+
+    // The snapshot: output, remarks, counters.
+    let index = LineIndex::new(&text);
+    let mut snapshot = output.to_string();
+    snapshot.push_str("\n// ---- remarks ----\n");
+    for r in file_remarks(&db, file) {
+        let at = match r.range {
+            Some(range) => {
+                let lc = index.line_col(&text, range.start());
+                format!("{}:{}", lc.line, lc.col)
+            }
+            None => format!("in {}", r.kernel),
+        };
+        snapshot.push_str(&format!(
+            "// {}: {at} [{}] {}\n",
+            r.remark.kind.as_str(),
+            ptx_db::phase_info(r.remark.phase).label(),
+            r.remark.message
+        ));
+    }
+    snapshot.push_str("// ---- stats ----\n");
+    for s in file_stats(&db, file) {
+        for c in &s.stats {
+            snapshot.push_str(&format!(
+                "// {} [{}] {}={}\n",
+                s.kernel,
+                ptx_db::phase_info(s.phase).label(),
+                c.name,
+                c.value
+            ));
+        }
+    }
+    let expected = PathBuf::from(format!("{}.expected", path.display()));
+    expect_test::expect_file![expected].assert_eq(&snapshot);
+
+    differential(rel, &text, &output);
+    ptxas_accepts(rel, &text, &output);
+}
+
+/// Every kernel of the input and the output on the emulator, same inputs.
+fn differential(rel: &str, original_text: &str, optimized_text: &str) {
+    let (original, errors) = ptx_ir::lower_module(&ptx_syntax::parse(original_text));
+    assert!(errors.is_empty(), "{rel}: input does not lower: {errors:?}");
+    let (optimized, errors) = ptx_ir::lower_module(&ptx_syntax::parse(optimized_text));
+    assert!(
+        errors.is_empty(),
+        "{rel}: output does not lower: {errors:?}"
+    );
+    let mut equal = 0;
+    for f in &original.functions {
+        if f.sig.kind != FunctionKind::Entry || f.layout.is_empty() {
+            continue;
+        }
+        let report = diff::verify_sources(
+            diff::Side {
+                module: &original,
+                text: Some(original_text),
+            },
+            diff::Side {
+                module: &optimized,
+                text: Some(optimized_text),
+            },
+            &f.sig.name,
+            &VerifyOptions::default(),
+        );
+        match report.verdict() {
+            Verdict::Equal => equal += 1,
+            Verdict::Skipped => {
+                eprintln!("{rel}: {}: skipped by the emulator", f.sig.name)
+            }
+            _ => {
+                let runs: Vec<String> = report
+                    .runs
+                    .iter()
+                    .filter(|r| !matches!(r.outcome, Outcome::Equal { .. }))
+                    .map(|r| format!("{:?}", r.outcome))
+                    .collect();
+                panic!(
+                    "{rel}: kernel `{}` differs after the phases: {:?} {}",
+                    f.sig.name,
+                    report.problem,
+                    runs.join("; ")
+                );
+            }
+        }
+    }
+    assert!(equal > 0, "{rel}: no kernel ran equal on the emulator");
+}
+
+/// ptxas accepts the output (when it is installed).
+fn ptxas_accepts(rel: &str, original_text: &str, optimized_text: &str) {
+    let Some(ptxas) = ptx_test_support::ptxas() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("ptxopt-passes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join(rel.replace('/', "__"));
+    std::fs::write(&out, optimized_text).unwrap();
+    let arch = ptx_test_support::arch_for(original_text);
+    if let Err(e) = ptx_test_support::run_ptxas(&ptxas, &out, &arch) {
+        panic!("{rel}: ptxas rejects the output: {e}");
+    }
+    let _ = std::fs::remove_file(&out);
+}

@@ -1,0 +1,68 @@
+//! What a phase may read besides its input: knobs and the target.
+//!
+//! A phase reads a knob by its typed constant from
+//! [`ptx_knobs::knobs`] (`ctx.bool(knobs::LoopUnroll)`): a misspelled knob
+//! does not compile, the value has the knob's type, and the default lives
+//! only in the registry. `ptx-db` implements [`PassContext`] with tracked
+//! reads (one salsa input per knob, so a phase re-runs only when a knob it
+//! read changed; the target is read only when a phase asks for it).
+
+use std::collections::HashMap;
+
+use ptx_analysis::target::Target;
+use ptx_knobs::{BoolKnob, FloatKnob, IntKnob, KnobId, KnobValue, StrKnob};
+
+/// Knobs and target, as a phase sees them.
+pub trait PassContext {
+    /// The value of a knob (the registry default unless set).
+    fn knob(&self, id: KnobId) -> KnobValue;
+    /// The target profile the phase optimizes for.
+    fn target(&self) -> Target;
+
+    /// A boolean knob.
+    fn bool(&self, knob: BoolKnob) -> bool {
+        knob.get(&self.knob(knob.id()))
+    }
+    /// An integer knob.
+    fn int(&self, knob: IntKnob) -> i64 {
+        knob.get(&self.knob(knob.id()))
+    }
+    /// A floating-point knob.
+    fn float(&self, knob: FloatKnob) -> f64 {
+        knob.get(&self.knob(knob.id()))
+    }
+    /// A string knob.
+    fn string(&self, knob: StrKnob) -> String {
+        knob.get(&self.knob(knob.id()))
+    }
+}
+
+/// A context with registry defaults, some knobs overridden, and a fixed
+/// target: for tests and tools that run phases without a database.
+#[derive(Clone, Debug)]
+pub struct Defaults {
+    pub sm: u32,
+    pub knobs: HashMap<KnobId, KnobValue>,
+}
+
+impl Defaults {
+    /// Registry defaults for `sm_<sm>`.
+    pub fn new(sm: u32) -> Defaults {
+        Defaults {
+            sm,
+            knobs: HashMap::new(),
+        }
+    }
+}
+
+impl PassContext for Defaults {
+    fn knob(&self, id: KnobId) -> KnobValue {
+        self.knobs
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| id.default_value())
+    }
+    fn target(&self) -> Target {
+        Target::for_sm(self.sm)
+    }
+}

@@ -1,0 +1,6 @@
+//! One module per phase that does something (or reads a knob already).
+//! Phases not listed here pass their input through (see
+//! [`crate::run_phase`]).
+
+pub mod live_dead;
+pub mod loop_unrolling;
