@@ -962,6 +962,7 @@ fn non_ascii_edits_and_invalid_positions_keep_the_server_serving() {
             .version 8.5
         "#]],
     );
+}
 
 #[test]
 fn optimization_remarks_are_hints() {
