@@ -15,11 +15,13 @@ mod directives;
 mod families;
 mod forms;
 mod special_regs;
+mod targets;
 
 pub use directives::{Directive, DirectivePlace, DIRECTIVES};
 pub use families::FAMILIES;
 pub use forms::{Form, FormError, OperandKind, OperandSpec, OperandType};
 pub use special_regs::{special_reg, SpecialReg, SPECIAL_REGS};
+pub use targets::target_min_ptx;
 
 use std::sync::OnceLock;
 

@@ -701,6 +701,11 @@ impl<'t> Parser<'t> {
         match self.current() {
             Some(L_CURLY) => self.block(),
             Some(SEMICOLON) => self.bump(),
+            // A prototype without its `;`, followed by the next directive on
+            // a new line or by the end of the file: old nvcc and nvopencc
+            // wrote these, and ptxas accepts them.
+            None => {}
+            Some(DOT_IDENT) if self.at_line_start() => {}
             _ => {
                 let found = self.describe_current();
                 self.error(format!(
@@ -774,7 +779,29 @@ impl<'t> Parser<'t> {
             if text == ".align" && !self.eat(INT_NUMBER) {
                 self.error("expected an alignment after `.align`");
             }
+            if text == ".attribute" && self.at(L_PAREN) {
+                self.attribute_list();
+            }
         }
+    }
+
+    /// The `( ... )` after `.attribute`: `(.managed)`, `(.unified(uuid1, uuid2))`,
+    /// kept as plain tokens of the declaration.
+    fn attribute_list(&mut self) {
+        let mut depth = 0usize;
+        while let Some(kind) = self.current() {
+            match kind {
+                L_PAREN => depth += 1,
+                R_PAREN => depth = depth.saturating_sub(1),
+                SEMICOLON | L_CURLY | R_CURLY => break,
+                _ => {}
+            }
+            self.bump();
+            if depth == 0 {
+                return;
+            }
+        }
+        self.error_missing("expected `)` to close `.attribute(`");
     }
 
     fn name_or_error(&mut self, what: &str) -> bool {
