@@ -282,6 +282,23 @@ impl<'f> Checker<'f> {
                 let green = decl.syntax().green();
                 self.check_decl_words(Node::new(&green, decl.syntax().text_range().start()));
             }
+            Item::File(file) => {
+                // ptxas: "Feature 'timestamp and filesize in .file directive'
+                // requires PTX ISA .version 3.2 or later".
+                let comma = file
+                    .syntax()
+                    .children_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .find(|t| t.kind() == COMMA);
+                if let Some(comma) = comma {
+                    self.require(
+                        comma.text_range(),
+                        || "a timestamp and file size in `.file`".to_string(),
+                        ptx_isa::v(3, 2),
+                        0,
+                    );
+                }
+            }
             Item::Alias(alias) => {
                 if let Some(name) = alias.alias() {
                     if !self.facts.declared_functions.contains(&name.text()) {
@@ -352,6 +369,17 @@ impl<'f> Checker<'f> {
                         self.error(
                             word.text_range(),
                             format!("unknown target `{}`", word.text()),
+                        );
+                    }
+                }
+                if let (Some(sm), Some(option)) = (
+                    self.facts.sm,
+                    t.words().find(|w| w.text() == "map_f64_to_f32"),
+                ) {
+                    if sm >= 13 {
+                        self.error(
+                            option.text_range(),
+                            "`map_f64_to_f32` is not supported with sm_13 or higher",
                         );
                     }
                 }
@@ -491,12 +519,49 @@ impl<'f> Checker<'f> {
                 );
             }
         }
+        self.check_const_bank(decl);
         for word in dot_words(decl) {
             let text = word.text();
             self.check_directive_requirement(text, word.range());
             if let Some((ptx, sm)) = ptx_isa::type_requirement(text) {
                 self.require(word.range(), || format!("type `{text}`"), ptx, sm);
             }
+        }
+    }
+
+    /// An explicit constant bank, `.const[N]` (ptxas: "Deprecated feature:
+    /// 'explicit constant banks' not supported as of PTX version 2.2";
+    /// "Constant banks 1..11 are reserved for external incomplete arrays").
+    fn check_const_bank(&mut self, decl: Node<'_>) {
+        let mut tokens = decl
+            .tokens()
+            .filter(|t| !t.is_trivia())
+            .skip_while(|t| t.text() != ".const")
+            .skip(1);
+        // `.const`, `[`, then the bank number.
+        if !tokens.next().is_some_and(|t| t.is(L_BRACK)) {
+            return;
+        }
+        let Some(bank) = tokens.next() else {
+            return;
+        };
+        let Some(number) = bank
+            .is(INT_NUMBER)
+            .then(|| ast::parse_int(bank.text()))
+            .flatten()
+        else {
+            return;
+        };
+        if self.facts.version.is_some_and(|v| v >= ptx_isa::v(2, 2)) {
+            self.error(
+                bank.range(),
+                "explicit constant banks (`.const[N]`) are not supported from PTX ISA version 2.2",
+            );
+        } else if (1..=11).contains(&number) && !dot_words(decl).any(|w| w.text() == ".extern") {
+            self.error(
+                bank.range(),
+                "constant banks 1..11 are reserved for external incomplete arrays (`.extern .const[N] .b8 name[]`)",
+            );
         }
     }
 
@@ -851,6 +916,7 @@ impl<'f> Checker<'f> {
         }
         self.check_arch_specific(family, opcode_range);
         self.check_cvt_rounding(family, name_parts, mod_texts, opcode_range);
+        self.check_float_rounding(family, mod_texts, opcode_range);
         self.check_vector_width(family, mod_texts, ops);
         self.check_state_space(family, name_parts, mod_texts, ops, &mut s.names);
         self.check_address_width(family, name_parts, mod_texts, ops, &mut s.names);
@@ -942,6 +1008,28 @@ impl<'f> Checker<'f> {
     /// needs `.rni/.rzi/.rmi/.rpi`, float narrowing needs a rounding and widening
     /// forbids one, int->int forbids one (ptxas 13.0.88 behaviour). `mods` are
     /// all the modifiers; those of the family name are skipped.
+    /// `div`, `sqrt` and `rcp` of `.f32`/`.f64` need a rounding modifier or
+    /// `.approx`/`.full`, whatever the `.version` (ptxas 13: "Rounding
+    /// modifier or '.approx' modifier required for instruction 'div'").
+    fn check_float_rounding(&mut self, family: &Family, mods: &[&str], range: TextRange) {
+        if !matches!(family.name, "div" | "sqrt" | "rcp") {
+            return;
+        }
+        let float = mods.iter().any(|m| matches!(*m, ".f32" | ".f64"));
+        let mode = mods
+            .iter()
+            .any(|m| matches!(*m, ".rn" | ".rz" | ".rm" | ".rp" | ".approx" | ".full"));
+        if float && !mode {
+            self.error(
+                range,
+                format!(
+                    "`{}` of a floating-point type needs a rounding modifier (.rn, .rz, .rm or .rp) or `.approx`",
+                    family.name
+                ),
+            );
+        }
+    }
+
     fn check_cvt_rounding(
         &mut self,
         family: &Family,

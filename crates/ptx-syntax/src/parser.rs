@@ -782,6 +782,23 @@ impl<'t> Parser<'t> {
             if text == ".attribute" && self.at(L_PAREN) {
                 self.attribute_list();
             }
+            if text == ".const" {
+                self.const_bank();
+            }
+        }
+    }
+
+    /// The `[N]` of an explicit constant bank, `.const[1]` (PTX ISA 1.5 to
+    /// 2.1), written right after `.const`; kept as plain tokens.
+    fn const_bank(&mut self) {
+        if self.adjacent()
+            && self.at(L_BRACK)
+            && self.nth(1) == Some(INT_NUMBER)
+            && self.nth(2) == Some(R_BRACK)
+        {
+            self.bump();
+            self.bump();
+            self.bump();
         }
     }
 
@@ -1024,7 +1041,11 @@ impl<'t> Parser<'t> {
         if self.at(IDENT) {
             self.bump();
             while self.adjacent() && self.at(DOT_IDENT) {
+                let bank = self.current_text() == ".const";
                 self.bump();
+                if bank {
+                    self.const_bank();
+                }
             }
         } else {
             let found = self.describe_current();

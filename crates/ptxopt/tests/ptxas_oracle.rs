@@ -1,5 +1,5 @@
 //! ptxas 13.0.88 as the oracle for `ptxopt check`:
-//! - every PTX file of test-data (families/, examples/, syntax/ok/) is accepted by
+//! - every PTX file of test-data (families/, examples/, frontend/, syntax/ok/) is accepted by
 //!   ptxas for its `.target`, and `check` reports no error on it;
 //! - every file of test-data/rejected/ is rejected by ptxas, and `check` reports
 //!   an error on it (the count we catch is printed; a floor guards regressions).
@@ -39,7 +39,7 @@ fn accepted_files_have_no_errors() {
     let Some(ptxas) = ptxas() else { return };
     let mut problems = Vec::new();
     let mut count = 0;
-    for sub in ["families", "examples", "syntax/ok"] {
+    for sub in ["families", "examples", "frontend", "syntax/ok"] {
         for path in ptx_files(&test_data().join(sub)) {
             let text = std::fs::read_to_string(&path).unwrap();
             count += 1;

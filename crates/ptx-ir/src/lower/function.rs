@@ -582,11 +582,19 @@ impl<'a> FnLowerer<'a> {
     /// opcode of the function.
     fn lower_opcode(&mut self, opcode: Node<'_>) -> Option<Opcode> {
         let name = opcode.token(SyntaxKind::IDENT)?.text();
-        let modifiers: Vec<String> = opcode
-            .tokens()
-            .filter(|t| t.is(SyntaxKind::DOT_IDENT))
-            .map(|m| m.text().to_string())
-            .collect();
+        let mut modifiers: Vec<String> = Vec::new();
+        for t in opcode.tokens() {
+            match t.kind() {
+                SyntaxKind::DOT_IDENT => modifiers.push(t.text().to_string()),
+                // The bank of `ld.const[1]` stays with its `.const`.
+                SyntaxKind::L_BRACK | SyntaxKind::INT_NUMBER | SyntaxKind::R_BRACK => {
+                    if let Some(last) = modifiers.last_mut() {
+                        last.push_str(t.text());
+                    }
+                }
+                _ => {}
+            }
+        }
         let key = &mut self.opcode_key;
         key.clear();
         key.push_str(name);
