@@ -520,6 +520,37 @@ impl<'f> Checker<'f> {
             }
         }
         self.check_const_bank(decl);
+        // A declaration of only linkage, state space, alignment and vector
+        // words has no type (ptxas: "Parsing error near 'name'").
+        let untyped = dot_words(decl).all(|w| {
+            matches!(
+                w.text(),
+                ".visible"
+                    | ".extern"
+                    | ".weak"
+                    | ".common"
+                    | ".global"
+                    | ".const"
+                    | ".shared"
+                    | ".local"
+                    | ".param"
+                    | ".reg"
+                    | ".tex"
+                    | ".align"
+                    | ".v2"
+                    | ".v4"
+                    | ".v8"
+                    | ".attribute"
+                    | ".managed"
+            )
+        });
+        if untyped {
+            let range = decl
+                .child(DECLARATOR)
+                .and_then(|d| d.child(NAME))
+                .map_or(decl.range(), |n| n.range());
+            self.error(range, "missing type in declaration (e.g. `.b8`, `.u32`)");
+        }
         for word in dot_words(decl) {
             let text = word.text();
             self.check_directive_requirement(text, word.range());
@@ -610,6 +641,9 @@ impl<'f> Checker<'f> {
     // ----------------------------------------------------------- functions
 
     fn check_function(&mut self, f: &ast::Function) {
+        for word in f.linkage() {
+            self.check_directive_requirement(word.text(), word.text_range());
+        }
         for perf in f.perf_directives() {
             if let Some(d) = perf.directive() {
                 self.check_directive_requirement(d.text(), d.text_range());

@@ -701,11 +701,12 @@ impl<'t> Parser<'t> {
         match self.current() {
             Some(L_CURLY) => self.block(),
             Some(SEMICOLON) => self.bump(),
-            // A prototype without its `;`, followed by the next directive on
-            // a new line or by the end of the file: old nvcc and nvopencc
-            // wrote these, and ptxas accepts them.
-            None => {}
-            Some(DOT_IDENT) if self.at_line_start() => {}
+            // A `.func` prototype without its `;`, followed by the next
+            // directive on a new line or by the end of the file: old nvcc and
+            // nvopencc wrote these, and ptxas accepts them (not for `.entry`:
+            // "Parsing error near '.func'").
+            None if is_func => {}
+            Some(DOT_IDENT) if is_func && self.at_line_start() => {}
             _ => {
                 let found = self.describe_current();
                 self.error(format!(
