@@ -1239,13 +1239,11 @@ impl<'f> Checker<'f> {
                     }
                 }
             }
-            "cvta" => {
-                if mods.iter().any(|m| *m == ".u32") {
-                    let range = operands
-                        .first()
-                        .map_or(TextRange::empty(0.into()), |o| o.range());
-                    self.error(range, MESSAGE);
-                }
+            "cvta" if mods.contains(&".u32") => {
+                let range = operands
+                    .first()
+                    .map_or(TextRange::empty(0.into()), |o| o.range());
+                self.error(range, MESSAGE);
             }
             "mov" => {
                 if !mods.iter().any(|m| is_32(m)) {
