@@ -431,6 +431,13 @@ impl<'f> Checker<'f> {
                     if !defined && !f.is_extern() {
                         prototypes.push((text.clone(), name.syntax().text_range()));
                     }
+                    if !defined && bodies.contains_key(&text) {
+                        // ptxas: "Duplicate definition of function 'f'".
+                        self.error(
+                            name.syntax().text_range(),
+                            format!("duplicate definition of function `{text}`: it is declared again after its definition"),
+                        );
+                    }
                     if defined {
                         if let Some(_previous) =
                             bodies.insert(text.clone(), name.syntax().text_range())
@@ -520,6 +527,15 @@ impl<'f> Checker<'f> {
             }
         }
         self.check_const_bank(decl);
+        if let Some(tex) = dot_words(decl).find(|w| w.text() == ".tex") {
+            if self.facts.version.is_some_and(|v| v >= ptx_isa::v(1, 5)) {
+                // ptxas: "Deprecated feature: '.tex' not supported as of PTX version 1.5".
+                self.error(
+                    tex.range(),
+                    "the `.tex` state space is not supported from PTX ISA version 1.5 (use `.global .texref`)",
+                );
+            }
+        }
         // A declaration of only linkage, state space, alignment and vector
         // words has no type (ptxas: "Parsing error near 'name'").
         let untyped = dot_words(decl).all(|w| {
