@@ -1,8 +1,14 @@
 //! Checks beyond syntax, each reported where ptxas reports it: undeclared
-//! registers, labels and symbols; duplicate declarations and labels; unknown
-//! instructions and modifiers; wrong operand count or kind; instruction type vs
-//! register declaration mismatch; features that need a newer `.target` or
-//! `.version`.
+//! registers, labels and symbols; duplicate declarations and labels (labels are
+//! scoped by `{ }` blocks, like registers); unknown instructions and modifiers;
+//! wrong operand count or kind; instruction type vs register declaration
+//! mismatch; features that need a newer `.target` or `.version`, and a
+//! `.version` too old for the `.target`; calls to, and non-`.extern`
+//! declarations of, functions defined nowhere in the module (ptxas links whole
+//! programs; `SYSCALLS` are the ones it provides); 32-bit global or generic
+//! addressing, which ptxas 13 no longer assembles; the PTX 1.x/2.x forms ptxas
+//! still knows but restricts (`.const[N]` banks, `.tex`, `.file` timestamps,
+//! `map_f64_to_f32`).
 //!
 //! Everything is driven by the instruction table of [`ptx_isa`]. The rule for
 //! every check is ptxas 13.0.88's behaviour: a check that could fire on PTX that
