@@ -99,12 +99,13 @@ fn rejected_files_are_reported() {
 /// Writes `text` to a scratch file and asks ptxas (`-arch` from its
 /// `.target`, at least sm_75) whether it accepts it.
 fn ptxas_accepts(ptxas: &Path, name: &str, text: &str) -> bool {
-    let dir = std::env::temp_dir().join(format!("ptxopt-oracle-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("ptxopt-oracle-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.ptx"));
     std::fs::write(&path, text).unwrap();
     let accepted = assemble(ptxas, &path, text).is_ok();
     let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir(&dir);
     accepted
 }
 
