@@ -669,6 +669,26 @@ impl<'f> Checker<'f> {
         for perf in f.perf_directives() {
             if let Some(d) = perf.directive() {
                 self.check_directive_requirement(d.text(), d.text_range());
+                // ptxas: "Parsing error near '.maxntid'" on a `.func`.
+                let entry_only = matches!(
+                    d.text(),
+                    ".maxntid"
+                        | ".reqntid"
+                        | ".minnctapersm"
+                        | ".maxnreg"
+                        | ".maxclusterrank"
+                        | ".reqnctapercluster"
+                        | ".explicitcluster"
+                );
+                if entry_only && f.kind() == ast::FunctionKind::Func {
+                    self.error(
+                        d.text_range(),
+                        format!(
+                            "`{}` is only allowed on an `.entry`, not on a `.func`",
+                            d.text()
+                        ),
+                    );
+                }
                 if d.text() == ".noreturn" {
                     if f.kind() == ast::FunctionKind::Entry {
                         self.error(
@@ -1246,6 +1266,20 @@ impl<'f> Checker<'f> {
                     .enumerate()
                     .filter(|&(i, _)| !name_parts.contains(i))
                     .find_map(|(_, m)| memory_space(m));
+                for op in operands.iter().filter(|o| o.kind == OpKind::Address) {
+                    // ptxas: "Immediate addresses allowed only for .local state space".
+                    let immediate = op
+                        .children()
+                        .next()
+                        .is_some_and(|c| c.kind == OpKind::Literal)
+                        && op.children().nth(1).is_none();
+                    if immediate && space != Some(".local") {
+                        self.error(
+                            op.range(),
+                            "an immediate address (`[256]`) is allowed only in the `.local` state space",
+                        );
+                    }
+                }
                 if !matches!(space, None | Some(".global")) {
                     return;
                 }
