@@ -288,7 +288,7 @@ fn breakdown(
 }
 
 /// Builds `ptxopt` (release) and returns the binary's path.
-fn build_ptxopt() -> Result<PathBuf, String> {
+pub(crate) fn build_ptxopt() -> Result<PathBuf, String> {
     let root = crate::workspace_root();
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(&root)

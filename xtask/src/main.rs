@@ -17,6 +17,11 @@
 //!   one-character edit in a function, then the time until its diagnostics
 //!   and inlay hints arrive (p50/p90/p99/max), and the memory with the file
 //!   open. See [`bench_lsp`].
+//! - `bench-quality [--format text|json]`: every kernel of `test-data/cuda`
+//!   (and `bench/`) compiled by nvcc `-Xcicc -O0` and `-O3`, each also through
+//!   `ptxopt build`: static and dynamic (emulator) instruction counts, ptxas
+//!   registers and spills, SASS instructions, and their medians. See
+//!   [`bench_quality`].
 
 /// The allocator the `ptxopt` binary uses (syntax trees are allocation-heavy:
 /// mimalloc takes ~13% fewer instructions per parse than glibc malloc, and frees
@@ -26,6 +31,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench_analyze;
 mod bench_lsp;
+mod bench_quality;
 mod pressure;
 
 use std::path::{Path, PathBuf};
@@ -40,10 +46,12 @@ fn main() -> ExitCode {
         Some("pressure") => pressure::run(),
         Some("bench-analyze") => bench_analyze::run(args.get(1).map(PathBuf::from)),
         Some("bench-lsp") => bench_lsp::run(&args[1..]),
+        Some("bench-quality") => bench_quality::run(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test [cargo test args...] | bench-parse [FILE] | pressure \
-                 | bench-analyze [FILE] | bench-lsp [FILE] [--iterations N]>"
+                 | bench-analyze [FILE] | bench-lsp [FILE] [--iterations N] \
+                 | bench-quality [--format text|json]>"
             );
             return ExitCode::from(2);
         }

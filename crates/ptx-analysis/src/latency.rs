@@ -46,7 +46,7 @@
 
 use la_arena::ArenaMap;
 use ptx_ir::ir::{defs_and_uses, Function, Inst, InstId, Operand, RegClass};
-use ptx_isa::{type_bits, type_kind, TypeKind};
+use ptx_isa::{Category, FamilyId, OpInfo, Space, Ty};
 
 use crate::loops::{LoopForest, LoopId};
 use crate::target::{LatencyClass, Pipe, Target};
@@ -79,55 +79,10 @@ impl LatencyInfo {
     }
 }
 
-/// The instruction type: the last type-like modifier (`.s32` of `setp.lt.s32`,
-/// `.s32` of `cvt.rn.f32.s32`).
-fn last_type(inst: &Inst) -> Option<&str> {
-    inst.opcode
-        .modifiers
-        .iter()
-        .rev()
-        .map(String::as_str)
-        .find(|m| type_kind(m).is_some())
-}
-
-/// All type-like modifiers.
-fn types(inst: &Inst) -> impl Iterator<Item = &str> {
-    inst.opcode
-        .modifiers
-        .iter()
-        .map(String::as_str)
-        .filter(|m| type_kind(m).is_some())
-}
-
-fn is_f64(ty: &str) -> bool {
-    ty == ".f64"
-}
-
-fn is_f32(ty: &str) -> bool {
-    ty == ".f32" || ty == ".tf32" || ty == ".f32x2"
-}
-
-/// The state space of a memory instruction (`.global`, `.shared`, ...), `None`
-/// for generic.
-fn space(inst: &Inst) -> Option<&str> {
-    inst.opcode.modifiers.iter().map(String::as_str).find(|m| {
-        matches!(
-            *m,
-            ".global" | ".shared" | ".local" | ".const" | ".param" | ".tex"
-        ) || m.starts_with(".shared::")
-            || m.starts_with(".param::")
-    })
-}
-
-/// Bits moved by a memory instruction: vector width times type size.
-fn access_bits(inst: &Inst) -> u32 {
-    let vector = inst
-        .opcode
-        .modifiers
-        .iter()
-        .find_map(|m| m.strip_prefix(".v").and_then(|n| n.parse::<u32>().ok()))
-        .unwrap_or(1);
-    last_type(inst).and_then(type_bits).unwrap_or(32) * vector
+/// Bits moved by a memory instruction: vector width times type size (32 when
+/// no type is written).
+fn access_bits(info: &OpInfo) -> u32 {
+    info.ty().map_or(32, Ty::bits) * info.vec as u32
 }
 
 /// Whether the first operand is a predicate register (`mov.pred`, `and.pred`).
@@ -136,187 +91,161 @@ fn writes_predicate(func: &Function, inst: &Inst) -> bool {
 }
 
 /// The latency class and pipe of one instruction (see the module documentation
-/// for the mapping).
+/// for the mapping). Reads the instruction's typed form (`Opcode::info`).
 pub fn classify(func: &Function, inst: &Inst) -> (LatencyClass, Pipe) {
+    use FamilyId as F;
     use LatencyClass as C;
-    let family = inst.opcode.family_or_name();
-    let name = inst.opcode.name.as_str();
-    // One pass over the type modifiers (this runs for every instruction).
-    let mut last: Option<(&str, TypeKind)> = None;
-    let (mut any_f64, mut any_f32, mut any_narrow) = (false, false, false);
-    for m in &inst.opcode.modifiers {
-        if let Some(kind) = type_kind(m) {
-            last = Some((m, kind));
-            any_f64 |= is_f64(m);
-            any_f32 |= is_f32(m);
-            // Narrow floats: `.f16`, `.bf16`, `.e4m3`, ...
-            any_narrow |= kind == TypeKind::Float && !is_f32(m) && !is_f64(m);
-        }
+    let info = &inst.opcode.info;
+    let family = info.family;
+    // One pass over the types (this runs for every instruction).
+    let (mut any_f64, mut any_f32, mut any_narrow, mut all_float) = (false, false, false, true);
+    for ty in info.types.iter() {
+        let f32_like = matches!(ty, Ty::F32 | Ty::TF32 | Ty::F32x2);
+        any_f64 |= ty == Ty::F64;
+        any_f32 |= f32_like;
+        // Narrow floats: `.f16`, `.bf16`, `.e4m3`, ...
+        any_narrow |= ty.is_float() && !f32_like && ty != Ty::F64;
+        all_float &= ty.is_float();
     }
     // `.b32` when no type is written: not 64-bit.
-    let int64 = last.is_some_and(|(ty, kind)| type_bits(ty) == Some(64) && kind != TypeKind::Float);
+    let int64 = info
+        .ty()
+        .is_some_and(|ty| ty.bits() == 64 && !ty.is_float());
 
-    // Control flow.
-    if matches!(
-        name,
-        "bra" | "brx" | "call" | "ret" | "exit" | "trap" | "brkpt"
-    ) {
-        return (C::Skip, Pipe::BraSmem);
-    }
-    // Barriers, fences, scoreboard waits, async-group bookkeeping.
-    if matches!(
-        family,
-        "bar"
-            | "barrier"
-            | "bar.warp.sync"
-            | "barrier.cluster"
-            | "membar"
-            | "fence"
-            | "fence.proxy"
-            | "griddepcontrol"
-            | "cp.async.commit_group"
-            | "cp.async.wait_group"
-            | "cp.async.wait_all"
-            | "cp.async.bulk.commit_group"
-            | "cp.async.bulk.wait_group"
-            | "wgmma.fence"
-            | "wgmma.commit_group"
-            | "wgmma.wait_group"
-            | "nanosleep"
-            | "setmaxnreg"
-            | "pmevent"
-            | "tcgen05.wait::ld"
-            | "tcgen05.wait::st"
-            | "tcgen05.commit"
-            | "tcgen05.fence::before_thread_sync"
-            | "tcgen05.fence::after_thread_sync"
-            | "tcgen05.alloc"
-            | "tcgen05.dealloc"
-            | "tcgen05.relinquish_alloc_permit"
-            | "clusterlaunchcontrol.try_cancel"
-    ) || family.starts_with("mbarrier")
-    {
-        return (C::Scoreboard, Pipe::BraSmem);
-    }
-    // Tensor cores.
-    if matches!(
-        family,
-        "wgmma.mma_async"
-            | "wgmma.mma_async.sp"
-            | "tcgen05.mma"
-            | "tcgen05.mma.sp"
-            | "tcgen05.mma.ws"
-            | "tcgen05.mma.ws.sp"
-    ) {
-        return (C::Texture, Pipe::Mma);
-    }
-    if matches!(
-        family,
-        "mma" | "mma.sp" | "mma.sp::ordered_metadata" | "wmma.mma"
-    ) {
-        return (C::Fp64, Pipe::Mma);
-    }
-    // Texture and surface.
-    if matches!(
-        family,
-        "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" | "istypep"
-    ) {
-        return (C::Texture, Pipe::Tex);
-    }
-    // Memory.
     match family {
-        "ld" | "ld.global.nc" | "ldu" | "wmma.load" => {
-            return match space(inst) {
-                Some(".const") | Some(".param") => (C::Texture, Pipe::Tex),
-                _ if name == "ldu" => (C::Texture, Pipe::Tex),
-                Some(".shared") | Some(".shared::cta") | Some(".shared::cluster") => {
-                    if access_bits(inst) >= 128 {
+        // Control flow.
+        F::Bra | F::BrxIdx | F::Call | F::Ret | F::Exit | F::Trap | F::Brkpt => {
+            return (C::Skip, Pipe::BraSmem)
+        }
+        // Barriers, fences, scoreboard waits, async-group bookkeeping.
+        F::Bar
+        | F::Barrier
+        | F::BarWarpSync
+        | F::BarrierCluster
+        | F::Membar
+        | F::Fence
+        | F::FenceProxy
+        | F::Griddepcontrol
+        | F::CpAsyncCommitGroup
+        | F::CpAsyncWaitGroup
+        | F::CpAsyncWaitAll
+        | F::CpAsyncBulkCommitGroup
+        | F::CpAsyncBulkWaitGroup
+        | F::WgmmaFence
+        | F::WgmmaCommitGroup
+        | F::WgmmaWaitGroup
+        | F::Nanosleep
+        | F::Setmaxnreg
+        | F::Pmevent
+        | F::Tcgen05WaitLd
+        | F::Tcgen05WaitSt
+        | F::Tcgen05Commit
+        | F::Tcgen05FenceBeforeThreadSync
+        | F::Tcgen05FenceAfterThreadSync
+        | F::Tcgen05Alloc
+        | F::Tcgen05Dealloc
+        | F::Tcgen05RelinquishAllocPermit
+        | F::ClusterlaunchcontrolTryCancel
+        | F::MbarrierInit
+        | F::MbarrierInval
+        | F::MbarrierExpectTx
+        | F::MbarrierCompleteTx
+        | F::MbarrierArrive
+        | F::MbarrierArriveDrop
+        | F::MbarrierTestWait
+        | F::MbarrierTryWait
+        | F::MbarrierPendingCount => return (C::Scoreboard, Pipe::BraSmem),
+        // Tensor cores.
+        F::WgmmaMmaAsync
+        | F::WgmmaMmaAsyncSp
+        | F::Tcgen05Mma
+        | F::Tcgen05MmaSp
+        | F::Tcgen05MmaWs
+        | F::Tcgen05MmaWsSp => return (C::Texture, Pipe::Mma),
+        F::Mma | F::MmaSp | F::MmaSpOrderedMetadata | F::WmmaMma => return (C::Fp64, Pipe::Mma),
+        // Texture and surface.
+        F::Tex | F::Tld4 | F::Txq | F::Suld | F::Sust | F::Sured | F::Suq | F::Istypep => {
+            return (C::Texture, Pipe::Tex)
+        }
+        // Memory.
+        F::Ld | F::LdGlobalNc | F::Ldu | F::WmmaLoad => {
+            return match info.space {
+                Some(Space::Const | Space::Param) => (C::Texture, Pipe::Tex),
+                _ if family == F::Ldu => (C::Texture, Pipe::Tex),
+                Some(Space::Shared) => {
+                    if access_bits(info) >= 128 {
                         (C::Wide, Pipe::Lsu)
                     } else {
                         (C::Standard, Pipe::Lsu)
                     }
                 }
-                Some(s) if s.starts_with(".param::") => (C::Texture, Pipe::Tex),
                 _ => (C::GlobalLoad, Pipe::Lsu),
             };
         }
-        "st" | "wmma.store" | "stmatrix" | "st.async" | "st.bulk" | "multimem.st" => {
-            let wide = access_bits(inst) >= 128 || any_f64;
+        F::St | F::WmmaStore | F::Stmatrix | F::StAsync | F::StBulk | F::MultimemSt => {
+            let wide = access_bits(info) >= 128 || any_f64;
             return (if wide { C::Wide } else { C::Standard }, Pipe::Lsu);
         }
-        "atom" | "red" | "red.async" | "multimem.red" | "multimem.ld_reduce" => {
+        F::Atom | F::Red | F::RedAsync | F::MultimemRed | F::MultimemLdReduce => {
             return (C::Standard, Pipe::Lsu)
         }
-        "ldmatrix" | "prefetch" | "prefetchu" | "applypriority" | "discard" => {
+        F::Ldmatrix | F::Prefetch | F::Prefetchu | F::Applypriority | F::Discard => {
             return (C::Standard, Pipe::Lsu)
         }
-        "tcgen05.ld" | "tcgen05.ld.red" | "tcgen05.st" | "tcgen05.cp" | "tcgen05.shift" => {
+        F::Tcgen05Ld | F::Tcgen05LdRed | F::Tcgen05St | F::Tcgen05Cp | F::Tcgen05Shift => {
             return (C::Wide, Pipe::Lsu)
         }
+        F::CpAsync
+        | F::CpAsyncMbarrierArrive
+        | F::CpAsyncBulk
+        | F::CpReduceAsyncBulk
+        | F::CpAsyncBulkPrefetch
+        | F::CpAsyncBulkTensor
+        | F::CpReduceAsyncBulkTensor
+        | F::CpAsyncBulkPrefetchTensor
+        | F::TensormapReplace
+        | F::TensormapCpFenceproxy => return (C::Wide, Pipe::Lsu),
+        // Warp-level.
+        F::Shfl | F::ShflSync | F::MatchAny | F::MatchAll => return (C::Standard, Pipe::Lsu),
+        F::ReduxSync => return (C::Standard, Pipe::Alu),
+        F::Vote | F::VoteSync | F::Activemask | F::ElectSync => return (C::Short, Pipe::Alu),
+        // Address computations.
+        F::Cvta
+        | F::Isspacep
+        | F::Mapa
+        | F::Getctarank
+        | F::Alloca
+        | F::Stacksave
+        | F::Stackrestore
+        | F::Createpolicy => return (C::Address, Pipe::Alu),
+        // Conversions.
+        F::Cvt | F::CvtPack => {
+            if any_f64 {
+                return (C::Conversion, Pipe::Dfma);
+            }
+            if all_float && any_narrow {
+                return (C::MediumShort, Pipe::Fma);
+            }
+            return (C::Conversion, Pipe::Alu);
+        }
+        // Transcendental / special functions.
+        F::Rcp
+        | F::Sqrt
+        | F::Rsqrt
+        | F::Sin
+        | F::Cos
+        | F::Lg2
+        | F::Ex2
+        | F::Tanh
+        | F::RcpApproxFtzF64
+        | F::RsqrtApproxFtzF64 => {
+            if any_f64 {
+                return (C::Fp64, Pipe::Dfma);
+            }
+            return (C::Special, Pipe::BraSmem);
+        }
+        F::Div if any_f32 || any_narrow => return (C::Special, Pipe::BraSmem),
         _ => {}
-    }
-    if family.starts_with("cp.async")
-        || family.starts_with("cp.reduce.async")
-        || family.starts_with("tensormap")
-    {
-        return (C::Wide, Pipe::Lsu);
-    }
-    // Warp-level.
-    if matches!(family, "shfl" | "shfl.sync" | "match.any" | "match.all") {
-        return (C::Standard, Pipe::Lsu);
-    }
-    if family == "redux.sync" {
-        return (C::Standard, Pipe::Alu);
-    }
-    if matches!(family, "vote" | "vote.sync" | "activemask" | "elect.sync") {
-        return (C::Short, Pipe::Alu);
-    }
-    // Address computations.
-    if matches!(
-        family,
-        "cvta"
-            | "isspacep"
-            | "mapa"
-            | "getctarank"
-            | "alloca"
-            | "stacksave"
-            | "stackrestore"
-            | "createpolicy"
-    ) {
-        return (C::Address, Pipe::Alu);
-    }
-    // Conversions.
-    if family == "cvt" || family == "cvt.pack" {
-        if any_f64 {
-            return (C::Conversion, Pipe::Dfma);
-        }
-        let all_float = types(inst).all(|t| type_kind(t) == Some(TypeKind::Float));
-        if all_float && any_narrow {
-            return (C::MediumShort, Pipe::Fma);
-        }
-        return (C::Conversion, Pipe::Alu);
-    }
-    // Transcendental / special functions.
-    if matches!(
-        family,
-        "rcp"
-            | "sqrt"
-            | "rsqrt"
-            | "sin"
-            | "cos"
-            | "lg2"
-            | "ex2"
-            | "tanh"
-            | "rcp.approx.ftz.f64"
-            | "rsqrt.approx.ftz.f64"
-    ) {
-        if any_f64 {
-            return (C::Fp64, Pipe::Dfma);
-        }
-        return (C::Special, Pipe::BraSmem);
-    }
-    if family == "div" && (any_f32 || any_narrow) {
-        return (C::Special, Pipe::BraSmem);
     }
     // Floating-point arithmetic and compares.
     if any_f64 {
@@ -327,24 +256,33 @@ pub fn classify(func: &Function, inst: &Inst) -> (LatencyClass, Pipe) {
     }
     // Integer arithmetic.
     match family {
-        "mul" | "mad" | "mul24" | "mad24" | "sad" | "dp4a" | "dp2a" | "shl" | "shr" | "shf"
-        | "madc" => return (C::IntMul, Pipe::Alu),
-        "div" | "rem" => return (C::Wide, Pipe::Alu),
-        "add.cc" | "addc" | "sub.cc" | "subc" => return (C::MediumShort, Pipe::Alu),
+        F::Mul
+        | F::Mad
+        | F::Mul24
+        | F::Mad24
+        | F::Sad
+        | F::Dp4a
+        | F::Dp2a
+        | F::Shl
+        | F::Shr
+        | F::Shf
+        | F::Madc => return (C::IntMul, Pipe::Alu),
+        F::Div | F::Rem => return (C::Wide, Pipe::Alu),
+        F::AddCc | F::Addc | F::SubCc | F::Subc => return (C::MediumShort, Pipe::Alu),
         _ => {}
     }
-    if family.starts_with('v') && inst.opcode.family.is_some() && family != "vote" {
+    if family.category() == Some(Category::Video) {
         // Video instructions: multi-operation integer sequences.
         return (C::IntMul, Pipe::Alu);
     }
-    if writes_predicate(func, inst) && !matches!(family, "setp" | "set" | "testp") {
+    if writes_predicate(func, inst) && !matches!(family, F::Setp | F::Set | F::Testp) {
         // Predicate moves and predicate logic.
         return (C::Skip, Pipe::Alu);
     }
     if int64
         && matches!(
             family,
-            "add" | "sub" | "min" | "max" | "abs" | "neg" | "setp" | "selp"
+            F::Add | F::Sub | F::Min | F::Max | F::Abs | F::Neg | F::Setp | F::Selp
         )
     {
         // 64-bit integer arithmetic works on register pairs.

@@ -18,6 +18,17 @@
 //! Classic iterative forward data flow over bit sets, on every block of the
 //! layout (unreachable blocks included, with an empty entry state).
 //!
+//! Memory is linear in the size of the function (plus one bit per definition
+//! and register per block for the block entry sets): the reaching definitions
+//! of a use are not a list of their own. Within a block, the definitions of a
+//! register reaching successive points grow by one at each guarded
+//! definition and restart at each unguarded one, so they are kept as **runs**:
+//! the definitions reaching the block's start (or the unguarded definition),
+//! then the guarded definitions in layout order; a use's chain is a prefix of
+//! its run. (10,000 `@%p add %r2, %r2, ...` in one block: 10,000 stored
+//! definitions, not 50 million.) Def-use chains are computed on demand
+//! ([`ReachingDefs::uses_of_def`]) from the uses of the register.
+//!
 //! Speed: the defs and uses of every instruction are derived once; each
 //! block's transfer function is summarized before the iteration as two short
 //! lists (the registers it defines unguarded, whose definitions and entry
@@ -50,14 +61,26 @@ pub struct Def {
 }
 
 /// The definitions reaching one use of `reg` by an instruction.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct UseDefs {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UseDefs<'a> {
     pub reg: RegId,
-    /// The reaching definitions, in [`DefId`] order.
-    pub defs: Vec<DefId>,
+    /// The reaching definitions, each once: those reaching the start of the
+    /// block (or the block's last unguarded definition of `reg` before the
+    /// use) in [`DefId`] order, then the block's guarded definitions of `reg`
+    /// before the use, in layout order.
+    pub defs: &'a [DefId],
     /// Whether the value at function entry may reach the use (some path from the
     /// entry has no unguarded definition of `reg`).
     pub from_entry: bool,
+}
+
+/// A use's chain as stored: `len` definitions of `chain_list` from `start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct UseChain {
+    reg: RegId,
+    start: u32,
+    len: u32,
+    from_entry: bool,
 }
 
 /// Reaching definitions of a function; see the module documentation.
@@ -79,30 +102,14 @@ pub struct ReachingDefs {
     block_in: ArenaMap<BlockId, BitSet>,
     /// The use-def chains of each instruction: a range of `use_def_list`.
     use_defs: ArenaMap<InstId, (u32, u32)>,
-    use_def_list: Vec<UseDefs>,
-    /// The uses of definition `k` are `def_use_list[def_use_start[k]..
-    /// def_use_start[k + 1]]`.
-    def_use_start: Vec<u32>,
-    def_use_list: Vec<InstId>,
-}
-
-/// Applies the transfer function of an instruction whose definitions are
-/// `defs` (a range of `rd.defs`) to `set`: an unguarded definition kills every
-/// definition of its register and its entry value; then the instruction's
-/// definitions reach.
-fn transfer(rd: &ReachingDefs, defs: (u32, u32), set: &mut [u64]) {
-    let ndefs = rd.defs.len();
-    for def in &rd.defs[defs.0 as usize..defs.1 as usize] {
-        if !def.guarded {
-            for d in rd.defs_of_reg(def.reg) {
-                bitset::remove(set, d.0 as usize);
-            }
-            bitset::remove(set, ndefs + reg_index(def.reg));
-        }
-    }
-    for d in defs.0..defs.1 {
-        bitset::insert(set, d as usize);
-    }
+    use_def_list: Vec<UseChain>,
+    /// The runs (see the module documentation), end to end; every chain is
+    /// a slice of it.
+    chain_list: Vec<DefId>,
+    /// The uses of register `r` (instruction, index in `use_def_list`), in
+    /// layout order, are `reg_use_list[reg_use_start[r]..reg_use_start[r + 1]]`.
+    reg_use_start: Vec<u32>,
+    reg_use_list: Vec<(InstId, u32)>,
 }
 
 /// Computes reaching definitions and the chains of `func`.
@@ -249,52 +256,123 @@ pub fn reaching_defs(func: &Function, cfg: &Cfg) -> ReachingDefs {
         }
     }
 
-    // Chains.
-    let mut def_use_pairs: Vec<(DefId, InstId)> = Vec::new();
+    // Chains: one run per (block, register) segment between unguarded
+    // definitions, each in a vector of its own while the blocks are walked
+    // (two registers' runs may grow in turns), then laid end to end.
+    struct Open {
+        block: u32,
+        run: u32,
+        from_entry: bool,
+        /// The run starts with the definitions reaching the block's start
+        /// (no unguarded definition of the register before in the block).
+        at_start: bool,
+    }
+    let mut open: Vec<Open> = (0..nregs)
+        .map(|_| Open {
+            block: u32::MAX,
+            run: 0,
+            from_entry: false,
+            at_start: false,
+        })
+        .collect();
+    let mut runs: Vec<Vec<DefId>> = Vec::new();
+    // Chains as (run, length) until the runs are laid out.
+    let mut pending: Vec<(usize, u32)> = Vec::new();
+    let mut uses_per_reg = vec![0u32; nregs + 1];
     for (k, &b) in cfg.blocks.iter().enumerate() {
         input_of(&block_out, k, &mut set);
         rd.block_in.insert(b, BitSet::from_words(&set, width));
+        // The run of `reg` in this block, opened with the definitions
+        // reaching the block's start when the block has none yet.
+        let run_of =
+            |reg_defs: &[DefId], reg: RegId, open: &mut Vec<Open>, runs: &mut Vec<Vec<DefId>>| {
+                let o = &mut open[reg_index(reg)];
+                if o.block != k as u32 {
+                    let defs = reg_defs
+                        .iter()
+                        .copied()
+                        .filter(|d| bitset::contains(&set, d.0 as usize))
+                        .collect();
+                    *o = Open {
+                        block: k as u32,
+                        run: runs.len() as u32,
+                        from_entry: bitset::contains(&set, ndefs + reg_index(reg)),
+                        at_start: true,
+                    };
+                    runs.push(defs);
+                }
+                (o.run as usize, o.from_entry)
+            };
         for &i in &func.blocks[b].insts {
             let first = rd.use_def_list.len();
             for &reg in du.uses(i) {
                 if rd.use_def_list[first..].iter().any(|c| c.reg == reg) {
                     continue;
                 }
-                let defs: Vec<DefId> = rd
-                    .defs_of_reg(reg)
-                    .iter()
-                    .copied()
-                    .filter(|d| bitset::contains(&set, d.0 as usize))
-                    .collect();
-                def_use_pairs.extend(defs.iter().map(|&d| (d, i)));
-                let from_entry = bitset::contains(&set, ndefs + reg_index(reg));
-                rd.use_def_list.push(UseDefs {
+                let (run, from_entry) = run_of(rd.defs_of_reg(reg), reg, &mut open, &mut runs);
+                pending.push((run, runs[run].len() as u32));
+                uses_per_reg[reg_index(reg) + 1] += 1;
+                rd.use_def_list.push(UseChain {
                     reg,
-                    defs,
+                    start: 0,
+                    len: 0,
                     from_entry,
                 });
             }
             rd.use_defs
                 .insert(i, (first as u32, rd.use_def_list.len() as u32));
-            transfer(&rd, rd.inst_defs[i], &mut set);
+            let (s, e) = rd.inst_defs[i];
+            for d in s..e {
+                let def = &rd.defs[d as usize];
+                if def.guarded {
+                    let (run, _) = run_of(rd.defs_of_reg(def.reg), def.reg, &mut open, &mut runs);
+                    // A definition reaching its own block's start (around a
+                    // loop) is in the run already when the run is still the
+                    // one opened at the block's start.
+                    let at_start = open[reg_index(def.reg)].at_start;
+                    if !(at_start && bitset::contains(&set, d as usize)) {
+                        runs[run].push(DefId(d));
+                    }
+                } else {
+                    open[reg_index(def.reg)] = Open {
+                        block: k as u32,
+                        run: runs.len() as u32,
+                        from_entry: false,
+                        at_start: false,
+                    };
+                    runs.push(vec![DefId(d)]);
+                }
+            }
         }
     }
-    // Def-use chains: the pairs by definition (a counting sort keeps each
-    // definition's uses in layout order).
-    rd.def_use_start = vec![0; ndefs + 1];
-    for &(d, _) in &def_use_pairs {
-        rd.def_use_start[d.0 as usize + 1] += 1;
+    let mut run_start = Vec::with_capacity(runs.len());
+    rd.chain_list = Vec::with_capacity(runs.iter().map(Vec::len).sum());
+    for run in &runs {
+        run_start.push(rd.chain_list.len() as u32);
+        rd.chain_list.extend_from_slice(run);
     }
-    for k in 0..ndefs {
-        rd.def_use_start[k + 1] += rd.def_use_start[k];
+    drop(runs);
+    for (c, &(run, len)) in rd.use_def_list.iter_mut().zip(&pending) {
+        c.start = run_start[run];
+        c.len = len;
     }
-    let mut next = rd.def_use_start.clone();
-    rd.def_use_list = vec![InstId::from_raw(0u32.into()); def_use_pairs.len()];
-    for &(d, i) in &def_use_pairs {
-        let slot = &mut next[d.0 as usize];
-        rd.def_use_list[*slot as usize] = i;
-        *slot += 1;
+    // Uses by register (a counting sort keeps them in layout order).
+    for r in 0..nregs {
+        uses_per_reg[r + 1] += uses_per_reg[r];
     }
+    let mut next = uses_per_reg.clone();
+    rd.reg_use_list = vec![(InstId::from_raw(0u32.into()), 0); rd.use_def_list.len()];
+    for &b in &cfg.blocks {
+        for &i in &func.blocks[b].insts {
+            let (s, e) = rd.use_defs[i];
+            for u in s..e {
+                let slot = &mut next[reg_index(rd.use_def_list[u as usize].reg)];
+                rd.reg_use_list[*slot as usize] = (i, u);
+                *slot += 1;
+            }
+        }
+    }
+    rd.reg_use_start = uses_per_reg;
     rd
 }
 
@@ -319,26 +397,51 @@ impl ReachingDefs {
         }
     }
 
+    fn chain(&self, c: &UseChain) -> UseDefs<'_> {
+        UseDefs {
+            reg: c.reg,
+            defs: &self.chain_list[c.start as usize..(c.start + c.len) as usize],
+            from_entry: c.from_entry,
+        }
+    }
+
     /// The use-def chains of `inst`: one entry per distinct register it reads.
-    pub fn use_defs(&self, inst: InstId) -> &[UseDefs] {
-        self.use_defs
-            .get(inst)
-            .map_or(&[], |&(s, e)| &self.use_def_list[s as usize..e as usize])
+    pub fn use_defs(&self, inst: InstId) -> impl Iterator<Item = UseDefs<'_>> + '_ {
+        let chains = self.use_defs.get(inst).map_or(&[][..], |&(s, e)| {
+            &self.use_def_list[s as usize..e as usize]
+        });
+        chains.iter().map(|c| self.chain(c))
     }
 
     /// The definitions of `reg` reaching its use by `inst`.
-    pub fn reaching_use(&self, inst: InstId, reg: RegId) -> Option<&UseDefs> {
-        self.use_defs(inst).iter().find(|u| u.reg == reg)
+    pub fn reaching_use(&self, inst: InstId, reg: RegId) -> Option<UseDefs<'_>> {
+        self.use_defs(inst).find(|u| u.reg == reg)
     }
 
     /// The instructions that read definition `def` (def-use chain), in layout
-    /// order.
-    pub fn uses_of_def(&self, def: DefId) -> &[InstId] {
-        let k = def.0 as usize;
-        match (self.def_use_start.get(k), self.def_use_start.get(k + 1)) {
-            (Some(&s), Some(&e)) => &self.def_use_list[s as usize..e as usize],
+    /// order. Computed on demand from the uses of its register (storing every
+    /// chain both ways would be quadratic for guarded definitions).
+    pub fn uses_of_def(&self, def: DefId) -> Vec<InstId> {
+        let r = reg_index(self.def(def).reg);
+        let uses = match (self.reg_use_start.get(r), self.reg_use_start.get(r + 1)) {
+            (Some(&s), Some(&e)) => &self.reg_use_list[s as usize..e as usize],
             _ => &[],
-        }
+        };
+        uses.iter()
+            .filter(|&&(_, u)| {
+                self.chain(&self.use_def_list[u as usize])
+                    .defs
+                    .contains(&def)
+            })
+            .map(|&(i, _)| i)
+            .collect()
+    }
+
+    /// How many definitions the use-def chains hold together (each use's
+    /// chain is a slice of shared runs, so this is what the chains cost in
+    /// memory; linear in the function's size).
+    pub fn stored_chain_len(&self) -> usize {
+        self.chain_list.len() + self.use_def_list.len()
     }
 
     /// The definitions reaching the start of `block` (entry values left out).
@@ -384,6 +487,48 @@ mod tests {
             }
         }
         out.join(" ")
+    }
+
+    #[test]
+    fn guarded_definitions_are_stored_in_linear_space() {
+        // Two registers defined in turns under a guard, each read by the
+        // next definition: the chains of the last uses hold thousands of
+        // definitions, but they share runs.
+        let n = 4_000;
+        let mut body = String::from("setp.lt.u32 %p1, %r1, 16;\n");
+        for k in 0..n {
+            body.push_str(if k % 2 == 0 {
+                "@%p1 add.s32 %r2, %r2, %r1;\n"
+            } else {
+                "@!%p1 add.s32 %r3, %r3, %r2;\n"
+            });
+        }
+        body.push_str("ret;");
+        let f = func(&body);
+        let g = cfg(&f);
+        let rd = reaching_defs(&f, &g);
+        let insts: Vec<_> = f.insts_in_order().map(|(i, _)| i).collect();
+        let total: usize = insts
+            .iter()
+            .flat_map(|&i| rd.use_defs(i))
+            .map(|u| u.defs.len())
+            .sum();
+        assert!(total > n * n / 8, "{total}");
+        // Quadratic would be `total`; linear is a few entries per instruction.
+        assert!(rd.stored_chain_len() <= 5 * n, "{}", rd.stored_chain_len());
+        // The last `%r2` read sees every guarded definition of `%r2` before
+        // it, and the entry value.
+        let last = insts[n];
+        let r2 = rd
+            .use_defs(last)
+            .find(|u| f.regs[u.reg].name == "%r2")
+            .unwrap();
+        assert_eq!(r2.defs.len(), n / 2);
+        assert!(r2.from_entry);
+        // Def-use, on demand: the first `%r2` definition reaches every later
+        // read of `%r2` (n - 1 instructions).
+        let d0 = rd.defs_of_inst(insts[1])[0];
+        assert_eq!(rd.uses_of_def(d0).len(), n - 1);
     }
 
     #[test]

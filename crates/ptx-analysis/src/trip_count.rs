@@ -34,7 +34,7 @@
 //! No knobs.
 
 use ptx_ir::ir::{Function, ImmValue, Inst, InstId, Operand, RegId};
-use ptx_isa::{type_bits, type_kind, TypeKind};
+use ptx_isa::{Cmp, FamilyId, OpFlags, Ty, TypeKind};
 
 use crate::cfg::Cfg;
 use crate::dominators::DomTree;
@@ -75,19 +75,21 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
-    fn parse(m: &str) -> Option<(CmpOp, Option<bool>)> {
-        // The second field forces signedness (lo/ls/hi/hs are unsigned).
-        Some(match m {
-            ".eq" => (CmpOp::Eq, None),
-            ".ne" => (CmpOp::Ne, None),
-            ".lt" => (CmpOp::Lt, None),
-            ".le" => (CmpOp::Le, None),
-            ".gt" => (CmpOp::Gt, None),
-            ".ge" => (CmpOp::Ge, None),
-            ".lo" => (CmpOp::Lt, Some(false)),
-            ".ls" => (CmpOp::Le, Some(false)),
-            ".hi" => (CmpOp::Gt, Some(false)),
-            ".hs" => (CmpOp::Ge, Some(false)),
+    /// The integer comparison of a typed `setp` operator; the second field
+    /// forces signedness (lo/ls/hi/hs are unsigned). `None` for the
+    /// floating-point-only operators.
+    fn of(cmp: Cmp) -> Option<(CmpOp, Option<bool>)> {
+        Some(match cmp {
+            Cmp::Eq => (CmpOp::Eq, None),
+            Cmp::Ne => (CmpOp::Ne, None),
+            Cmp::Lt => (CmpOp::Lt, None),
+            Cmp::Le => (CmpOp::Le, None),
+            Cmp::Gt => (CmpOp::Gt, None),
+            Cmp::Ge => (CmpOp::Ge, None),
+            Cmp::Lo => (CmpOp::Lt, Some(false)),
+            Cmp::Ls => (CmpOp::Le, Some(false)),
+            Cmp::Hi => (CmpOp::Gt, Some(false)),
+            Cmp::Hs => (CmpOp::Ge, Some(false)),
             _ => return None,
         })
     }
@@ -236,10 +238,10 @@ fn constant_at(func: &Function, rd: &ReachingDefs, inst: InstId, op: &Operand) -
     let Some(chain) = rd.reaching_use(inst, reg) else {
         return IvValue::Reg(reg);
     };
-    if let ([d], false) = (chain.defs.as_slice(), chain.from_entry) {
+    if let ([d], false) = (chain.defs, chain.from_entry) {
         let def = rd.def(*d);
         let dinst = &func.insts[def.inst];
-        if dinst.opcode.name == "mov" && dinst.guard.is_none() {
+        if dinst.opcode.info.family == FamilyId::Mov && dinst.guard.is_none() {
             if let Some(v) = dinst.operands.get(1).and_then(imm_int) {
                 return IvValue::Const(v);
             }
@@ -271,23 +273,16 @@ fn defs_in_loop(rd: &ReachingDefs, l: &Loop, reg: RegId) -> Vec<crate::reaching_
 /// `sub iv, iv, s` (stride `-s`). Returns the stride operand and whether it is
 /// subtracted.
 fn step_of(inst: &Inst, iv: RegId) -> Option<(&Operand, bool)> {
-    let name = inst.opcode.name.as_str();
-    if !matches!(name, "add" | "sub") || inst.guard.is_some() {
+    let info = &inst.opcode.info;
+    let sub = match info.family {
+        FamilyId::Add => false,
+        FamilyId::Sub => true,
+        _ => return None,
+    };
+    if inst.guard.is_some() || info.flags.contains(OpFlags::CARRY_OUT) || info.sat {
         return None;
     }
-    if inst
-        .opcode
-        .modifiers
-        .iter()
-        .any(|m| m == ".cc" || m == ".sat")
-    {
-        return None;
-    }
-    let ty = inst.opcode.modifiers.last()?;
-    if !matches!(
-        type_kind(ty),
-        Some(TypeKind::Signed | TypeKind::Unsigned | TypeKind::Bits)
-    ) {
+    if !info.ty().is_some_and(Ty::is_int) {
         return None;
     }
     let [d, a, b] = inst.operands.as_slice() else {
@@ -297,9 +292,9 @@ fn step_of(inst: &Inst, iv: RegId) -> Option<(&Operand, bool)> {
         return None;
     }
     if plain_reg(a) == Some(iv) {
-        return Some((b, name == "sub"));
+        return Some((b, sub));
     }
-    if name == "add" && plain_reg(b) == Some(iv) {
+    if !sub && plain_reg(b) == Some(iv) {
         return Some((a, false));
     }
     None
@@ -320,7 +315,10 @@ fn analyze(
         return Err("latch does not end in a conditional branch");
     };
     let bra = &func.insts[bra_id];
-    let Some(guard) = bra.guard.filter(|_| bra.opcode.name == "bra") else {
+    let Some(guard) = bra
+        .guard
+        .filter(|_| bra.opcode.info.family == FamilyId::Bra)
+    else {
         return Err("latch does not end in a conditional branch");
     };
     if l.exits.iter().any(|&(from, _)| from != latch) {
@@ -339,7 +337,7 @@ fn analyze(
     let pchain = rd
         .reaching_use(bra_id, guard.reg)
         .ok_or("no compare for the latch branch")?;
-    let [pdef] = pchain.defs.as_slice() else {
+    let [pdef] = pchain.defs else {
         return Err("the latch predicate has several definitions");
     };
     if pchain.from_entry {
@@ -348,28 +346,19 @@ fn analyze(
     let pdef = rd.def(*pdef);
     let cmp_id = pdef.inst;
     let cmp = &func.insts[cmp_id];
-    if cmp.opcode.name != "setp" || cmp.guard.is_some() || !l.contains(pdef.block) {
+    let cinfo = &cmp.opcode.info;
+    if cinfo.family != FamilyId::Setp || cmp.guard.is_some() || !l.contains(pdef.block) {
         return Err("the latch predicate is not a setp in the loop");
     }
-    let (op, forced_sign) = cmp
-        .opcode
-        .modifiers
-        .iter()
-        .find_map(|m| CmpOp::parse(m))
+    let (op, forced_sign) = cinfo
+        .cmp
+        .and_then(CmpOp::of)
         .ok_or("unsupported compare operator")?;
-    let cmp_type = cmp
-        .opcode
-        .modifiers
-        .last()
-        .cloned()
-        .ok_or("compare without type")?;
-    let kind = type_kind(&cmp_type);
-    if !matches!(
-        kind,
-        Some(TypeKind::Signed | TypeKind::Unsigned | TypeKind::Bits)
-    ) {
+    let cmp_ty = cinfo.ty().ok_or("compare without type")?;
+    if !cmp_ty.is_int() {
         return Err("not an integer compare");
     }
+    let cmp_type = cmp_ty.name().to_string();
     if cmp.operands.len() != 3 {
         return Err("compare combines a predicate (setp with .and/.or/.xor)");
     }
@@ -378,8 +367,8 @@ fn analyze(
         Operand::PredPair(_, q) => plain_reg(q) == Some(guard.reg),
         _ => false,
     };
-    let width = type_bits(&cmp_type).unwrap_or(32);
-    let signed = forced_sign.unwrap_or(kind == Some(TypeKind::Signed));
+    let width = cmp_ty.bits();
+    let signed = forced_sign.unwrap_or(cmp_ty.kind() == TypeKind::Signed);
 
     // Which operand is the IV?
     let candidates = [(1usize, 2usize, false), (2, 1, true)];
@@ -401,7 +390,7 @@ fn analyze(
     };
     let inc = &func.insts[inc_id];
     let (stride_op, subtract) = step_of(inc, iv_reg).expect("checked");
-    if type_bits(inc.opcode.modifiers.last().map_or("", String::as_str)) != Some(width) {
+    if inc.opcode.info.ty().map(Ty::bits) != Some(width) {
         return Err("the increment and the compare have different widths");
     }
 
@@ -452,8 +441,8 @@ fn analyze(
     iv.init = match (outside.as_slice(), chain.from_entry) {
         ([d], false) => {
             let dinst = &func.insts[rd.def(*d).inst];
-            match (dinst.opcode.name.as_str(), dinst.guard) {
-                ("mov", None) => match dinst.operands.get(1).and_then(imm_int) {
+            match (dinst.opcode.info.family, dinst.guard) {
+                (FamilyId::Mov, None) => match dinst.operands.get(1).and_then(imm_int) {
                     Some(v) => IvValue::Const(v),
                     None => IvValue::Defined(rd.def(*d).inst),
                 },

@@ -42,11 +42,10 @@
 //! No knobs here (GvnCse's `EnableGvnCse` and mode knobs belong to the pass).
 
 use std::hash::{Hash, Hasher};
-use std::sync::OnceLock;
 
 use la_arena::ArenaMap;
 use ptx_ir::ir::{AddressBase, BlockId, Function, ImmValue, Inst, InstId, Opcode, Operand, RegId};
-use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::bitset::BitSet;
 use crate::cfg::Cfg;
@@ -112,146 +111,12 @@ pub struct ValueNumbering {
     pub order: Vec<InstId>,
 }
 
-/// Commutative opcode words (their first two sources may be swapped).
-fn commutative_opcode(name: &str) -> bool {
-    matches!(
-        name,
-        "add" | "mul" | "mul24" | "and" | "or" | "xor" | "min" | "max" | "mad" | "mad24" | "fma"
-    )
-}
-
-/// Opcode words that compute a value from their operands only.
-const PURE: &[&str] = &[
-    "add",
-    "sub",
-    "mul",
-    "mad",
-    "mul24",
-    "mad24",
-    "sad",
-    "div",
-    "rem",
-    "abs",
-    "neg",
-    "min",
-    "max",
-    "popc",
-    "clz",
-    "bfind",
-    "fns",
-    "brev",
-    "bfe",
-    "bfi",
-    "bmsk",
-    "szext",
-    "dp4a",
-    "dp2a",
-    "and",
-    "or",
-    "xor",
-    "not",
-    "cnot",
-    "lop3",
-    "shf",
-    "shl",
-    "shr",
-    "prmt",
-    "mov",
-    "cvt",
-    "cvta",
-    "isspacep",
-    "mapa",
-    "set",
-    "setp",
-    "selp",
-    "slct",
-    "testp",
-    "copysign",
-    "fma",
-    "rcp",
-    "sqrt",
-    "rsqrt",
-    "sin",
-    "cos",
-    "lg2",
-    "ex2",
-    "tanh",
-    "vadd",
-    "vsub",
-    "vabsdiff",
-    "vmin",
-    "vmax",
-    "vshl",
-    "vshr",
-    "vmad",
-    "vset",
-    "vadd2",
-    "vsub2",
-    "vavrg2",
-    "vabsdiff2",
-    "vmin2",
-    "vmax2",
-    "vadd4",
-    "vsub4",
-    "vavrg4",
-    "vabsdiff4",
-    "vmin4",
-    "vmax4",
-    "vset2",
-    "vset4",
-];
-
-/// Whether `name` is in [`PURE`] (a hash set: it is asked for every
-/// instruction, and a list or `match` of 78 words costs more).
-fn pure_opcode(name: &str) -> bool {
-    static SET: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
-    SET.get_or_init(|| PURE.iter().copied().collect())
-        .contains(name)
-}
-
-/// Special registers whose value changes between reads.
-fn volatile_special(name: &str) -> bool {
-    [
-        "%clock",
-        "%globaltimer",
-        "%pm",
-        "%smid",
-        "%warpid",
-        "%nsmid",
-    ]
-    .iter()
-    .any(|p| name.starts_with(p))
-}
-
 /// Whether `inst` may be merged with an equal one (see the module
-/// documentation).
+/// documentation): [`Inst::is_pure`], the opcode's `PURE` flag (no memory,
+/// carry flag, other threads or side effects) and no volatile special
+/// register read.
 pub fn is_pure(inst: &Inst) -> bool {
-    let name = inst.opcode.name.as_str();
-    if !pure_opcode(name) {
-        return false;
-    }
-    if inst.opcode.modifiers.iter().any(|m| m == ".cc") {
-        return false;
-    }
-    let mut volatile = false;
-    for op in &inst.operands {
-        visit_specials(op, &mut |s| volatile |= volatile_special(s));
-    }
-    !volatile
-}
-
-fn visit_specials(op: &Operand, f: &mut impl FnMut(&str)) {
-    match op {
-        Operand::Special { name, .. } => f(name),
-        Operand::AddressList(items) | Operand::Vector(items) | Operand::ArgList(items) => {
-            items.iter().for_each(|o| visit_specials(o, f))
-        }
-        Operand::PredPair(a, b) => {
-            visit_specials(a, f);
-            visit_specials(b, f);
-        }
-        _ => {}
-    }
+    inst.is_pure()
 }
 
 struct Builder {
@@ -343,23 +208,10 @@ fn operand_key(op: &Operand, state: &[u32]) -> VnOperand {
 }
 
 /// Whether the two sources after the destination can be swapped: commutative
-/// arithmetic, and `setp`/`set` with `.eq`/`.ne`.
+/// arithmetic, and `setp`/`set` with `.eq`/`.ne` (the opcode's `COMMUTATIVE`
+/// flag).
 fn commutative(inst: &Inst) -> bool {
-    let name = inst.opcode.name.as_str();
-    if commutative_opcode(name) {
-        return true;
-    }
-    matches!(name, "setp" | "set")
-        && inst
-            .opcode
-            .modifiers
-            .iter()
-            .any(|m| matches!(m.as_str(), ".eq" | ".ne" | ".equ" | ".neu"))
-        && !inst
-            .opcode
-            .modifiers
-            .iter()
-            .any(|m| matches!(m.as_str(), ".and" | ".or" | ".xor"))
+    inst.opcode.info.flags.is_commutative()
 }
 
 /// Registers defined in the blocks that reach `latch` without passing through

@@ -6,6 +6,45 @@ mod common;
 
 use ptx_analysis::*;
 
+/// The use-def chains (stored as shared runs) equal a walk of each block
+/// from the definitions reaching its start, one instruction at a time: the
+/// same definitions, each once, and the same entry-value flag.
+fn check_chains(f: &ptx_ir::ir::Function, g: &Cfg, rd: &ReachingDefs) {
+    use std::collections::{BTreeSet, HashMap, HashSet};
+    for &b in &g.blocks {
+        let mut reaching: HashMap<_, BTreeSet<_>> = HashMap::new();
+        for d in rd.reaching_block_entry(b) {
+            reaching.entry(rd.def(d).reg).or_default().insert(d);
+        }
+        let mut killed = HashSet::new();
+        for &i in &f.blocks[b].insts {
+            for u in rd.use_defs(i) {
+                let got: BTreeSet<_> = u.defs.iter().copied().collect();
+                assert_eq!(got.len(), u.defs.len(), "a definition twice in a chain");
+                let expected = reaching.get(&u.reg).cloned().unwrap_or_default();
+                assert_eq!(got, expected, "{}: {}", f.name(), f.regs[u.reg].name);
+                let from_entry = !killed.contains(&u.reg) && rd.entry_value_reaches(b, u.reg);
+                assert_eq!(
+                    u.from_entry,
+                    from_entry,
+                    "{}: {}",
+                    f.name(),
+                    f.regs[u.reg].name
+                );
+            }
+            for &d in rd.defs_of_inst(i) {
+                let def = rd.def(d);
+                let set = reaching.entry(def.reg).or_default();
+                if !def.guarded {
+                    set.clear();
+                    killed.insert(def.reg);
+                }
+                set.insert(d);
+            }
+        }
+    }
+}
+
 fn analyze_all(module: &ptx_ir::ir::Module, target: &Target) {
     for f in &module.functions {
         let g = cfg(f);
@@ -14,6 +53,7 @@ fn analyze_all(module: &ptx_ir::ir::Module, target: &Target) {
         let _ = dominance_frontiers(&g, &dom);
         let lf = loops(&g, &dom);
         let rd = reaching_defs(f, &g);
+        check_chains(f, &g, &rd);
         let lv = liveness(f, &g);
         let rp = reg_pressure(f, &g, &lv);
         let tc = trip_counts(f, &g, &dom, &lf, &rd);

@@ -286,7 +286,19 @@ impl RootDatabase {
     /// most 256 bytes long are tried (a token's).
     fn set_chunk_text(&mut self, chunk: Chunk, new: &str) {
         let old = chunk.text(self).as_str();
-        let (prefix, suffix) = chunked_affixes(&[old], new.as_bytes());
+        let (mut prefix, mut suffix) = chunked_affixes(&[old], new.as_bytes());
+        // The common prefix and suffix are counted in bytes: one may end
+        // inside a character both texts share the first bytes of ("к" and
+        // "е" both start with 0xD0). Whether a byte starts a character is
+        // decided by that byte alone, and the bytes before `prefix` (after
+        // `suffix`) are the same in both texts, so moving to a boundary of
+        // `old` moves to one of `new` too.
+        while !old.is_char_boundary(prefix) {
+            prefix -= 1;
+        }
+        while !old.is_char_boundary(old.len() - suffix) {
+            suffix -= 1;
+        }
         let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
         let tree = if old_end - prefix <= 256 && new_end - prefix <= 256 {
             let range = TextRange::new(

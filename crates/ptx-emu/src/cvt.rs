@@ -12,7 +12,7 @@
 
 use crate::float::{convert, ftz32, int_to_float, round_integral, to_int, Fmt, Rnd};
 use crate::fops::{relu_bits, sat_bits};
-use crate::types::{mask, sext, Ty};
+use crate::types::{mask, sext, Ty, TyFmt};
 
 /// A decoded `cvt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -24,7 +24,8 @@ use crate::fops::{Cmp, FMods, FOp, HOp};
 use crate::int::{IOp, PrmtMode};
 use crate::layout::{Layout, SymLoc};
 use crate::op::*;
-use crate::types::{mask, Space, Ty};
+use crate::types::{mask, Space, Ty, TyFmt};
+use ptx_isa::{FamilyId as F, OpFlags, OpInfo};
 
 /// A formal parameter of a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -404,85 +405,62 @@ fn decode_function(layout: &Layout, fi: usize, f: &Function) -> DFunc {
 
 type R<T> = Result<T, String>;
 
-/// Modifier helpers.
-struct Mods<'a>(&'a [String]);
+/// What the decoder reads of an opcode: the typed form (`Opcode::info`:
+/// types, rounding, state space, vector width, comparison, `.and/.or/.xor`,
+/// `.ftz/.sat/.relu`), and the modifiers as written for the instruction-
+/// specific ones (`.wide`, `.clamp`, shuffle modes, ...).
+struct Mods<'a> {
+    mods: &'a [String],
+    info: &'a OpInfo,
+}
 
-impl Mods<'_> {
+impl<'a> Mods<'a> {
+    fn of(opcode: &'a ptx_ir::ir::Opcode) -> Mods<'a> {
+        Mods {
+            mods: &opcode.modifiers,
+            info: &opcode.info,
+        }
+    }
     fn has(&self, m: &str) -> bool {
-        self.0.iter().any(|x| x == m)
+        self.mods.iter().any(|x| x == m)
     }
     /// The value of the first entry of `table` whose modifier is present.
     fn pick<T: Copy>(&self, table: &[(&str, T)]) -> Option<T> {
         table.iter().find(|(s, _)| self.has(s)).map(|&(_, v)| v)
     }
     fn types(&self) -> Vec<Ty> {
-        self.0.iter().filter_map(|m| Ty::parse(m)).collect()
+        self.info.types.iter().collect()
     }
     fn last_type(&self) -> R<Ty> {
-        self.types()
-            .last()
-            .copied()
-            .ok_or_else(|| "no type".to_string())
+        self.info.ty().ok_or_else(|| "no type".to_string())
     }
     fn first_type(&self) -> R<Ty> {
-        self.types()
-            .first()
-            .copied()
-            .ok_or_else(|| "no type".to_string())
+        self.info.first_ty().ok_or_else(|| "no type".to_string())
     }
     fn rnd(&self) -> Option<Rnd> {
-        self.0.iter().find_map(|m| match m.as_str() {
-            ".rn" => Some(Rnd::Rn),
-            ".rz" => Some(Rnd::Rz),
-            ".rm" => Some(Rnd::Rm),
-            ".rp" => Some(Rnd::Rp),
-            ".rna" => Some(Rnd::Rna),
-            _ => None,
-        })
+        self.info.rnd
     }
     fn irnd(&self) -> Option<Rnd> {
-        self.0.iter().find_map(|m| match m.as_str() {
-            ".rni" => Some(Rnd::Rn),
-            ".rzi" => Some(Rnd::Rz),
-            ".rmi" => Some(Rnd::Rm),
-            ".rpi" => Some(Rnd::Rp),
-            _ => None,
-        })
+        self.info.irnd
     }
     fn space(&self) -> Space {
-        self.0
-            .iter()
-            .find_map(|m| Space::parse(m))
-            .unwrap_or(Space::Generic)
+        self.info.space.unwrap_or(Space::Generic)
     }
     fn vec(&self) -> usize {
-        self.0
-            .iter()
-            .find_map(|m| match m.as_str() {
-                ".v2" => Some(2),
-                ".v4" => Some(4),
-                ".v8" => Some(8),
-                _ => None,
-            })
-            .unwrap_or(1)
+        self.info.vec as usize
     }
     fn cmp(&self) -> Option<Cmp> {
-        self.0.iter().find_map(|m| Cmp::parse(m))
+        self.info.cmp
     }
     fn bool_op(&self) -> Option<BoolOp> {
-        self.0.iter().find_map(|m| match m.as_str() {
-            ".and" => Some(BoolOp::And),
-            ".or" => Some(BoolOp::Or),
-            ".xor" => Some(BoolOp::Xor),
-            _ => None,
-        })
+        self.info.bool_op
     }
     fn fmods(&self, default: Rnd) -> FMods {
         FMods {
             rnd: self.rnd().unwrap_or(default),
-            ftz: self.has(".ftz"),
-            sat: self.has(".sat"),
-            relu: self.has(".relu"),
+            ftz: self.info.ftz,
+            sat: self.info.sat,
+            relu: self.info.relu,
         }
     }
 }
@@ -729,12 +707,15 @@ impl Decoder<'_> {
     }
 
     fn decode(&self, inst: &Inst) -> R<Op> {
-        let m = Mods(&inst.opcode.modifiers);
+        let m = Mods::of(&inst.opcode);
+        // The word (`add`) for the sub-decoders that pick the operation.
         let name = inst.opcode.name.as_str();
+        let family = inst.opcode.info.family;
+        let carry_out = m.info.flags.contains(OpFlags::CARRY_OUT);
         let o = |i| self.operand(inst, i);
-        match name {
-            "mov" => self.decode_mov(inst, &m),
-            "ld" | "ldu" => {
+        match family {
+            F::Mov => self.decode_mov(inst, &m),
+            F::Ld | F::LdGlobalNc | F::Ldu => {
                 let space = m.space();
                 let ety = m.last_type()?;
                 let d = o(0)?;
@@ -760,7 +741,7 @@ impl Decoder<'_> {
                     addr: self.addr(o(1)?, space)?,
                 })
             }
-            "st" => {
+            F::St | F::StAsync | F::StBulk => {
                 let space = m.space();
                 let ety = m.last_type()?;
                 let v = o(1)?;
@@ -781,17 +762,17 @@ impl Decoder<'_> {
                     addr: self.addr(o(0)?, space)?,
                 })
             }
-            "add" | "sub" | "addc" | "subc" if m.has(".cc") || name.ends_with('c') => {
+            F::AddCc | F::SubCc | F::Addc | F::Subc => {
                 let ty = m.last_type()?;
-                let kind = if name.starts_with("add") {
+                let kind = if matches!(family, F::AddCc | F::Addc) {
                     CarryKind::Add
                 } else {
                     CarryKind::Sub
                 };
                 Ok(Op::Carry {
                     kind,
-                    cin: name.ends_with('c'),
-                    cout: m.has(".cc"),
+                    cin: m.info.flags.contains(OpFlags::CARRY_IN),
+                    cout: carry_out,
                     ty,
                     d: self.dst(o(0)?, ty)?,
                     a: self.src(o(1)?, ty)?,
@@ -799,7 +780,7 @@ impl Decoder<'_> {
                     c: Src::Imm(0),
                 })
             }
-            "mad" | "madc" if m.has(".cc") || name == "madc" => {
+            F::Mad | F::Madc if carry_out || family == F::Madc => {
                 let ty = m.last_type()?;
                 Ok(Op::Carry {
                     kind: if m.has(".hi") {
@@ -807,8 +788,8 @@ impl Decoder<'_> {
                     } else {
                         CarryKind::MadLo
                     },
-                    cin: name == "madc",
-                    cout: m.has(".cc"),
+                    cin: m.info.flags.contains(OpFlags::CARRY_IN),
+                    cout: carry_out,
                     ty,
                     d: self.dst(o(0)?, ty)?,
                     a: self.src(o(1)?, ty)?,
@@ -816,14 +797,53 @@ impl Decoder<'_> {
                     c: self.src(o(3)?, ty)?,
                 })
             }
-            "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "abs" | "neg" | "min"
-            | "max" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos" | "lg2" | "ex2" | "tanh"
-            | "copysign" | "mul24" | "mad24" | "sad" | "popc" | "clz" | "bfind" | "fns"
-            | "brev" | "bfe" | "bfi" | "bmsk" | "szext" | "dp4a" | "dp2a" | "and" | "or"
-            | "xor" | "not" | "cnot" | "lop3" | "shl" | "shr" | "shf" | "prmt" => {
-                self.decode_arith(inst, name, &m)
-            }
-            "testp" => {
+            F::Add
+            | F::Sub
+            | F::Mul
+            | F::Mad
+            | F::Fma
+            | F::Div
+            | F::Rem
+            | F::Abs
+            | F::Neg
+            | F::Min
+            | F::Max
+            | F::Rcp
+            | F::RcpApproxFtzF64
+            | F::Sqrt
+            | F::Rsqrt
+            | F::RsqrtApproxFtzF64
+            | F::Sin
+            | F::Cos
+            | F::Lg2
+            | F::Ex2
+            | F::Tanh
+            | F::Copysign
+            | F::Mul24
+            | F::Mad24
+            | F::Sad
+            | F::Popc
+            | F::Clz
+            | F::Bfind
+            | F::Fns
+            | F::Brev
+            | F::Bfe
+            | F::Bfi
+            | F::Bmsk
+            | F::Szext
+            | F::Dp4a
+            | F::Dp2a
+            | F::And
+            | F::Or
+            | F::Xor
+            | F::Not
+            | F::Cnot
+            | F::Lop3
+            | F::Shl
+            | F::Shr
+            | F::Shf
+            | F::Prmt => self.decode_arith(inst, name, &m),
+            F::Testp => {
                 let ty = m.last_type()?;
                 let kind = inst
                     .opcode
@@ -848,7 +868,7 @@ impl Decoder<'_> {
                     a: self.src(o(1)?, ty)?,
                 })
             }
-            "setp" => {
+            F::Setp => {
                 let ty = m.last_type()?;
                 let cmp = m.cmp().ok_or("setp without a comparison")?;
                 let (p, q) = match o(0)? {
@@ -862,7 +882,7 @@ impl Decoder<'_> {
                 Ok(Op::Setp {
                     cmp,
                     ty,
-                    ftz: m.has(".ftz"),
+                    ftz: m.info.ftz,
                     p,
                     q,
                     a: self.src(o(1)?, ty)?,
@@ -870,7 +890,7 @@ impl Decoder<'_> {
                     bop,
                 })
             }
-            "set" => {
+            F::Set => {
                 let dty = m.first_type()?;
                 let sty = m.last_type()?;
                 let cmp = m.cmp().ok_or("set without a comparison")?;
@@ -882,14 +902,14 @@ impl Decoder<'_> {
                     cmp,
                     dty,
                     sty,
-                    ftz: m.has(".ftz"),
+                    ftz: m.info.ftz,
                     d: self.dst(o(0)?, dty)?,
                     a: self.src(o(1)?, sty)?,
                     b: self.src(o(2)?, sty)?,
                     bop,
                 })
             }
-            "selp" => {
+            F::Selp => {
                 let ty = m.last_type()?;
                 Ok(Op::Selp {
                     d: self.dst(o(0)?, ty)?,
@@ -898,20 +918,20 @@ impl Decoder<'_> {
                     c: self.pred(o(3)?)?,
                 })
             }
-            "slct" => {
+            F::Slct => {
                 let tys = m.types();
                 let (dty, cty) = (tys.first().copied().ok_or("slct type")?, m.last_type()?);
                 Ok(Op::Slct {
                     float: cty == Ty::F32,
-                    ftz: m.has(".ftz"),
+                    ftz: m.info.ftz,
                     d: self.dst(o(0)?, dty)?,
                     a: self.src(o(1)?, dty)?,
                     b: self.src(o(2)?, dty)?,
                     c: self.src(o(3)?, cty)?,
                 })
             }
-            "cvt" => self.decode_cvt(inst, &m),
-            "cvta" => {
+            F::Cvt | F::CvtPack => self.decode_cvt(inst, &m),
+            F::Cvta => {
                 let ty = m.last_type()?;
                 let to = m.has(".to");
                 let space = m.space();
@@ -929,17 +949,17 @@ impl Decoder<'_> {
                     },
                 })
             }
-            "isspacep" => Ok(Op::Isspacep {
+            F::Isspacep => Ok(Op::Isspacep {
                 space: m.space(),
                 d: self.dst(o(0)?, Ty::Pred)?,
                 a: self.src(o(1)?, Ty::U64)?,
             }),
-            "atom" | "red" => self.decode_atom(inst, name == "red", &m),
-            "bra" => Ok(Op::Bra {
+            F::Atom | F::Red | F::RedAsync => self.decode_atom(inst, family != F::Atom, &m),
+            F::Bra => Ok(Op::Bra {
                 target: self.label_pc(o(0)?)?,
                 reconv: self.reconv_here(),
             }),
-            "brx" => {
+            F::BrxIdx => {
                 let index = self.src(o(0)?, Ty::U32)?;
                 let Operand::Symbol { name, .. } = o(1)? else {
                     return Err("brx.idx without a target list".into());
@@ -958,20 +978,29 @@ impl Decoder<'_> {
                     reconv: self.reconv_here(),
                 })
             }
-            "call" => self.decode_call(inst),
-            "ret" => Ok(Op::Ret),
-            "exit" => Ok(Op::Exit),
-            "trap" => Ok(Op::Trap("trap".into())),
-            "brkpt" => Ok(Op::Trap("brkpt".into())),
-            "bar" | "barrier" => self.decode_bar(inst, &m),
-            "membar" | "fence" | "nanosleep" | "prefetch" | "prefetchu" | "applypriority"
-            | "discard" | "griddepcontrol" | "pmevent" | "setmaxnreg" => Ok(Op::Nop),
-            "createpolicy" => Ok(Op::Mov {
+            F::Call => self.decode_call(inst),
+            F::Ret => Ok(Op::Ret),
+            F::Exit => Ok(Op::Exit),
+            F::Trap => Ok(Op::Trap("trap".into())),
+            F::Brkpt => Ok(Op::Trap("brkpt".into())),
+            F::Bar | F::BarWarpSync | F::Barrier | F::BarrierCluster => self.decode_bar(inst, &m),
+            F::Membar
+            | F::Fence
+            | F::FenceProxy
+            | F::Nanosleep
+            | F::Prefetch
+            | F::Prefetchu
+            | F::Applypriority
+            | F::Discard
+            | F::Griddepcontrol
+            | F::Pmevent
+            | F::Setmaxnreg => Ok(Op::Nop),
+            F::Createpolicy => Ok(Op::Mov {
                 d: self.dst(o(0)?, Ty::B64)?,
                 a: Src::Imm(0x1000_0000_0000_0000),
             }),
-            "shfl" => self.decode_shfl(inst, &m),
-            "vote" => {
+            F::Shfl | F::ShflSync => self.decode_shfl(inst, &m),
+            F::Vote | F::VoteSync => {
                 let mode = if m.has(".all") {
                     VoteMode::All
                 } else if m.has(".any") {
@@ -999,7 +1028,7 @@ impl Decoder<'_> {
                     },
                 })
             }
-            "match" => {
+            F::MatchAny | F::MatchAll => {
                 let ty = m.last_type()?;
                 let (d, p) = match o(0)? {
                     Operand::PredPair(d, p) => (self.dst(d, Ty::B32)?, self.dst(p, Ty::Pred)?),
@@ -1014,7 +1043,7 @@ impl Decoder<'_> {
                     mask: self.src(o(2)?, Ty::B32)?,
                 })
             }
-            "redux" => {
+            F::ReduxSync => {
                 let ty = m.last_type()?;
                 let op = m
                     .pick(&[
@@ -1038,15 +1067,15 @@ impl Decoder<'_> {
             }
             // One CTA per cluster: a shared::cluster address is the CTA's own,
             // and its rank is 0.
-            "mapa" => Ok(Op::Mov {
+            F::Mapa => Ok(Op::Mov {
                 d: self.dst(o(0)?, m.last_type()?)?,
                 a: self.src(o(1)?, m.last_type()?)?,
             }),
-            "getctarank" => Ok(Op::Mov {
+            F::Getctarank => Ok(Op::Mov {
                 d: self.dst(o(0)?, Ty::U32)?,
                 a: Src::Imm(0),
             }),
-            "movmatrix" => {
+            F::Movmatrix => {
                 if !m.has(".m8n8") || !m.has(".trans") || m.last_type()? != Ty::B16 {
                     return Err("movmatrix form".into());
                 }
@@ -1055,11 +1084,19 @@ impl Decoder<'_> {
                     a: self.src(o(1)?, Ty::B32)?,
                 })))
             }
-            "mbarrier" => self.decode_mbar(inst, &m),
-            "activemask" => Ok(Op::ActiveMask {
+            F::MbarrierInit
+            | F::MbarrierInval
+            | F::MbarrierExpectTx
+            | F::MbarrierCompleteTx
+            | F::MbarrierArrive
+            | F::MbarrierArriveDrop
+            | F::MbarrierTestWait
+            | F::MbarrierTryWait
+            | F::MbarrierPendingCount => self.decode_mbar(inst, &m),
+            F::Activemask => Ok(Op::ActiveMask {
                 d: self.dst(o(0)?, Ty::B32)?,
             }),
-            "elect" => {
+            F::ElectSync => {
                 let (d, p) = match o(0)? {
                     Operand::PredPair(d, p) => (self.dst(d, Ty::B32)?, self.dst(p, Ty::Pred)?),
                     d => (Dst::SINK, self.dst(d, Ty::Pred)?),
@@ -1070,9 +1107,21 @@ impl Decoder<'_> {
                     mask: self.src(o(1)?, Ty::B32)?,
                 })
             }
-            "ldmatrix" | "stmatrix" => self.decode_ldst_matrix(inst, &m, name == "ldmatrix"),
-            "mma" => self.decode_mma(inst, &m),
-            "cp" => {
+            F::Ldmatrix | F::Stmatrix => self.decode_ldst_matrix(inst, &m, family == F::Ldmatrix),
+            F::Mma | F::MmaSp | F::MmaSpOrderedMetadata => self.decode_mma(inst, &m),
+            F::CpAsync
+            | F::CpAsyncCommitGroup
+            | F::CpAsyncWaitGroup
+            | F::CpAsyncWaitAll
+            | F::CpAsyncMbarrierArrive
+            | F::CpAsyncBulk
+            | F::CpReduceAsyncBulk
+            | F::CpAsyncBulkPrefetch
+            | F::CpAsyncBulkTensor
+            | F::CpReduceAsyncBulkTensor
+            | F::CpAsyncBulkPrefetchTensor
+            | F::CpAsyncBulkCommitGroup
+            | F::CpAsyncBulkWaitGroup => {
                 if m.has(".bulk") || m.has(".tensor") || m.has(".reduce") {
                     return Err("bulk asynchronous copies".into());
                 }
@@ -1121,7 +1170,7 @@ impl Decoder<'_> {
                     src_size,
                 })
             }
-            "alloca" => {
+            F::Alloca => {
                 let align = match inst.operands.get(2) {
                     Some(Operand::Imm(imm)) => match imm.value {
                         ImmValue::Int(v) => v as u32,
@@ -1136,15 +1185,21 @@ impl Decoder<'_> {
                     align: align.max(1),
                 })
             }
-            "stacksave" => Ok(Op::StackSave {
+            F::Stacksave => Ok(Op::StackSave {
                 d: self.dst(o(0)?, m.last_type()?)?,
             }),
-            "stackrestore" => Ok(Op::StackRestore {
+            F::Stackrestore => Ok(Op::StackRestore {
                 a: self.src(o(0)?, m.last_type()?)?,
             }),
-            "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vmad" | "vset" => {
-                self.decode_video(inst, name, &m)
-            }
+            F::Vadd
+            | F::Vsub
+            | F::Vabsdiff
+            | F::Vmin
+            | F::Vmax
+            | F::Vshl
+            | F::Vshr
+            | F::Vmad
+            | F::Vset => self.decode_video(inst, name, &m),
             _ => Err(format!(
                 "instruction `{}` is not implemented",
                 inst.opcode.family_or_name()
@@ -1321,20 +1376,20 @@ impl Decoder<'_> {
             return self.decode_float(inst, name, m, ty);
         }
         let op = match name {
-            "add" if m.has(".sat") => IOp::AddSat,
-            "sub" if m.has(".sat") => IOp::SubSat,
+            "add" if m.info.sat => IOp::AddSat,
+            "sub" if m.info.sat => IOp::SubSat,
             "add" => IOp::Add,
             "sub" => IOp::Sub,
             "mul" if m.has(".hi") => IOp::MulHi,
             "mul" if m.has(".wide") => IOp::MulWide,
             "mul" => IOp::MulLo,
-            "mad" if m.has(".hi") && m.has(".sat") => IOp::MadHiSat,
+            "mad" if m.has(".hi") && m.info.sat => IOp::MadHiSat,
             "mad" if m.has(".hi") => IOp::MadHi,
             "mad" if m.has(".wide") => IOp::MadWide,
             "mad" => IOp::MadLo,
             "mul24" if m.has(".hi") => IOp::Mul24Hi,
             "mul24" => IOp::Mul24Lo,
-            "mad24" if m.has(".hi") && m.has(".sat") => IOp::Mad24HiSat,
+            "mad24" if m.has(".hi") && m.info.sat => IOp::Mad24HiSat,
             "mad24" if m.has(".hi") => IOp::Mad24Hi,
             "mad24" => IOp::Mad24Lo,
             "sad" => IOp::Sad,
@@ -1342,8 +1397,8 @@ impl Decoder<'_> {
             "rem" => IOp::Rem,
             "abs" => IOp::Abs,
             "neg" => IOp::Neg,
-            "min" if m.has(".relu") => IOp::MinRelu,
-            "max" if m.has(".relu") => IOp::MaxRelu,
+            "min" if m.info.relu => IOp::MinRelu,
+            "max" if m.info.relu => IOp::MaxRelu,
             "min" => IOp::Min,
             "max" => IOp::Max,
             "popc" => IOp::Popc,
@@ -1498,7 +1553,7 @@ impl Decoder<'_> {
         if !matches!(ty, Ty::F32 | Ty::F64 | Ty::F32x2) {
             return Err(format!("`{name}` on {ty:?}"));
         }
-        let approx = m.has(".approx");
+        let approx = m.info.approx;
         let three = inst.operands.len() == 4;
         let op = match name {
             "add" => FOp::Add,
@@ -1581,10 +1636,10 @@ impl Decoder<'_> {
             sty,
             rnd: m.rnd(),
             irnd: m.irnd(),
-            ftz: m.has(".ftz"),
-            sat: m.has(".sat"),
-            relu: m.has(".relu"),
-            satfinite: m.has(".satfinite"),
+            ftz: m.info.ftz,
+            sat: m.info.sat,
+            relu: m.info.relu,
+            satfinite: m.info.satfinite,
         };
         let mut d = self.dst(o(0)?, dty)?;
         if dty.is_float() {
@@ -1716,7 +1771,7 @@ impl Decoder<'_> {
             // One CTA per cluster: the cluster barrier is the CTA's own.
             return Ok(Op::Nop);
         }
-        let aligned = inst.opcode.name == "bar" || m.has(".aligned");
+        let aligned = matches!(m.info.family, F::Bar | F::BarWarpSync) || m.has(".aligned");
         let kind = if m.has(".red") {
             if m.has(".popc") {
                 BarKind::RedPopc
@@ -1945,7 +2000,7 @@ impl Decoder<'_> {
             aty,
             bty,
             cty,
-            sat: m.has(".satfinite"),
+            sat: m.info.satfinite,
             d,
             a: list(1, reg_ty(aty))?,
             b: list(2, reg_ty(bty))?,
@@ -2032,7 +2087,7 @@ impl Decoder<'_> {
             dty,
             aty,
             bty,
-            sat: m.has(".sat"),
+            sat: m.info.sat,
             clamp: m.has(".clamp"),
             op2,
             cmp: m.cmp(),

@@ -18,7 +18,9 @@
 //!    an address (`.u64`/`.b64`/`.s64` under `.address_size 64`; the 32-bit
 //!    forms under `.address_size 32`), not an array, and a register carrying
 //!    it is the base of an address (`[%rd+8]`) of any instruction, or is
-//!    converted by `cvta.to.*`; or when it has a `.ptr` attribute.
+//!    converted by `cvta.to.*`, or is passed to a called function
+//!    (`st.param` of a call argument: unoptimized code calls a wrapper such
+//!    as `__fAtomicAdd` with the pointer); or when it has a `.ptr` attribute.
 //! 4. Everything else is a **scalar**. When unsure (a 64-bit integer
 //!    parameter that is loaded but never reaches an address) we pass a
 //!    scalar: if the kernel does use it as an address after all, both runs
@@ -76,6 +78,7 @@
 use std::fmt;
 
 use ptx_ir::ir::{AddressBase, Function, FunctionKind, Module, Operand, RegId};
+use ptx_isa::{FamilyId, Space};
 use rustc_hash::FxHashMap;
 
 use crate::error::{EmuError, ErrorKind};
@@ -457,12 +460,12 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
     while changed {
         changed = false;
         for (_, inst) in func.insts_in_order() {
-            let name = inst.opcode.name.as_str();
+            let family = inst.opcode.info.family;
             let Some(dest) = inst.operands.first().and_then(Operand::as_reg) else {
                 continue;
             };
             let mut from = 0u128;
-            if name == "ld" && inst.opcode.has_modifier(".param") {
+            if family == FamilyId::Ld && inst.opcode.info.space == Some(Space::Param) {
                 if let Some(Operand::Address(a)) = inst.operands.get(1) {
                     if let AddressBase::Symbol(s) = &a.base {
                         if let Some(&i) = index.get(s.as_str()) {
@@ -471,13 +474,22 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
                     }
                 }
             } else if matches!(
-                name,
-                "mov" | "cvta" | "cvt" | "add" | "sub" | "selp" | "and" | "or"
+                family,
+                FamilyId::Mov
+                    | FamilyId::Cvta
+                    | FamilyId::Cvt
+                    | FamilyId::Add
+                    | FamilyId::AddCc
+                    | FamilyId::Sub
+                    | FamilyId::SubCc
+                    | FamilyId::Selp
+                    | FamilyId::And
+                    | FamilyId::Or
             ) {
                 for op in &inst.operands[1..] {
                     op.for_each_reg(&mut |r| from |= carries.get(&r).copied().unwrap_or(0));
                 }
-            } else if name == "mad" {
+            } else if family == FamilyId::Mad {
                 if let Some(op) = inst.operands.last() {
                     op.for_each_reg(&mut |r| from |= carries.get(&r).copied().unwrap_or(0));
                 }
@@ -493,7 +505,9 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
     }
     let mut addressed = 0u128;
     for (_, inst) in func.insts_in_order() {
-        if inst.opcode.name == "cvta" && inst.opcode.has_modifier(".to") {
+        let info = &inst.opcode.info;
+        let passed = info.family == FamilyId::St && info.space == Some(Space::Param);
+        if passed || (info.family == FamilyId::Cvta && inst.opcode.has_modifier(".to")) {
             if let Some(op) = inst.operands.get(1) {
                 op.for_each_reg(&mut |r| addressed |= carries.get(&r).copied().unwrap_or(0));
             }
@@ -549,10 +563,9 @@ fn visit_addresses(op: &Operand, f: &mut impl FnMut(RegId)) {
 }
 
 fn uses_approx(m: &Module) -> bool {
-    m.functions.iter().any(|f| {
-        f.insts_in_order()
-            .any(|(_, i)| i.opcode.has_modifier(".approx"))
-    })
+    m.functions
+        .iter()
+        .any(|f| f.insts_in_order().any(|(_, i)| i.opcode.info.approx))
 }
 
 /// The launch shapes for a kernel (see the module documentation).
@@ -787,6 +800,26 @@ mod tests {
                 ParamClass::Buffer
             ]
         );
+    }
+
+    #[test]
+    fn pointers_passed_to_calls_are_buffers() {
+        let ptx = ".version 8.0\n.target sm_80\n.address_size 64\n\
+            .func (.param .b32 r) bump(.param .b64 p)\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\n\
+            ld.param.u64 %rd1, [p];\natom.global.add.u32 %r1, [%rd1], 1;\n\
+            st.param.b32 [r], %r1;\nret;\n}\n\
+            .visible .entry k(.param .u64 k_p, .param .u64 k_n)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<2>;\n\
+            ld.param.u64 %rd1, [k_p];\nld.param.u64 %rd2, [k_n];\n\
+            { .param .b64 a0;\n.param .b32 r0;\nst.param.b64 [a0], %rd1;\n\
+            call.uni (r0), bump, (a0);\nld.param.b32 %r1, [r0];\n}\nret;\n}\n";
+        let m = lower(ptx);
+        let f = m.functions.iter().find(|f| f.sig.name == "k").unwrap();
+        assert_eq!(
+            classify_params(f, 64, &[8, 8]),
+            vec![ParamClass::Buffer, ParamClass::Int { size: 8 }]
+        );
+        let r = verify(&m, &m, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
     }
 
     #[test]

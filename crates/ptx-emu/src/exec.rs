@@ -36,7 +36,7 @@ use crate::int;
 use crate::layout::SymLoc;
 use crate::memory::{check_align, oob, read_le, seg_slice, write_le, GlobalMem, PARAM_STACK_BASE};
 use crate::op::*;
-use crate::types::{mask, sext, Space, Ty};
+use crate::types::{mask, sext, Space, Ty, TyFmt};
 
 pub const FULL: u32 = u32::MAX;
 

@@ -20,16 +20,8 @@
 
 use std::cmp::Ordering;
 
-/// A rounding mode. `Rna` (to nearest, ties away from zero) is used by
-/// `cvt.rna.tf32.f32`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rnd {
-    Rn,
-    Rz,
-    Rm,
-    Rp,
-    Rna,
-}
+/// The rounding modes are the typed form every crate shares.
+pub use ptx_isa::Rnd;
 
 /// A binary floating-point format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

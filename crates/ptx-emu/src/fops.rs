@@ -18,7 +18,7 @@ use crate::float::{
     canon32, canon64, f32_binary, f32_fma, f32_sqrt, f64_binary, f64_fma, f64_sqrt, from_f64,
     ftz32, half_binary, soft_binary, soft_fma, Fmt, Rnd, SoftOp,
 };
-use crate::types::Ty;
+use crate::types::{Ty, TyFmt};
 
 /// An f32/f64 operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -354,54 +354,8 @@ pub fn div_bits(fmt: Fmt, a: u64, b: u64, rnd: Rnd) -> u64 {
     soft_binary(fmt, SoftOp::Div, a, b, rnd)
 }
 
-/// A comparison operator of `setp`/`set`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Lo,
-    Ls,
-    Hi,
-    Hs,
-    Equ,
-    Neu,
-    Ltu,
-    Leu,
-    Gtu,
-    Geu,
-    Num,
-    Nan,
-}
-
-impl Cmp {
-    pub fn parse(s: &str) -> Option<Cmp> {
-        Some(match s {
-            ".eq" => Cmp::Eq,
-            ".ne" => Cmp::Ne,
-            ".lt" => Cmp::Lt,
-            ".le" => Cmp::Le,
-            ".gt" => Cmp::Gt,
-            ".ge" => Cmp::Ge,
-            ".lo" => Cmp::Lo,
-            ".ls" => Cmp::Ls,
-            ".hi" => Cmp::Hi,
-            ".hs" => Cmp::Hs,
-            ".equ" => Cmp::Equ,
-            ".neu" => Cmp::Neu,
-            ".ltu" => Cmp::Ltu,
-            ".leu" => Cmp::Leu,
-            ".gtu" => Cmp::Gtu,
-            ".geu" => Cmp::Geu,
-            ".num" => Cmp::Num,
-            ".nan" => Cmp::Nan,
-            _ => return None,
-        })
-    }
-}
+/// The comparison operators are the typed form every crate shares.
+pub use ptx_isa::Cmp;
 
 /// Integer comparison.
 pub fn cmp_int(c: Cmp, signed: bool, bits: u32, a: u64, b: u64) -> bool {

@@ -383,7 +383,8 @@ impl Emulator {
         for (i, arg) in args.iter().enumerate() {
             if let KernelArg::Buffer(b) = arg {
                 let name = format!("argument {i} (`{}`)", kf.kparams[i].name);
-                addrs[i] = Some(self.global.alloc(b.bytes.clone(), 256, &name));
+                let bytes = crate::memory::try_copy(&b.bytes, &name)?;
+                addrs[i] = Some(self.global.alloc(bytes, 256, &name));
             }
         }
         let ptr_bytes = (prog.layout.map.addr_bits / 8) as u64;
@@ -471,7 +472,10 @@ impl Emulator {
             for y in 0..cfg.grid.y {
                 for x in 0..cfg.grid.x {
                     cx.ctaid = [x, y, z];
-                    cx.shared = vec![0; (static_smem + cfg.dynamic_smem as u64) as usize];
+                    cx.shared = crate::memory::try_zeroed(
+                        static_smem + cfg.dynamic_smem as u64,
+                        "shared memory",
+                    )?;
                     let mut warps: Vec<Warp> = (0..nwarps)
                         .map(|i| {
                             Warp::new(

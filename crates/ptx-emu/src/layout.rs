@@ -18,7 +18,7 @@ use ptx_ir::ir::{LocalDecl, Module, ModuleItem, VarDecl, Variable};
 use crate::error::{EmuError, ErrorKind};
 use crate::float::{from_f64, Fmt, Rnd};
 use crate::memory::{write_le, AddrMap, GlobalMem};
-use crate::types::{mask, Ty};
+use crate::types::{mask, Ty, TyFmt};
 
 /// The largest variable the emulator allocates (4 GiB).
 pub const MAX_VARIABLE: u64 = 1 << 32;
@@ -200,12 +200,22 @@ impl Layout {
             })?;
         let loc = match space {
             ".global" => {
-                let base = global.alloc(vec![0; size as usize], align, &var.name);
+                let bytes = crate::memory::try_zeroed(size, &format!("variable `{}`", var.name))?;
+                let base = global.alloc(bytes, align, &var.name);
                 SymLoc::Global(base)
             }
             ".const" => {
                 let off = (self.const_seg.len() as u64).div_ceil(align) * align;
-                self.const_seg.resize((off + size) as usize, 0);
+                let end = (off + size) as usize;
+                self.const_seg
+                    .try_reserve(end.saturating_sub(self.const_seg.len()))
+                    .map_err(|_| {
+                        EmuError::new(ErrorKind::Unsupported(format!(
+                            "cannot allocate {size} bytes for variable `{}`",
+                            var.name
+                        )))
+                    })?;
+                self.const_seg.resize(end, 0);
                 SymLoc::Const(off)
             }
             ".shared" => {
@@ -266,7 +276,7 @@ impl Layout {
             parse_init(&p.init).map_err(|e| bad(format!("initializer `{}`: {e}", p.init)))?;
         let ty = Ty::parse(&p.ty).ok_or_else(|| bad(format!("initializer of type `{}`", p.ty)))?;
         let width = ty.bytes() as usize;
-        let mut bytes = vec![0u8; p.size as usize];
+        let mut bytes = crate::memory::try_zeroed(p.size, "an initializer")?;
         for (i, item) in items.iter().enumerate() {
             let start = i * width;
             if start + width > bytes.len() {

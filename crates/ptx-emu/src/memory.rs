@@ -245,3 +245,64 @@ pub fn seg_slice(
     }
     Ok(&mut seg[addr as usize..end as usize])
 }
+
+/// `n` zeroed bytes for `what`, or an error naming the size when the memory
+/// cannot be had: sizes come from the user (buffers, variables, shared
+/// memory), and an allocation failure must not abort the process. Like
+/// `vec![0; n]` the memory comes zeroed from the allocator (pages the program
+/// never touches are never written), but a refusal is an error.
+pub(crate) fn try_zeroed(n: u64, what: &str) -> Result<Vec<u8>, crate::EmuError> {
+    let refused = || {
+        crate::EmuError::new(crate::ErrorKind::Unsupported(format!(
+            "cannot allocate {n} bytes for {what}"
+        )))
+    };
+    let len = usize::try_from(n).map_err(|_| refused())?;
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).map_err(|_| refused())?;
+    // SAFETY: `layout` has a non-zero size. The pointer, when not null, is
+    // from the global allocator with `u8`'s alignment and `len` bytes, all
+    // initialized (zeroed): what `Vec::from_raw_parts` requires with length
+    // and capacity `len`.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+    if ptr.is_null() {
+        return Err(refused());
+    }
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
+/// A copy of `bytes` for `what`, or an error when the memory cannot be had.
+pub(crate) fn try_copy(bytes: &[u8], what: &str) -> Result<Vec<u8>, crate::EmuError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(bytes.len()).map_err(|_| {
+        crate::EmuError::new(crate::ErrorKind::Unsupported(format!(
+            "cannot allocate {} bytes for {what}",
+            bytes.len()
+        )))
+    })?;
+    v.extend_from_slice(bytes);
+    Ok(v)
+}
+
+#[cfg(test)]
+mod alloc_tests {
+    use super::{try_copy, try_zeroed};
+
+    #[test]
+    fn refused_allocations_are_errors() {
+        let v = try_zeroed(4096, "a test").unwrap();
+        assert_eq!(v.len(), 4096);
+        assert!(v.iter().all(|&b| b == 0));
+        assert!(try_zeroed(0, "a test").unwrap().is_empty());
+        for n in [u64::MAX, 1 << 62, (isize::MAX as u64) + 1] {
+            let e = try_zeroed(n, "a test").unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("cannot allocate {n} bytes for a test")),
+                "{e}"
+            );
+        }
+        assert_eq!(try_copy(&[1, 2, 3], "a test").unwrap(), [1, 2, 3]);
+    }
+}

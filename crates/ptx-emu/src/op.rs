@@ -145,22 +145,8 @@ pub enum BarKind {
     RedOr,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoolOp {
-    And,
-    Or,
-    Xor,
-}
-
-impl BoolOp {
-    pub fn apply(self, a: bool, b: bool) -> bool {
-        match self {
-            BoolOp::And => a && b,
-            BoolOp::Or => a || b,
-            BoolOp::Xor => a != b,
-        }
-    }
-}
+/// `.and`/`.or`/`.xor`: the typed form every crate shares.
+pub use ptx_isa::BoolOp;
 
 /// A call argument or result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

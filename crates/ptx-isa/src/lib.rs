@@ -14,11 +14,13 @@
 mod directives;
 mod families;
 mod forms;
+pub mod opinfo;
 mod special_regs;
 
 pub use directives::{Directive, DirectivePlace, DIRECTIVES};
 pub use families::FAMILIES;
 pub use forms::{Form, FormError, OperandKind, OperandSpec, OperandType};
+pub use opinfo::{BoolOp, Cmp, FamilyId, OpFlags, OpInfo, Rnd, Scope, Sem, Space, Ty, Types};
 pub use special_regs::{special_reg, SpecialReg, SPECIAL_REGS};
 
 use std::sync::OnceLock;
@@ -210,16 +212,21 @@ impl NameParts {
 /// `mbarrier.arrive` with `.expect_tx`). Returns the family and which modifiers
 /// its name took.
 pub fn lookup(opcode: &str, modifiers: &[&str]) -> Option<(&'static Family, NameParts)> {
+    lookup_index(opcode, modifiers).map(|(i, parts)| (&FAMILIES[i], parts))
+}
+
+/// [`lookup`], returning the family's index in [`FAMILIES`] (which is also its
+/// [`FamilyId`], see [`FamilyId::from_index`]).
+pub fn lookup_index<S: AsRef<str>>(opcode: &str, modifiers: &[S]) -> Option<(usize, NameParts)> {
     let candidates = opcode_index().get(opcode)?;
-    let mut best: Option<(&'static Family, NameParts)> = None;
+    let mut best: Option<(usize, NameParts)> = None;
     'families: for &i in candidates {
         let family = &FAMILIES[i];
         let mut taken = NameParts::default();
         for part in family.name.split('.').skip(1) {
-            let found = modifiers
-                .iter()
-                .enumerate()
-                .position(|(j, m)| !taken.contains(j) && m.strip_prefix('.') == Some(part));
+            let found = modifiers.iter().enumerate().position(|(j, m)| {
+                !taken.contains(j) && m.as_ref().strip_prefix('.') == Some(part)
+            });
             match found {
                 Some(j) if j < 64 => taken.0 |= 1 << j,
                 _ => continue 'families,
@@ -229,7 +236,7 @@ pub fn lookup(opcode: &str, modifiers: &[&str]) -> Option<(&'static Family, Name
             taken.count() > b.count() || (taken.count() == b.count() && taken.0 < b.0)
         };
         if best.is_none_or(|(_, b)| better(b)) {
-            best = Some((family, taken));
+            best = Some((i, taken));
         }
     }
     best

@@ -23,6 +23,46 @@ pub(crate) fn offset(index: &LineIndex, pos: lsp::Position) -> TextSize {
     })
 }
 
+/// Makes the positions of a `didChange`'s ranges fit LSP's unsigned
+/// integers, in the JSON before it is parsed: a negative line or column
+/// becomes 0, one past `u32::MAX` (or a fraction) the nearest `u32`. The line
+/// index then clamps a position past the end of its line to the line's end,
+/// and one past the last line to the end of the text (what clients expect of
+/// out-of-range positions), so an edit with a bad position still applies and
+/// the document stays in step with the editor's.
+pub(crate) fn clamp_change_positions(params: &mut serde_json::Value) {
+    let Some(changes) = params
+        .get_mut("contentChanges")
+        .and_then(|c| c.as_array_mut())
+    else {
+        return;
+    };
+    for change in changes {
+        let Some(range) = change.get_mut("range") else {
+            continue;
+        };
+        for end in ["start", "end"] {
+            let Some(pos) = range.get_mut(end) else {
+                continue;
+            };
+            for field in ["line", "character"] {
+                let Some(v) = pos.get_mut(field) else {
+                    continue;
+                };
+                if v.is_u64() {
+                    if v.as_u64().is_some_and(|n| n > u64::from(u32::MAX)) {
+                        *v = u32::MAX.into();
+                    }
+                } else if let Some(n) = v.as_i64() {
+                    *v = (n.max(0) as u64).min(u64::from(u32::MAX)).into();
+                } else if let Some(f) = v.as_f64() {
+                    *v = (f.max(0.0).min(f64::from(u32::MAX)) as u32).into();
+                }
+            }
+        }
+    }
+}
+
 pub(crate) fn position(index: &LineIndex, offset: TextSize) -> lsp::Position {
     let lc = index.line_col(offset);
     lsp::Position::new(lc.line, lc.col)

@@ -142,7 +142,12 @@ impl State {
                             if not.method == lsp::notification::Exit::METHOD {
                                 return Ok(());
                             }
-                            self.on_notification(not)?;
+                            // A malformed notification is logged and dropped:
+                            // the server keeps serving.
+                            let method = not.method.clone();
+                            if let Err(e) = self.on_notification(not) {
+                                self.log(&format!("dropped `{method}`: {e}"));
+                            }
                         }
                         Message::Response(_) => {}
                     }
@@ -162,6 +167,15 @@ impl State {
 
     fn notify<N: lsp::notification::Notification>(&self, params: N::Params) {
         self.send(Notification::new(N::METHOD.to_string(), params));
+    }
+
+    /// Logs a message on stderr and to the client (`window/logMessage`).
+    fn log(&self, message: &str) {
+        eprintln!("ptxopt lsp: {message}");
+        self.notify::<lsp::notification::LogMessage>(lsp::LogMessageParams {
+            typ: lsp::MessageType::WARNING,
+            message: message.to_string(),
+        });
     }
 
     fn on_task(&mut self, task: Task) -> Result<(), ServerError> {
@@ -219,7 +233,9 @@ impl State {
                 self.set_document(doc.uri, doc.text, doc.version);
             }
             n::DidChangeTextDocument::METHOD => {
-                let p: lsp::DidChangeTextDocumentParams = serde_json::from_value(not.params)?;
+                let mut params = not.params;
+                convert::clamp_change_positions(&mut params);
+                let p: lsp::DidChangeTextDocumentParams = serde_json::from_value(params)?;
                 let uri = p.text_document.uri;
                 if !self.docs.contains_key(&uri) {
                     return Ok(());
@@ -235,8 +251,11 @@ impl State {
                             // change: the line index of the current revision.
                             let index = self.host.line_index(&path);
                             let range = convert::text_range(&index, range);
-                            let applied = self.host.edit_file_text(&path, range, &change.text);
-                            debug_assert!(applied, "a converted range lies within the text");
+                            if !self.host.edit_file_text(&path, range, &change.text) {
+                                // Not expected: a converted range lies within
+                                // the text, on character boundaries.
+                                self.log(&format!("dropped an edit of {uri:?} at {range:?}"));
+                            }
                         }
                         None => self.host.set_file_text(path.clone(), change.text),
                     }

@@ -900,3 +900,85 @@ fn optimization_remarks_are_hints() {
         .collect();
     expect![[r#"Some(Hint) 10:1 Some(String("applied")) [16 OriPerformLiveDeadFirst] removed dead `add.s32` defining %r2 (never read by code that stays)"#]].assert_eq(&hints.join("\n"));
 }
+
+/// Sends a `didChange` of `uri` given as raw JSON changes (positions an
+/// `lsp_types::Position` cannot hold).
+fn raw_change(c: &Client, version: i32, changes: Value) {
+    let params = json!({
+        "textDocument": { "uri": URI, "version": version },
+        "contentChanges": changes,
+    });
+    let not = Notification::new(n::DidChangeTextDocument::METHOD.to_string(), params);
+    c.conn.sender.send(not.into()).unwrap();
+}
+
+fn formatted(c: &mut Client) -> String {
+    let v = c.request::<r::Formatting>(lsp::DocumentFormattingParams {
+        text_document: doc(),
+        options: lsp::FormattingOptions {
+            tab_size: 4,
+            insert_spaces: true,
+            ..Default::default()
+        },
+        work_done_progress_params: Default::default(),
+    });
+    let edits: Vec<lsp::TextEdit> = serde_json::from_value(v).unwrap();
+    edits.iter().map(|e| e.new_text.as_str()).collect()
+}
+
+#[test]
+fn non_ascii_edits_and_invalid_positions_keep_the_server_serving() {
+    let mut c = Client::new(None);
+    c.open(URI, "к");
+    assert_eq!(c.diagnostics().version, Some(1));
+    // The edit that used to panic: UTF-16 column 1 is the end of "к" (2 bytes).
+    raw_change(
+        &c,
+        2,
+        json!([{ "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 0, "character": 1 } }, "text": "ее\n" }]),
+    );
+    assert_eq!(c.diagnostics().version, Some(2));
+    // Emoji (a surrogate pair: 2 columns) after the Cyrillic.
+    raw_change(
+        &c,
+        3,
+        json!([{ "range": { "start": { "line": 0, "character": 2 }, "end": { "line": 0, "character": 2 } }, "text": "😀x" }]),
+    );
+    assert_eq!(c.diagnostics().version, Some(3));
+    raw_change(
+        &c,
+        4,
+        json!([{ "range": { "start": { "line": 0, "character": 4 }, "end": { "line": 0, "character": 5 } }, "text": "中" }]),
+    );
+    assert_eq!(c.diagnostics().version, Some(4));
+    // Negative positions clamp to the start of the text.
+    raw_change(
+        &c,
+        5,
+        json!([{ "range": { "start": { "line": -3, "character": -1 }, "end": { "line": -3, "character": 0 } }, "text": "// " }]),
+    );
+    assert_eq!(c.diagnostics().version, Some(5));
+    // Positions past the end (and past u32) clamp to the end of the text.
+    raw_change(
+        &c,
+        6,
+        json!([
+            { "range": { "start": { "line": 99, "character": 0 }, "end": { "line": 4294967296u64, "character": 7 } }, "text": ".version   8.5\n" },
+            { "range": { "start": { "line": 0, "character": 400 }, "end": { "line": 0, "character": 400 } }, "text": " ok" }
+        ]),
+    );
+    assert_eq!(c.diagnostics().version, Some(6));
+    // A notification that is not a `didChange` at all is logged and dropped.
+    raw_change(&c, 7, json!("garbage"));
+    let log: lsp::LogMessageParams =
+        serde_json::from_value(c.notification(n::LogMessage::METHOD)).unwrap();
+    assert!(log.message.contains("didChange"), "{}", log.message);
+    // The server still answers, on the text the edits gave.
+    check(
+        formatted(&mut c),
+        expect![[r#"
+            // ее😀中 ok
+            .version 8.5
+        "#]],
+    );
+}

@@ -27,7 +27,7 @@ pub mod split;
 mod syntax_kind;
 mod tree_builder;
 
-pub use parser::SyntaxError;
+pub use parser::{SyntaxError, MAX_NESTING};
 pub use rowan::{GreenNode, GreenNodeData, TextRange, TextSize};
 pub use syntax_kind::{PtxLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 

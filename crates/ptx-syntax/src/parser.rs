@@ -40,6 +40,8 @@ pub fn parse_source(text: &str) -> (GreenNode, Vec<SyntaxError>) {
         newline_before: true,
         builder: TreeBuilder::new(text.len()),
         errors: Vec::new(),
+        depth: 0,
+        skipped_to: usize::MAX,
     };
     p.source_file();
     errors.append(&mut p.errors);
@@ -61,7 +63,30 @@ struct Parser<'t> {
     newline_before: bool,
     builder: TreeBuilder<'t>,
     errors: Vec<SyntaxError>,
+    /// How many nested blocks, initializer lists and expression nodes
+    /// enclose the current token (see [`MAX_NESTING`]).
+    depth: u32,
+    /// The token where the last skip of a too-deep construct stopped: the
+    /// enclosing constructs' complaints there (a missing `)`, `:` or `}`)
+    /// are consequences of that one error and are not reported.
+    skipped_to: usize,
 }
+
+/// The deepest nesting the parser builds: blocks, initializer braces,
+/// parentheses, brackets, vectors, argument lists, unary and binary operators
+/// (each operator of a chain such as `1+1+1` nests the previous ones) all
+/// count. Deeper input is an error ("nested too deeply") and its innermost
+/// part is kept flat in an `ERROR` node, so every tree has a bounded depth and
+/// every recursive walk of it (checks, lowering, constant evaluation,
+/// formatting, dropping the tree) a bounded stack: 256 levels take well under
+/// 1 MiB of stack in a debug build.
+///
+/// ptxas's own parser stack is exhausted by about 1,660 nested blocks or a few
+/// thousand unary operators; a chain of binary operators it reads at any
+/// length. Nothing close to 256 levels appears in real PTX (compilers nest a
+/// few blocks and short address expressions), so this is the one deliberate
+/// exception to "never reject what ptxas accepts".
+pub const MAX_NESTING: u32 = 256;
 
 /// Directives that start a top-level item; in a body they mean a missing `}`.
 fn is_module_only_directive(text: &str) -> bool {
@@ -320,6 +345,9 @@ impl<'t> Parser<'t> {
     /// A lexer error token was reported already and is not reported again.
     fn error(&mut self, message: impl Into<String>) {
         self.eat_trivia();
+        if self.pos == self.skipped_to {
+            return;
+        }
         let range = match self.tokens.get(self.pos) {
             Some(t) if t.kind == ERROR_TOKEN => return,
             Some(t) => TextRange::at(TextSize::from(self.offset as u32), t.len.into()),
@@ -332,6 +360,10 @@ impl<'t> Parser<'t> {
     /// previous token when the current one is on a new line or at EOF (where the
     /// missing thing belongs).
     fn error_missing(&mut self, message: impl Into<String>) {
+        self.eat_trivia();
+        if self.pos == self.skipped_to {
+            return;
+        }
         if self.at_line_start() {
             let range = TextRange::empty(TextSize::from(self.prev_end as u32));
             self.error_range(range, message);
@@ -354,6 +386,60 @@ impl<'t> Parser<'t> {
         let found = self.describe_current();
         self.error_missing(format!("expected {what}, found {found}"));
         false
+    }
+
+    /// Enters one level of nesting; at [`MAX_NESTING`], reports the error,
+    /// skips the construct starting at the current token flat
+    /// ([`Parser::skip_nested`]) and returns false (nothing entered).
+    fn enter(&mut self) -> bool {
+        if self.depth < MAX_NESTING {
+            self.depth += 1;
+            return true;
+        }
+        self.error(format!(
+            "nested too deeply (more than {MAX_NESTING} levels of blocks, braces, brackets, parentheses or operators)"
+        ));
+        self.skip_nested();
+        false
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Skips, into one flat ERROR node, the tokens from the current one to
+    /// the end of the construct: brackets of every kind are counted, and the
+    /// skip stops before a `;` or `,` outside them, before a closer without
+    /// its opener, at a directive that starts a function, or at the end.
+    fn skip_nested(&mut self) {
+        self.start(ERROR);
+        let mut open = 0u32;
+        while let Some(kind) = self.current() {
+            match kind {
+                L_PAREN | L_BRACK | L_CURLY => open += 1,
+                R_PAREN | R_BRACK | R_CURLY => {
+                    if open == 0 {
+                        break;
+                    }
+                    open -= 1;
+                }
+                SEMICOLON | COMMA if open == 0 => break,
+                DOT_IDENT if self.at_line_start() => {
+                    let text = self.current_text();
+                    if is_module_only_directive(text) {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+            if open == 0 && kind == R_CURLY {
+                break;
+            }
+        }
+        self.finish();
+        self.eat_trivia();
+        self.skipped_to = self.pos;
     }
 
     /// Skips tokens into an ERROR node until `;` (consumed), `}` or a new line
@@ -850,6 +936,14 @@ impl<'t> Parser<'t> {
     }
 
     fn init_value(&mut self) {
+        if !self.enter() {
+            return;
+        }
+        self.init_value_inner();
+        self.leave();
+    }
+
+    fn init_value_inner(&mut self) {
         if self.at(IDENT) && self.nth(1) == Some(EQ) {
             // `.samplerref s = { filter_mode = nearest, ... }`
             self.start(FIELD_INIT);
@@ -878,6 +972,14 @@ impl<'t> Parser<'t> {
     // ------------------------------------------------------------------ bodies
 
     fn block(&mut self) {
+        if !self.enter() {
+            return;
+        }
+        self.block_inner();
+        self.leave();
+    }
+
+    fn block_inner(&mut self) {
         self.start(BLOCK);
         self.bump(); // {
         loop {
@@ -1043,7 +1145,15 @@ impl<'t> Parser<'t> {
         if !self.primary(operand) {
             return;
         }
+        // Each operator wraps what was parsed since `cp` in one more node: the
+        // levels entered here are left when the expression ends.
+        let outer = self.depth;
         while let Some(kind) = self.current() {
+            let nests = kind == QUESTION && min_power == 0
+                || binary_power(kind).is_some_and(|power| power > min_power);
+            if nests && !self.enter() {
+                break;
+            }
             if kind == QUESTION && min_power == 0 {
                 self.builder.start_node_at(cp, TERNARY_EXPR);
                 self.bump();
@@ -1064,6 +1174,7 @@ impl<'t> Parser<'t> {
             self.expr_bp(power, operand);
             self.finish();
         }
+        self.depth = outer;
     }
 
     fn name_ref(&mut self) {
@@ -1077,6 +1188,19 @@ impl<'t> Parser<'t> {
 
     /// Parses one primary expression; false (after reporting) if there is none.
     fn primary(&mut self, operand: bool) -> bool {
+        if self.current().is_none() {
+            self.error("expected an operand, found end of file");
+            return false;
+        }
+        if !self.enter() {
+            return false;
+        }
+        let ok = self.primary_inner(operand);
+        self.leave();
+        ok
+    }
+
+    fn primary_inner(&mut self, operand: bool) -> bool {
         let Some(kind) = self.current() else {
             self.error("expected an operand, found end of file");
             return false;

@@ -69,3 +69,81 @@ proptest! {
         exercise(&text);
     }
 }
+
+/// Runs `f` on a thread with a `stack`-byte stack: a stack overflow would
+/// abort the test process, so passing proves the paths fit.
+pub fn on_stack(stack: usize, f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(stack)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// Everything `ptx-syntax` does to a text: parse, round trip, checks,
+/// formatting, skeleton, split, dropping the tree.
+fn exercise_all(text: &str) -> Vec<ptx_syntax::SyntaxError> {
+    let parse = ptx_syntax::parse(text);
+    assert_eq!(parse.syntax_node().to_string(), text);
+    let _ = ptx_syntax::check::diagnostics(&parse);
+    let _ = ptx_syntax::format::format(&parse);
+    let _ = ptx_syntax::skeleton::skeleton(parse.green());
+    let _ = ptx_syntax::split::split_points(text);
+    let _ = ptx_syntax::debug_tree(&parse.syntax_node()).len();
+    parse.errors().to_vec()
+}
+
+/// Deep nesting (issue 10: thousands of nested `{`, `(`, unary `-`, `1+1+...`
+/// terms, initializer braces overflowed the stack): below the limit the
+/// parse has no nesting error; past it, one clear error at the first level
+/// too deep; never an overflow, on a 1 MiB stack (smaller than a worker
+/// thread's 2 MiB) and on the main thread's 8 MiB.
+#[test]
+fn deep_nesting_never_overflows_the_stack() {
+    use ptx_syntax::MAX_NESTING;
+    let n_max = MAX_NESTING as usize;
+    for stack in [1 << 20, 8 << 20] {
+        for n in [n_max - 8, n_max + 1, 20_000] {
+            for (name, text) in mutation::deep_inputs(n) {
+                on_stack(stack, move || {
+                    let errors = exercise_all(&text);
+                    let deep: Vec<_> = errors
+                        .iter()
+                        .filter(|e| e.message.starts_with("nested too deeply"))
+                        .collect();
+                    if n < n_max && !name.ends_with("invalid") {
+                        assert!(errors.is_empty(), "{name} {n}: {errors:?}");
+                    }
+                    if n > n_max {
+                        assert_eq!(errors.len(), 1, "{name} {n}: {errors:?}");
+                        assert_eq!(deep.len(), 1, "{name} {n}: {errors:?}");
+                    }
+                    // Also cut short at every 997th byte.
+                    let step = if n < 1_000 {
+                        text.len() / 7 + 1
+                    } else {
+                        usize::MAX
+                    };
+                    for end in (0..text.len()).step_by(step) {
+                        exercise_all(&text[..end]);
+                    }
+                });
+            }
+        }
+    }
+}
+
+#[test]
+fn nesting_error_points_at_the_first_level_too_deep() {
+    let n = ptx_syntax::MAX_NESTING as usize + 5;
+    let text = mutation::kernel_with(&mutation::Nest::Block.text(n, true));
+    let errors = ptx_syntax::parse(&text).errors().to_vec();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    // The kernel's own body is the first level: the `{` opening level
+    // MAX_NESTING + 1 is the (MAX_NESTING)th nested block.
+    let at = u32::from(errors[0].range.start()) as usize;
+    let line = text[..at].matches('\n').count() + 1;
+    assert_eq!(&text[at..at + 1], "{");
+    assert_eq!(line, 8 + ptx_syntax::MAX_NESTING as usize);
+}

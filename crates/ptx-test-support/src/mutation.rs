@@ -14,6 +14,139 @@ pub enum Edit {
     InsertByte(usize, u8),
     InsertFragment(usize, &'static str),
     DeleteRange(usize, usize),
+    /// Inserts `opener` repeated `n` times (and, when `close`, the matching
+    /// closers after it): deep nesting, past the parser's limit too.
+    InsertNested(usize, Nest, u16, bool),
+}
+
+/// What [`Edit::InsertNested`] repeats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nest {
+    Block,
+    Paren,
+    Bracket,
+    Brace,
+    Minus,
+    Plus,
+}
+
+impl Nest {
+    pub const ALL: [Nest; 6] = [
+        Nest::Block,
+        Nest::Paren,
+        Nest::Bracket,
+        Nest::Brace,
+        Nest::Minus,
+        Nest::Plus,
+    ];
+
+    /// `n` levels: `{\n` blocks around `mov.u32 %r1, 1;`, `(((1)))`, `[[[x]]]`,
+    /// `{{{1}}}`, `---1`, `1+1+1` (each operator nests the ones before); with
+    /// `close == false` the openers only.
+    pub fn text(self, n: usize, close: bool) -> String {
+        let (open, inner, closer) = match self {
+            Nest::Block => ("{\n", "\tmov.u32 %r1, 1;\n", "}\n"),
+            Nest::Paren => ("(", "1", ")"),
+            Nest::Bracket => ("[", "x", "]"),
+            Nest::Brace => ("{", "1", "}"),
+            Nest::Minus => ("-", "1", ""),
+            Nest::Plus => ("1+", "1", ""),
+        };
+        let mut out = open.repeat(n);
+        if close {
+            out.push_str(inner);
+            out.push_str(&closer.repeat(n));
+        }
+        out
+    }
+}
+
+/// A kernel whose body is `body` (`%r<4>` and `%p<2>` declared).
+pub fn kernel_with(body: &str) -> String {
+    format!(
+        ".version 8.5\n.target sm_80\n.address_size 64\n\n.visible .entry k(.param .u64 p)\n{{\n\t.reg .b32 %r<4>;\n\t.reg .pred %p<2>;\n{body}\tret;\n}}\n"
+    )
+}
+
+/// Deeply nested inputs, `n` levels each, in every place nesting occurs:
+/// (name, text). Valid PTX while `n` is below the parser's limit (blocks,
+/// unary and binary operators in instructions, parentheses and braces in
+/// initializers), except where noted in the name.
+pub fn deep_inputs(n: usize) -> Vec<(String, String)> {
+    let header = ".version 8.5\n.target sm_80\n.address_size 64\n\n";
+    let mut out = vec![
+        (
+            "blocks".to_string(),
+            kernel_with(&Nest::Block.text(n, true)),
+        ),
+        (
+            "unary".to_string(),
+            kernel_with(&format!("\tmov.u32 %r1, {};\n", Nest::Minus.text(n, true))),
+        ),
+        (
+            "sum".to_string(),
+            kernel_with(&format!(
+                "\tadd.u32 %r1, %r2, {};\n",
+                Nest::Plus.text(n, true)
+            )),
+        ),
+        (
+            "parens_init".to_string(),
+            format!("{header}.global .u32 g = {};\n", Nest::Paren.text(n, true)),
+        ),
+        (
+            "mixed_unary_parens_init".to_string(),
+            format!(
+                "{header}.global .u32 g = {}1{};\n",
+                "-(~".repeat(n / 3),
+                ")".repeat(n / 3)
+            ),
+        ),
+        (
+            "ternary_init".to_string(),
+            format!("{header}.global .u32 g = {}1;\n", "1?2:".repeat(n)),
+        ),
+        (
+            "braces_init_invalid".to_string(),
+            format!(
+                "{header}.global .u32 g[1] = {};\n",
+                Nest::Brace.text(n, true)
+            ),
+        ),
+        (
+            "parens_operand_invalid".to_string(),
+            kernel_with(&format!("\tmov.u32 %r1, {};\n", Nest::Paren.text(n, true))),
+        ),
+        (
+            "vector_invalid".to_string(),
+            kernel_with(&format!("\tmov.u32 %r1, {};\n", Nest::Brace.text(n, true))),
+        ),
+        (
+            "address_invalid".to_string(),
+            kernel_with(&format!(
+                "\tld.global.u32 %r1, {};\n",
+                Nest::Bracket.text(n, true)
+            )),
+        ),
+        (
+            "unclosed_blocks_invalid".to_string(),
+            kernel_with(&Nest::Block.text(n, false)),
+        ),
+        (
+            "unclosed_parens_invalid".to_string(),
+            kernel_with(&format!("\tmov.u32 %r1, {}\n", Nest::Paren.text(n, false))),
+        ),
+    ];
+    out.push((
+        "guarded_blocks".to_string(),
+        kernel_with(&format!(
+            "\tsetp.eq.u32 %p1, %r1, 0;\n{}\t@%p1 add.u32 %r1, %r1, {};\n{}",
+            "{\n".repeat(n / 2),
+            Nest::Minus.text(n / 2, true),
+            "}\n".repeat(n / 2)
+        )),
+    ));
+    out
 }
 
 /// Pieces of PTX that decide where items and tokens end.
@@ -67,6 +200,13 @@ pub fn edit() -> impl Strategy<Value = Edit> {
         (any::<usize>(), prop::sample::select(FRAGMENTS))
             .prop_map(|(i, f)| Edit::InsertFragment(i, f)),
         (any::<usize>(), 0usize..64).prop_map(|(i, n)| Edit::DeleteRange(i, n)),
+        (
+            any::<usize>(),
+            prop::sample::select(&Nest::ALL[..]),
+            prop_oneof![1u16..40, 200u16..300, 2_000u16..30_000],
+            any::<bool>()
+        )
+            .prop_map(|(i, what, n, close)| Edit::InsertNested(i, what, n, close)),
     ]
 }
 
@@ -103,6 +243,10 @@ pub fn apply(text: &str, edit: &Edit) -> String {
         Edit::InsertFragment(i, f) => {
             let at = i % (bytes.len() + 1);
             bytes.splice(at..at, f.bytes());
+        }
+        Edit::InsertNested(i, what, n, close) => {
+            let at = i % (bytes.len() + 1);
+            bytes.splice(at..at, what.text(usize::from(n), close).into_bytes());
         }
         Edit::DeleteRange(i, n) => {
             let start = i % len;

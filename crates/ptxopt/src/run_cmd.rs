@@ -79,6 +79,38 @@ pub struct RunArgs {
     /// Limit of thread-instructions.
     #[arg(long, value_name = "N")]
     step_limit: Option<u64>,
+
+    /// Most bytes of buffers (`--arg buf:...`, all together) and dynamic
+    /// shared memory the run may allocate: a number of bytes with an
+    /// optional K, M, G or T suffix (powers of 1024); 4 GiB by default.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MEMORY, value_parser = parse_bytes)]
+    max_memory: u64,
+}
+
+/// The default of `--max-memory`, 4 GiB.
+pub(crate) const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// Parses `--max-memory`: bytes, with an optional K/M/G/T (1024-based) suffix.
+pub(crate) fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("unknown unit `{c}` in `{text}` (K, M, G or T)")),
+            };
+            (&t[..i], shift)
+        }
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of bytes (such as 4096, 512M, 4G)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` bytes is too large"))
 }
 
 /// A parsed `--arg`.
@@ -140,11 +172,25 @@ pub(crate) fn load_checked(
 fn run_inner(args: &RunArgs) -> Result<ExitCode, UsageError> {
     let grid = parse_dim(&args.grid, "--grid")?;
     let block = parse_dim(&args.block, "--block")?;
-    let specs = args
-        .args
-        .iter()
-        .map(|a| parse_arg(a, args.seed))
-        .collect::<Result<Vec<_>, _>>()?;
+    // `--max-memory` bounds the buffers and the dynamic shared memory
+    // together: each buffer is parsed with what the others left.
+    let mut left = args
+        .max_memory
+        .checked_sub(u64::from(args.dynamic_smem))
+        .ok_or_else(|| {
+            UsageError(format!(
+                "--dynamic-smem {} is more than --max-memory, {} bytes",
+                args.dynamic_smem, args.max_memory
+            ))
+        })?;
+    let mut specs = Vec::with_capacity(args.args.len());
+    for a in &args.args {
+        let spec = parse_arg(a, args.seed, left)?;
+        if let ArgSpec::Buffer(b) = &spec {
+            left -= b.bytes.len() as u64;
+        }
+        specs.push(spec);
+    }
     let mut db = RootDatabase::new();
     let (text, module) = match load_checked(&mut db, &args.file) {
         Ok((_, text, module)) => (text, module),
@@ -439,10 +485,38 @@ fn scalar_bytes(ty: ElemType, value: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// `4294967296` → `4 GiB`, `1536` → `1.5 KiB`.
+pub(crate) fn human_bytes(n: u64) -> String {
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} bytes")
+    } else if v.fract() == 0.0 {
+        format!("{v} {}", units[u])
+    } else {
+        format!("{v:.1} {}", units[u])
+    }
+}
+
 /// Parses one `--arg`. `seed` seeds `random` buffers (mixed with the text, so
 /// that two random buffers differ).
-pub(crate) fn parse_arg(text: &str, seed: u64) -> Result<ArgSpec, UsageError> {
+/// `max_memory` bounds a buffer's bytes (`--max-memory`): a larger one is an
+/// error naming its size and the limit, not an allocation failure.
+pub(crate) fn parse_arg(text: &str, seed: u64, max_memory: u64) -> Result<ArgSpec, UsageError> {
     let bad = |why: String| UsageError(format!("--arg {text}: {why}"));
+    let too_big = |what: String, bytes: u128| {
+        bad(format!(
+            "{what} is {bytes} bytes ({}), more than --max-memory allows, {max_memory} bytes ({}); \
+             raise --max-memory or use a smaller buffer",
+            human_bytes(u64::try_from(bytes).unwrap_or(u64::MAX)),
+            human_bytes(max_memory)
+        ))
+    };
     if let Some(rest) = text.strip_prefix("ptr:") {
         let bytes = scalar_bytes(ElemType::U64, rest)
             .ok_or_else(|| bad("expected an address such as `ptr:0`".into()))?;
@@ -457,6 +531,11 @@ pub(crate) fn parse_arg(text: &str, seed: u64) -> Result<ArgSpec, UsageError> {
         let ty = elem_type(ty_name)
             .ok_or_else(|| bad(format!("unknown element type `{ty_name}` ({TYPES})")))?;
         if let Some(path) = rest.strip_prefix("file=") {
+            if let Ok(meta) = std::fs::metadata(path) {
+                if meta.len() > max_memory {
+                    return Err(too_big(format!("`{path}`"), meta.len().into()));
+                }
+            }
             let bytes =
                 std::fs::read(path).map_err(|e| bad(format!("cannot read `{path}`: {e}")))?;
             if bytes.len() % ty.size() != 0 {
@@ -474,9 +553,24 @@ pub(crate) fn parse_arg(text: &str, seed: u64) -> Result<ArgSpec, UsageError> {
             .parse()
             .map_err(|_| bad(format!("bad element count `{count}`")))?;
         let size = ty.size();
-        let mut bytes = Vec::with_capacity(count * size);
+        let total = match count.checked_mul(size) {
+            Some(total) if total as u64 <= max_memory => total,
+            _ => {
+                return Err(too_big(
+                    format!("a buffer of {count} {ty_name}"),
+                    count as u128 * size as u128,
+                ))
+            }
+        };
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(total).map_err(|_| {
+            bad(format!(
+                "cannot allocate {total} bytes ({}) for the buffer",
+                human_bytes(total as u64)
+            ))
+        })?;
         match init {
-            "zero" => bytes.resize(count * size, 0),
+            "zero" => bytes.resize(total, 0),
             "iota" => {
                 for i in 0..count {
                     let v = match ty {
@@ -538,14 +632,14 @@ mod tests {
     use super::*;
 
     fn scalar(text: &str) -> Vec<u8> {
-        match parse_arg(text, 1).unwrap() {
+        match parse_arg(text, 1, DEFAULT_MAX_MEMORY).unwrap() {
             ArgSpec::Scalar { bytes, .. } => bytes,
             other => panic!("{other:?}"),
         }
     }
 
     fn buffer(text: &str) -> Buffer {
-        match parse_arg(text, 1).unwrap() {
+        match parse_arg(text, 1, DEFAULT_MAX_MEMORY).unwrap() {
             ArgSpec::Buffer(b) => b,
             other => panic!("{other:?}"),
         }
@@ -563,7 +657,7 @@ mod tests {
         for bad in [
             "u32:-1", "u8:256", "s8:128", "x32:1", "u32", "f32:abc", "u32:",
         ] {
-            assert!(parse_arg(bad, 1).is_err(), "{bad}");
+            assert!(parse_arg(bad, 1, DEFAULT_MAX_MEMORY).is_err(), "{bad}");
         }
     }
 
@@ -581,9 +675,46 @@ mod tests {
             "buf:u32:x:zero",
             "buf:u32:4:what",
         ] {
-            assert!(parse_arg(bad, 1).is_err(), "{bad}");
+            assert!(parse_arg(bad, 1, DEFAULT_MAX_MEMORY).is_err(), "{bad}");
         }
-        assert!(matches!(parse_arg("ptr:0", 1), Ok(ArgSpec::Pointer(0))));
+        assert!(matches!(
+            parse_arg("ptr:0", 1, DEFAULT_MAX_MEMORY),
+            Ok(ArgSpec::Pointer(0))
+        ));
+    }
+
+    #[test]
+    fn buffers_beyond_the_memory_limit_are_errors() {
+        // 99999999999999 f32 elements: 400 TB, well past the default limit.
+        let Err(UsageError(e)) = parse_arg("buf:f32:99999999999999:zero", 1, DEFAULT_MAX_MEMORY)
+        else {
+            panic!("accepted");
+        };
+        assert_eq!(
+            e,
+            "--arg buf:f32:99999999999999:zero: a buffer of 99999999999999 f32 is \
+             399999999999996 bytes (363.8 TiB), more than --max-memory allows, 4294967296 \
+             bytes (4 GiB); raise --max-memory or use a smaller buffer"
+        );
+        // count * size overflows usize: still the same error, no panic.
+        let e = parse_arg("buf:f64:18446744073709551615:iota", 1, DEFAULT_MAX_MEMORY);
+        assert!(matches!(e, Err(UsageError(m)) if m.contains("147573952589676412920")));
+        assert!(parse_arg("buf:u8:1025:zero", 1, 1024).is_err());
+        assert_eq!(buffer("buf:u8:1024:zero").bytes.len(), 1024);
+        assert!(parse_arg("buf:u8:1024:zero", 1, 1024).is_ok());
+    }
+
+    #[test]
+    fn byte_sizes() {
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("4G"), Ok(DEFAULT_MAX_MEMORY));
+        assert_eq!(parse_bytes("2t"), Ok(2 << 40));
+        for bad in ["", "G", "4X", "-1", "99999999999T"] {
+            assert!(parse_bytes(bad).is_err(), "{bad}");
+        }
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(100), "100 bytes");
     }
 
     #[test]

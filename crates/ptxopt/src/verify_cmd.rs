@@ -4,10 +4,13 @@
 //! the CPU emulator with the same generated inputs and compare every buffer
 //! ([`ptx_emu::diff`] documents the inputs, launch shapes and comparison).
 //!
-//! Prints one line per kernel and launch shape on stdout, e.g.
+//! Prints on stdout, per kernel, its static instruction count before and
+//! after, then one line per launch shape with the dynamic thread-instruction
+//! count (instructions executed, summed over the threads) before and after:
 //!
 //! ```text
-//! saxpy.ptx: saxpy grid 1x1x1 block 32x1x1 (saxpy_param_0=32 saxpy_param_1=1.5): equal (167 thread-instructions)
+//! saxpy.ptx: saxpy: 20 -> 20 instructions
+//! saxpy.ptx: saxpy grid 1x1x1 block 32x1x1 (saxpy_param_0=32 saxpy_param_1=1.5): equal (640 -> 640 thread-instructions)
 //! ```
 //!
 //! and a summary on stderr. Exit status: 0 when no kernel differs or fails
@@ -141,6 +144,12 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
         );
         if let Some(problem) = &report.problem {
             println!("{display}: {kernel}: error: {problem}");
+        } else {
+            println!(
+                "{display}: {kernel}: {} -> {} instructions",
+                static_count(&original, kernel),
+                static_count(&optimized, kernel)
+            );
         }
         for run in &report.runs {
             let shape = format!(
@@ -151,13 +160,7 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
                 Outcome::Equal {
                     original,
                     optimized,
-                } if original == optimized => format!("equal ({original} thread-instructions)"),
-                Outcome::Equal {
-                    original,
-                    optimized,
-                } => format!(
-                    "equal ({original} thread-instructions original, {optimized} optimized)"
-                ),
+                } => format!("equal ({original} -> {optimized} thread-instructions)"),
                 Outcome::Different(d) => format!("DIFFERENT: {d}"),
                 Outcome::Skipped(why) => format!("skipped (the emulator cannot run it: {why})"),
                 Outcome::Error { which, error } => format!("error in the {which} kernel: {error}"),
@@ -186,4 +189,13 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Instructions in the body of `kernel` (0 when there is none).
+fn static_count(module: &ptx_ir::ir::Module, kernel: &str) -> usize {
+    module
+        .functions
+        .iter()
+        .find(|f| f.sig.name == kernel)
+        .map_or(0, |f| f.insts_in_order().count())
 }

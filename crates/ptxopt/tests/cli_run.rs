@@ -253,3 +253,56 @@ fn emulation_error_exits_1_with_location() {
     assert!(err.contains("out-of-bounds"), "{err}");
     assert!(err.contains("tid (32,0,0)"), "{err}");
 }
+
+#[test]
+fn buffers_past_max_memory_are_usage_errors() {
+    fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut a = vec![
+            SAXPY, "--kernel", "saxpy", "--block", "32", "--arg", "u32:8", "--arg", "f32:1",
+        ];
+        a.extend_from_slice(extra);
+        a
+    }
+    // The reported command: a 400 TB buffer is an error naming its size and
+    // the limit, not an aborted allocation.
+    let out = ptxopt_run(&args(&[
+        "--arg",
+        "buf:f32:99999999999999:zero",
+        "--arg",
+        "buf:f32:8:zero",
+    ]));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "is 399999999999996 bytes (363.8 TiB), more than --max-memory allows, 4294967296 bytes (4 GiB)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    // The limit is on all buffers together.
+    let out = ptxopt_run(&args(&[
+        "--max-memory",
+        "48",
+        "--arg",
+        "buf:f32:8:zero",
+        "--arg",
+        "buf:f32:8:zero",
+    ]));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("more than --max-memory allows, 16 bytes"),
+        "{}",
+        stderr(&out)
+    );
+    let out = ptxopt_run(&args(&[
+        "--max-memory",
+        "1K",
+        "--arg",
+        "buf:f32:8:zero",
+        "--arg",
+        "buf:f32:8:zero",
+    ]));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = ptxopt_run(&args(&["--max-memory", "4Q"]));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

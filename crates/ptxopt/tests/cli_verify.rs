@@ -37,16 +37,39 @@ fn examples() -> Vec<String> {
     files
 }
 
+/// `... N -> M` at the end of `s`: `(N, M)`.
+fn arrow_counts(s: &str) -> (u64, u64) {
+    let (before, after) = s
+        .rsplit_once(" -> ")
+        .unwrap_or_else(|| panic!("no arrow: {s}"));
+    let n = before.rsplit(' ').next().unwrap().parse().unwrap();
+    (n, after.trim().parse().unwrap())
+}
+
 #[test]
 fn every_example_verifies_equal() {
     for file in examples() {
         let out = ptxopt_verify(&[&file]);
         let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
         assert_eq!(out.status.code(), Some(0), "{file}:\n{stdout}{stderr}");
-        let lines: Vec<&str> = stdout.lines().collect();
-        assert!(lines.len() >= 3, "{file}: one line per shape:\n{stdout}");
-        for line in lines {
+        let (counts, shapes): (Vec<&str>, Vec<&str>) =
+            stdout.lines().partition(|l| l.ends_with(" instructions"));
+        assert!(
+            !counts.is_empty(),
+            "{file}: one count line per kernel:\n{stdout}"
+        );
+        for line in counts {
+            // `FILE: KERNEL: N -> M instructions`; the pipeline passes
+            // everything through today, so N == M.
+            let (n, m) = arrow_counts(line.trim_end_matches(" instructions"));
+            assert!(n > 0 && n == m, "{file}: {line}");
+        }
+        assert!(shapes.len() >= 3, "{file}: one line per shape:\n{stdout}");
+        for line in shapes {
             assert!(line.contains(": equal ("), "{file}: {line}");
+            let inner = line.rsplit('(').next().unwrap();
+            let (n, m) = arrow_counts(inner.trim_end_matches(" thread-instructions)"));
+            assert!(n > 0 && n == m, "{file}: {line}");
         }
         assert!(
             stderr.contains("0 different, 0 skipped, 0 with errors"),
@@ -76,7 +99,12 @@ fn settings_and_kernel_selection() {
         stdout.lines().all(|l| l.contains("poly_known_trip")),
         "{stdout}"
     );
-    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    // The static count, then three shapes.
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+    assert!(
+        stdout.lines().next().unwrap().ends_with(" instructions"),
+        "{stdout}"
+    );
 
     for (args, message) in [
         (

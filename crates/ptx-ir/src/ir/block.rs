@@ -8,6 +8,7 @@
 //! fall through.
 
 use la_arena::{ArenaMap, Idx};
+use ptx_isa::FamilyId;
 
 use super::function::Function;
 use super::inst::InstId;
@@ -81,8 +82,8 @@ impl Function {
 
     /// The blocks a `bra` or `brx.idx` can jump to (empty for other instructions).
     pub fn branch_targets_of(&self, inst: &super::Inst) -> Vec<BlockId> {
-        match inst.opcode.name.as_str() {
-            "bra" => inst
+        match inst.opcode.info.family {
+            FamilyId::Bra => inst
                 .operands
                 .iter()
                 .filter_map(|op| match op {
@@ -90,7 +91,7 @@ impl Function {
                     _ => None,
                 })
                 .collect(),
-            "brx" => inst
+            FamilyId::BrxIdx => inst
                 .operands
                 .iter()
                 .filter_map(|op| match op {

@@ -12,7 +12,8 @@
 //!    immediate, symbol or label in first place is never a destination (so `st`,
 //!    `red`, `sust`, `cp.async*`, `mbarrier.init`, `wmma.store`, `tcgen05.mma`, ...
 //!    define no register).
-//! 3. Instructions whose first register operand is read, not written: `bra`,
+//! 3. Instructions whose first register operand is read, not written
+//!    (`OpFlags::FIRST_IS_SOURCE` of the opcode's typed form): `bra`,
 //!    `brx.idx`, `ret`, `exit`, `trap`, `brkpt`, `nanosleep`, `stackrestore`,
 //!    `pmevent`, `setmaxnreg`, `griddepcontrol`, `membar`, `fence`, `bar`/`barrier`
 //!    except their `.red` forms (`bar.sync %r1` reads `%r1`), `tcgen05.dealloc`, and
@@ -23,7 +24,7 @@
 //!    nothing.
 //! 5. Partial writes also read the destination: a destination register with a
 //!    component (`vadd ... %r1.h0, ...`, `%v.x`), and the accumulator of
-//!    `wgmma.mma_async` (`d = a*b + d`).
+//!    `wgmma.mma_async` (`d = a*b + d`, `OpFlags::READS_DEST`).
 //! 6. Every other register is a use, including those inside memory operands (the
 //!    base of `[%rd1+8]`, the coordinates of `[tex, {%f1, %f2}]`), negated
 //!    predicates (`!%p`), call argument lists and the source vectors of `st`/`mov`.
@@ -31,6 +32,8 @@
 //! A guarded instruction's defs are conditional: they do not kill earlier
 //! definitions. Analyses must treat them as "may define". Carry flags (`.cc`) are
 //! not registers here.
+
+use ptx_isa::OpFlags;
 
 use super::inst::Inst;
 use super::operand::Operand;
@@ -102,25 +105,28 @@ pub fn visit_defs_and_uses(inst: &Inst, mut f: impl FnMut(Access, RegId)) {
     }
 }
 
-/// Whether the first operand of `inst` is a destination (rules 2 and 3).
+/// Whether the first operand of `inst` is a destination (rules 2 and 3: a
+/// `call`'s return list, else a register, vector, pair or sink unless the
+/// opcode is [`OpFlags::FIRST_IS_SOURCE`]).
 pub fn writes_first_operand(inst: &Inst) -> bool {
     let first = inst.operands.first();
-    match inst.opcode.name.as_str() {
-        "call" => matches!(first, Some(Operand::ArgList(_))),
-        "bra" | "brx" | "ret" | "exit" | "trap" | "brkpt" | "nanosleep" | "stackrestore"
-        | "pmevent" | "setmaxnreg" | "griddepcontrol" | "membar" | "fence" => false,
-        "bar" | "barrier" => inst.opcode.has_modifier(".red"),
-        "tcgen05" if inst.opcode.has_modifier(".dealloc") => false,
-        _ => matches!(
+    let flags = inst.opcode.info.flags;
+    if flags.is_call() {
+        matches!(first, Some(Operand::ArgList(_)))
+    } else if flags.contains(OpFlags::FIRST_IS_SOURCE) {
+        false
+    } else {
+        matches!(
             first,
             Some(Operand::Reg { .. } | Operand::Vector(_) | Operand::PredPair(..) | Operand::Sink)
-        ),
+        )
     }
 }
 
-/// Whether the whole destination is also read (rule 5, `wgmma.mma_async`).
+/// Whether the whole destination is also read (rule 5, `wgmma.mma_async`:
+/// [`OpFlags::READS_DEST`]).
 fn reads_destination(inst: &Inst) -> bool {
-    inst.opcode.name == "wgmma" && inst.opcode.has_modifier(".mma_async")
+    inst.opcode.info.flags.contains(OpFlags::READS_DEST)
 }
 
 fn visit_dest(op: &Operand, also_read: bool, f: &mut impl FnMut(Access, RegId)) {

@@ -1,6 +1,7 @@
 //! Instructions: opcode with modifiers, guard, operands, `.loc` and source range.
 
 use la_arena::Idx;
+use ptx_isa::OpInfo;
 use ptx_syntax::TextRange;
 
 use super::operand::Operand;
@@ -30,7 +31,8 @@ pub struct Inst {
     pub range: TextRange,
 }
 
-/// The opcode word, its family in the ISA table, and the modifiers as written.
+/// The opcode word, its family in the ISA table, the modifiers as written
+/// (for the emitter), and their typed decoding ([`Opcode::info`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Opcode {
     /// The word before the first dot: `ld`, `cp`, `mma`.
@@ -41,18 +43,40 @@ pub struct Opcode {
     /// Every modifier as written, with its dot, including those that are part of
     /// the family name: `.async`, `.bulk`, `.tensor`, `.2d`, ...
     pub modifiers: Vec<String>,
+    /// The typed form, decoded once from `name` and `modifiers` (see
+    /// [`ptx_isa::opinfo`]): the family as an enum ([`ptx_isa::FamilyId`]),
+    /// types, rounding, comparison, state space, scope and semantics, vector
+    /// width, and the flags ([`ptx_isa::OpFlags`]: pure, load, store, atomic,
+    /// barrier, fence, terminator, branch, call, commutative, may trap, side
+    /// effects, volatile, ...). Analyses and passes read this, not the strings;
+    /// whoever changes `name` or `modifiers` builds a new opcode with
+    /// [`Opcode::new`].
+    pub info: OpInfo,
 }
 
 impl Opcode {
-    /// Builds an opcode from its word and modifiers, looking the family up.
+    /// Builds an opcode from its word and modifiers, looking the family up and
+    /// decoding the typed form.
     pub fn new(name: &str, modifiers: Vec<String>) -> Opcode {
-        let refs: Vec<&str> = modifiers.iter().map(String::as_str).collect();
-        let family = ptx_isa::lookup(name, &refs).map(|(f, _)| f.name);
+        let info = OpInfo::decode(name, &modifiers);
+        Opcode::with_info(name, modifiers, info)
+    }
+
+    /// An opcode whose typed form is already known (`info` must be what
+    /// [`OpInfo::decode`] gives for `name` and `modifiers`; lowering caches it
+    /// per distinct opcode).
+    pub fn with_info(name: &str, modifiers: Vec<String>, info: OpInfo) -> Opcode {
         Opcode {
             name: name.to_string(),
-            family,
+            family: info.family_name(),
             modifiers,
+            info,
         }
+    }
+
+    /// The opcode's flags (`self.info.flags`).
+    pub fn flags(&self) -> ptx_isa::OpFlags {
+        self.info.flags
     }
 
     /// The family name, or the opcode word when the family is unknown.
@@ -100,12 +124,24 @@ impl Inst {
     }
 
     /// Whether the instruction ends a basic block: `bra`, `brx.idx`, `ret`,
-    /// `exit`, `trap` (guarded or not).
+    /// `exit`, `trap` (guarded or not); [`ptx_isa::OpFlags::TERMINATOR`].
     pub fn is_terminator(&self) -> bool {
-        matches!(
-            self.opcode.name.as_str(),
-            "bra" | "brx" | "ret" | "exit" | "trap"
-        )
+        self.opcode.info.flags.is_terminator()
+    }
+
+    /// Whether the instruction computes its results from its operands only
+    /// (equal ones with equal sources may be merged): its opcode is
+    /// [`ptx_isa::OpFlags::PURE`] and it reads no volatile special register
+    /// (`%clock`, `%globaltimer`, `%pm0`, `%smid`, `%warpid`, `%nsmid`: their
+    /// value changes between reads).
+    pub fn is_pure(&self) -> bool {
+        self.opcode.info.flags.is_pure() && !self.reads_volatile_special()
+    }
+
+    /// Whether an operand is a special register whose value changes between
+    /// reads (see [`Inst::is_pure`]).
+    pub fn reads_volatile_special(&self) -> bool {
+        self.operands.iter().any(reads_volatile_special)
     }
 
     /// Whether control can continue to the next instruction in layout order: true
@@ -113,5 +149,30 @@ impl Inst {
     /// `trap`.
     pub fn can_fall_through(&self) -> bool {
         !self.is_terminator() || self.guard.is_some()
+    }
+}
+
+/// Special registers whose value changes between reads.
+pub fn is_volatile_special(name: &str) -> bool {
+    [
+        "%clock",
+        "%globaltimer",
+        "%pm",
+        "%smid",
+        "%warpid",
+        "%nsmid",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
+
+fn reads_volatile_special(op: &Operand) -> bool {
+    match op {
+        Operand::Special { name, .. } => is_volatile_special(name),
+        Operand::AddressList(items) | Operand::Vector(items) | Operand::ArgList(items) => {
+            items.iter().any(reads_volatile_special)
+        }
+        Operand::PredPair(a, b) => reads_volatile_special(a) || reads_volatile_special(b),
+        _ => false,
     }
 }

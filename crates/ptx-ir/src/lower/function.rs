@@ -188,7 +188,7 @@ pub(crate) struct FnLowerer<'a> {
     reg_names_generation: u64,
     /// The ISA family of each opcode seen, keyed by its words separated by
     /// spaces (`ld .global .f32`), and the buffer the key is built in.
-    families: FxHashMap<String, Option<&'static str>>,
+    families: FxHashMap<String, ptx_isa::OpInfo>,
     opcode_key: String,
 }
 
@@ -508,8 +508,8 @@ impl<'a> FnLowerer<'a> {
 
     // ---------------------------------------------------------- instructions
 
-    /// Lowers an `OPCODE` node; the ISA family is looked up once per distinct
-    /// opcode of the function.
+    /// Lowers an `OPCODE` node; the ISA family is looked up and the typed form
+    /// decoded once per distinct opcode of the function.
     fn lower_opcode(&mut self, opcode: Node<'_>) -> Option<Opcode> {
         let name = opcode.token(SyntaxKind::IDENT)?.text();
         let modifiers: Vec<String> = opcode
@@ -524,21 +524,16 @@ impl<'a> FnLowerer<'a> {
             key.push(' ');
             key.push_str(m);
         }
-        let family = match self.families.get(key.as_str()) {
-            Some(&family) => family,
+        let info = match self.families.get(key.as_str()) {
+            Some(&info) => info,
             None => {
-                let refs: Vec<&str> = modifiers.iter().map(String::as_str).collect();
-                let family = ptx_isa::lookup(name, &refs).map(|(f, _)| f.name);
-                self.families.insert(key.clone(), family);
-                family
+                let info = ptx_isa::OpInfo::decode(name, &modifiers);
+                self.families.insert(key.clone(), info);
+                info
             }
         };
-        // What `Opcode::new` builds, without looking the family up again.
-        Some(Opcode {
-            name: name.to_string(),
-            family,
-            modifiers,
-        })
+        // What `Opcode::new` builds, without decoding the opcode again.
+        Some(Opcode::with_info(name, modifiers, info))
     }
 
     fn lower_instruction(&mut self, inst: Node<'a>) {
