@@ -882,25 +882,6 @@ fn formatting_returns_the_canonical_layout() {
     );
 }
 
-#[test]
-fn optimization_remarks_are_hints() {
-    let mut c = Client::new(None);
-    let text = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 1;\n\tst.global.u32 [%rd2], %r1;\n\tret;\n}\n";
-    c.open("file:///remarks.ptx", text);
-    let d = c.diagnostics();
-    let hints: Vec<String> = d
-        .diagnostics
-        .iter()
-        .map(|x| {
-            format!(
-                "{:?} {}:{} {:?} {}",
-                x.severity, x.range.start.line, x.range.start.character, x.code, x.message
-            )
-        })
-        .collect();
-    expect![[r#"Some(Hint) 10:1 Some(String("applied")) [16 OriPerformLiveDeadFirst] removed dead `add.s32` defining %r2 (never read by code that stays)"#]].assert_eq(&hints.join("\n"));
-}
-
 /// Sends a `didChange` of `uri` given as raw JSON changes (positions an
 /// `lsp_types::Position` cannot hold).
 fn raw_change(c: &Client, version: i32, changes: Value) {
@@ -981,4 +962,23 @@ fn non_ascii_edits_and_invalid_positions_keep_the_server_serving() {
             .version 8.5
         "#]],
     );
+}
+
+#[test]
+fn optimization_remarks_are_hints() {
+    let mut c = Client::new(None);
+    let text = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 1;\n\tst.global.u32 [%rd2], %r1;\n\tret;\n}\n";
+    c.open("file:///remarks.ptx", text);
+    let d = c.diagnostics();
+    let hints: Vec<String> = d
+        .diagnostics
+        .iter()
+        .map(|x| {
+            format!(
+                "{:?} {}:{} {:?} {}",
+                x.severity, x.range.start.line, x.range.start.character, x.code, x.message
+            )
+        })
+        .collect();
+    expect![[r#"Some(Hint) 10:1 Some(String("applied")) [16 OriPerformLiveDeadFirst] removed dead `add.s32` defining %r2 (never read by code that stays)"#]].assert_eq(&hints.join("\n"));
 }
