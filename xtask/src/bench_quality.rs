@@ -337,6 +337,11 @@ fn measure(source: &str, versions: &[Compiled]) -> Vec<Row> {
                         before += original;
                         after += optimized;
                     }
+                    Outcome::BothStopped { error } => {
+                        problems.push(format!("{level}: both kernels stop at {error}"));
+                        ok = false;
+                        break;
+                    }
                     Outcome::Skipped(why) => {
                         problems.push(format!("{level}: the emulator cannot run it: {why}"));
                         ok = false;

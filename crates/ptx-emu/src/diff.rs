@@ -71,9 +71,28 @@
 //! that differ in rounding. The first mismatching word is reported
 //! ([`Difference`]), with the number of mismatching words.
 //!
-//! A kernel that the emulator cannot run ([`ErrorKind::Unsupported`] in the
-//! original) is reported as skipped, never as passed. Any other error in
-//! either run (or a fault of the optimized kernel only) is an error.
+//! A kernel that the emulator cannot run ([`ErrorKind::Unsupported`] in
+//! either run) is reported as skipped, never as passed.
+//!
+//! # Kernels that stop
+//!
+//! When every scalar candidate stops the original kernel (a `trap`, an
+//! out-of-bounds or misaligned access, an undefined value, the step limit,
+//! ...), the optimized kernel runs on the last candidate's inputs too. If it
+//! stops at the same point ([`same_stop`]: the same kind of error, function
+//! and thread, the same address for a memory fault) and every buffer is equal
+//! (not compared for the step limit), that is a verdict,
+//! [`Outcome::BothStopped`] ("equal: both stop at ..."). A run that stops
+//! where the other does not is a difference ([`Outcome::Error`]), except an
+//! original that exceeds the step limit while the optimized one finishes:
+//! skipped, nothing to compare.
+//!
+//! # Shared memory
+//!
+//! Launches get [`VerifyOptions::shared_bytes`] of dynamic shared memory,
+//! by default the target's maximum per block ([`max_dynamic_shared`]) less
+//! the static shared memory, as a program sizing its `extern .shared` array
+//! for the device would.
 
 use std::fmt;
 
@@ -98,6 +117,9 @@ pub struct VerifyOptions {
     pub approx_ulps: u32,
     /// Thread-instructions per launch.
     pub step_limit: u64,
+    /// Bytes of dynamic shared memory per CTA; `None`: the target's maximum
+    /// per block (see [`max_dynamic_shared`]) less the static shared memory.
+    pub shared_bytes: Option<u32>,
 }
 
 impl Default for VerifyOptions {
@@ -108,6 +130,7 @@ impl Default for VerifyOptions {
             shapes: Vec::new(),
             approx_ulps: 2,
             step_limit: 500_000_000,
+            shared_bytes: None,
         }
     }
 }
@@ -192,7 +215,16 @@ pub enum Outcome {
     Different(Difference),
     /// The emulator cannot run the original kernel.
     Skipped(String),
-    /// A run failed (other than [`Outcome::Skipped`]).
+    /// Both runs stopped at the same point: the same error (kind, function,
+    /// thread; for an out-of-bounds or misaligned access the same address)
+    /// with every buffer equal (for the step limit the buffers are not
+    /// compared: the two runs stop after the same number of steps, not at
+    /// the same point of the program). `error` is the original's.
+    BothStopped {
+        error: EmuError,
+    },
+    /// `which` run stopped with `error` and the other did not stop at the
+    /// same point (it finished, or stopped elsewhere): a difference.
     Error {
         which: Which,
         error: EmuError,
@@ -239,10 +271,9 @@ impl VerifyReport {
         let mut v = Verdict::Equal;
         for r in &self.runs {
             let this = match r.outcome {
-                Outcome::Equal { .. } => Verdict::Equal,
+                Outcome::Equal { .. } | Outcome::BothStopped { .. } => Verdict::Equal,
                 Outcome::Skipped(_) => Verdict::Skipped,
-                Outcome::Different(_) => Verdict::Different,
-                Outcome::Error { .. } => Verdict::Error,
+                Outcome::Different(_) | Outcome::Error { .. } => Verdict::Different,
             };
             v = v.max(this);
         }
@@ -337,6 +368,20 @@ pub fn verify_sources(
         .zip(classes.iter().cloned())
         .collect();
     let approx = uses_approx(original.module) || uses_approx(optimized.module);
+    let dynamic_smem = opts.shared_bytes.unwrap_or_else(|| {
+        let arch = original
+            .module
+            .header
+            .target
+            .as_ref()
+            .map(|t| t.arch.as_str());
+        let static_smem = emu_a
+            .program()
+            .layout
+            .shared_static
+            .max(emu_b.program().layout.shared_static);
+        max_dynamic_shared(arch).saturating_sub(static_smem.min(u32::MAX as u64) as u32)
+    });
     for (si, (grid, shape_block)) in launch_shapes(&orig_fn, opts).into_iter().enumerate() {
         let threads = (grid.count() * shape_block.count()) as usize;
         let words = opts.elements.unwrap_or((threads * 4).max(4096));
@@ -371,7 +416,7 @@ pub fn verify_sources(
             let cfg = LaunchConfig {
                 grid,
                 block,
-                dynamic_smem: 0,
+                dynamic_smem,
             };
             let seed = opts.seed ^ (si as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let args = make_args(&classes, words, seed, ival, fscalar);
@@ -388,21 +433,52 @@ pub fn verify_sources(
                     if !last
                         && matches!(
                             e.kind,
-                            ErrorKind::OutOfBounds { .. } | ErrorKind::Misaligned { .. }
+                            ErrorKind::OutOfBounds { .. }
+                                | ErrorKind::Misaligned { .. }
+                                | ErrorKind::Trap
                         ) =>
                 {
                     continue;
                 }
                 Err(e) => {
-                    outcome = Some(Outcome::Error {
-                        which: Which::Original,
-                        error: e,
+                    // Every input stops the original: a verdict when the
+                    // optimized kernel stops at the same point in the same
+                    // state.
+                    let mut b = args;
+                    let rb = emu_b.launch(kernel, cfg, &mut b);
+                    outcome = Some(match rb {
+                        Err(eb) if matches!(eb.kind, ErrorKind::Unsupported(_)) => {
+                            Outcome::Skipped(eb.to_string())
+                        }
+                        Err(eb) if same_stop(&e, &eb) => {
+                            let diff = if matches!(e.kind, ErrorKind::StepLimit(_)) {
+                                None
+                            } else {
+                                compare(&a, &b, &report.params, approx, opts.approx_ulps)
+                            };
+                            match diff {
+                                Some(d) => Outcome::Different(d),
+                                None => Outcome::BothStopped { error: e },
+                            }
+                        }
+                        // The optimized kernel, doing less work, finished
+                        // within the step limit: nothing to compare.
+                        Ok(_) if matches!(e.kind, ErrorKind::StepLimit(_)) => {
+                            Outcome::Skipped(format!("the original kernel: {e}"))
+                        }
+                        _ => Outcome::Error {
+                            which: Which::Original,
+                            error: e,
+                        },
                     });
                     break;
                 }
                 Ok(sa) => {
                     let mut b = args;
                     outcome = Some(match emu_b.launch(kernel, cfg, &mut b) {
+                        Err(e) if matches!(e.kind, ErrorKind::Unsupported(_)) => {
+                            Outcome::Skipped(e.to_string())
+                        }
                         Err(e) => Outcome::Error {
                             which: Which::Optimized,
                             error: e,
@@ -427,6 +503,46 @@ pub fn verify_sources(
         });
     }
     report
+}
+
+/// Whether two runs stopped at the same point: the same kind of error (the
+/// same address for a memory fault; any register for an undefined value,
+/// since registers are renamed), in the same function and thread. Two step
+/// limits always match.
+pub fn same_stop(a: &EmuError, b: &EmuError) -> bool {
+    use ErrorKind as K;
+    let kinds = match (&a.kind, &b.kind) {
+        (K::StepLimit(_), K::StepLimit(_)) => return true,
+        (K::UndefinedRegister(_), K::UndefinedRegister(_))
+        | (K::BarrierDivergence(_), K::BarrierDivergence(_))
+        | (K::WarpDivergence(_), K::WarpDivergence(_)) => true,
+        (x, y) => x == y,
+    };
+    let place = |e: &EmuError| e.location.as_ref().map(|l| (l.function.clone(), l.thread));
+    kinds && place(a) == place(b)
+}
+
+/// The most dynamic shared memory a block may have on a target (`sm_80`,
+/// `compute_90a`; the opt-in maximum per block of the CUDA programming
+/// guide's table), 48 KiB when unknown.
+pub fn max_dynamic_shared(arch: Option<&str>) -> u32 {
+    let sm = arch
+        .and_then(|a| a.rsplit('_').next())
+        .map(|n| n.trim_end_matches(|c: char| c.is_ascii_alphabetic()))
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(0);
+    let kib = match sm {
+        0..=69 => 48,
+        70..=72 => 96,
+        75 => 64,
+        80 | 87 => 163,
+        86 | 89 => 99,
+        90..=99 => 227,
+        100..=119 => 227,
+        120.. => 99,
+        _ => 48,
+    };
+    kib * 1024
 }
 
 fn kparam_sizes(emu: &Emulator, kernel: &str) -> Vec<u64> {
