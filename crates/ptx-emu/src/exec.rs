@@ -163,7 +163,12 @@ pub struct Ctx<'a> {
     /// The position of the last executed instruction: (function, pc).
     pub at: (u32, u32),
     pub addr_mask: u64,
+    /// Bytes `malloc` has handed out in this launch (at most [`HEAP_SIZE`]).
+    pub heap_used: u64,
 }
+
+/// The device heap of `malloc` (CUDA's default `cudaLimitMallocHeapSize`).
+pub const HEAP_SIZE: u64 = 8 << 20;
 
 /// Maximum call depth.
 const MAX_DEPTH: usize = 1024;
@@ -986,10 +991,70 @@ fn call(cx: &mut Ctx, w: &mut Warp, spec: &CallSpec, active: u32, pc: u32) -> F<
     Ok(())
 }
 
+/// The first argument of a call to a function without a body, per lane.
+fn builtin_arg(cx: &mut Ctx, w: &mut Warp, spec: &CallSpec, active: u32) -> F<[u64; 32]> {
+    match spec.args.first() {
+        Some(CallArg::Value(src)) => Ok(val(cx, w, *src)),
+        Some(CallArg::Param(loc)) => {
+            let from = sym_addr(cx, w, *loc, false);
+            let bytes = cx.prog.layout.map.addr_bits as u64 / 8;
+            let mut out = [0u64; 32];
+            for l in lane_iter(active) {
+                out[l as usize] = load(cx, w, Space::Param, from, bytes, l)?;
+            }
+            Ok(out)
+        }
+        _ => Err(fault(
+            ErrorKind::BadCall("a call without its argument".into()),
+            first_lane(active),
+        )),
+    }
+}
+
+/// Stores a per-lane result of a call to a function without a body.
+fn builtin_ret(
+    cx: &mut Ctx,
+    w: &mut Warp,
+    spec: &CallSpec,
+    v: &[u64; 32],
+    bytes: u64,
+    active: u32,
+) -> F<()> {
+    match spec.rets.first() {
+        Some(CallArg::Param(loc)) => {
+            let to = sym_addr(cx, w, *loc, false);
+            for l in lane_iter(active) {
+                store(cx, w, Space::Param, to, bytes, l, v[l as usize])?;
+            }
+        }
+        Some(CallArg::Reg(d)) => write(w, *d, v, active, active),
+        _ => {}
+    }
+    Ok(())
+}
+
 /// Calls of functions declared without a body: `vprintf` (output is
-/// discarded; returns 0) and `__assertfail` (an error).
+/// discarded; returns 0), `malloc` (a fresh zeroed allocation of global
+/// memory per thread, 16-byte aligned, from a heap of [`HEAP_SIZE`] bytes
+/// per launch; null when it is used up or the size is 0), `free` (a no-op:
+/// the heap is released when the launch ends) and `__assertfail` (a trap).
 fn builtin_call(cx: &mut Ctx, w: &mut Warp, callee: &DFunc, spec: &CallSpec, active: u32) -> F<()> {
     match callee.name.as_str() {
+        "malloc" => {
+            let sizes = builtin_arg(cx, w, spec, active)?;
+            let mut out = [0u64; 32];
+            for l in lane_iter(active) {
+                let size = sizes[l as usize] & cx.addr_mask;
+                if size == 0 || size > HEAP_SIZE - cx.heap_used.min(HEAP_SIZE) {
+                    continue;
+                }
+                cx.heap_used += size.div_ceil(16) * 16;
+                out[l as usize] = cx.global.alloc(vec![0; size as usize], 16, "malloc");
+            }
+            let bytes = cx.prog.layout.map.addr_bits as u64 / 8;
+            builtin_ret(cx, w, spec, &out, bytes, active)
+        }
+        "free" => Ok(()),
         "vprintf" => {
             if let Some(CallArg::Param(loc)) = spec.rets.first() {
                 let to = sym_addr(cx, w, *loc, false);
@@ -1715,6 +1780,7 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
         }
         Op::Matrix(m) => exec_matrix(cx, w, m, active)?,
         Op::Video(v) => exec_video(cx, w, v, active)?,
+        Op::VideoSimd(v) => exec_video_simd(cx, w, v, active),
         Op::CpAsync {
             dst,
             src,
@@ -2481,6 +2547,95 @@ fn exec_video(cx: &mut Ctx, w: &mut Warp, v: &Video, active: u32) -> F<()> {
     }
     write(w, v.d, &out, active, def);
     Ok(())
+}
+
+/// One lane of a SIMD video instruction on 32-bit sources (see
+/// [`VideoSimd`]).
+pub fn video_simd(v: &VideoSimd, a: u32, b: u32, c: u32) -> u32 {
+    let n = v.lanes.clamp(1, 4) as u32;
+    let ew = 32 / n;
+    let emask = mask(ew);
+    let pair = ((b as u64) << 32) | a as u64;
+    let elem = |x: u64, idx: u8, signed: bool| -> i64 {
+        let raw = (x >> ((idx as u32 * ew) & 63)) & emask;
+        if signed {
+            sext(raw, ew) as i64
+        } else {
+            raw as i64
+        }
+    };
+    let (lo, hi) = if v.d_signed {
+        (-(1i64 << (ew - 1)), (1i64 << (ew - 1)) - 1)
+    } else {
+        (0, emask as i64)
+    };
+    let mut acc = c as i64;
+    let mut merged = 0u64;
+    for i in 0..n as usize {
+        let va = elem(pair, v.asel[i], v.a_signed);
+        let vb = elem(pair, v.bsel[i], v.b_signed);
+        let mut t = match v.op {
+            SimdOp::Add => va + vb,
+            SimdOp::Sub => va - vb,
+            SimdOp::Avrg => {
+                let s = va + vb;
+                if s >= 0 {
+                    (s + 1) >> 1
+                } else {
+                    s >> 1
+                }
+            }
+            SimdOp::Absdiff => (va - vb).abs(),
+            SimdOp::Min => va.min(vb),
+            SimdOp::Max => va.max(vb),
+            SimdOp::Set(cmp) => {
+                use crate::fops::Cmp;
+                (match cmp {
+                    Cmp::Eq => va == vb,
+                    Cmp::Ne => va != vb,
+                    Cmp::Lt => va < vb,
+                    Cmp::Le => va <= vb,
+                    Cmp::Gt => va > vb,
+                    Cmp::Ge => va >= vb,
+                    _ => false,
+                }) as i64
+            }
+        };
+        if v.sat && !matches!(v.op, SimdOp::Set(_)) {
+            t = t.clamp(lo, hi);
+        }
+        let on = v.mask & (1 << i) != 0;
+        if v.add {
+            if on {
+                acc += t;
+            }
+        } else {
+            let e = if on {
+                t as u64 & emask
+            } else {
+                (c as u64 >> (i as u32 * ew)) & emask
+            };
+            merged |= e << (i as u32 * ew);
+        }
+    }
+    if v.add {
+        acc as u32
+    } else {
+        merged as u32
+    }
+}
+
+fn exec_video_simd(cx: &mut Ctx, w: &mut Warp, v: &VideoSimd, active: u32) {
+    let av = val(cx, w, v.a);
+    let bv = val(cx, w, v.b);
+    let cv = val(cx, w, v.c);
+    let def = dm(w, &[v.a, v.b, v.c]);
+    let mut out = [0u64; 32];
+    for l in lane_iter(active) {
+        let li = l as usize;
+        out[li] = video_simd(v, av[li] as u32, bv[li] as u32, cv[li] as u32) as u64;
+    }
+    write(w, v.d, &out, active, def);
 }
 
 /// Writes a value computed outside the warp (a `bar.red` result) to its lanes.

@@ -464,6 +464,7 @@ impl Emulator {
             } else {
                 u64::MAX
             },
+            heap_used: 0,
         };
         let mut stats = LaunchStats::default();
         let nthreads = cfg.block.count() as u32;
