@@ -946,6 +946,84 @@ mod tests {
         assert_eq!(r.runs.len(), 3);
     }
 
+    const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+    fn kernel(body: &str) -> Module {
+        lower(&format!(
+            "{HEADER}.extern .shared .align 4 .b8 dyn[];\n\
+             .visible .entry k(.param .u64 k_out)\n{{\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n\
+             ld.param.u64 %rd1, [k_out];\ncvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\n\
+             mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n{body}\nret;\n}}\n"
+        ))
+    }
+
+    #[test]
+    fn dynamic_shared_memory_is_the_targets_maximum() {
+        assert_eq!(max_dynamic_shared(Some("sm_80")), 163 * 1024);
+        assert_eq!(max_dynamic_shared(Some("sm_90a")), 227 * 1024);
+        assert_eq!(max_dynamic_shared(Some("compute_75")), 64 * 1024);
+        assert_eq!(max_dynamic_shared(None), 48 * 1024);
+        // A thread writes past 48 KiB of the extern array and reads it back.
+        let m = kernel(
+            "mov.u32 %r2, dyn;\nshl.b32 %r3, %r1, 2;\nadd.u32 %r4, %r2, %r3;\n\
+             add.u32 %r4, %r4, 100000;\nst.shared.u32 [%r4], %r1;\nld.shared.u32 %r5, [%r4];\n\
+             st.global.u32 [%rd4], %r5;",
+        );
+        let r = verify(&m, &m, "k", &VerifyOptions::default());
+        assert!(
+            r.runs
+                .iter()
+                .all(|r| matches!(r.outcome, Outcome::Equal { .. })),
+            "{r:?}"
+        );
+        let small = VerifyOptions {
+            shared_bytes: Some(1024),
+            ..VerifyOptions::default()
+        };
+        let r = verify(&m, &m, "k", &small);
+        assert!(
+            r.runs
+                .iter()
+                .all(|r| matches!(r.outcome, Outcome::BothStopped { .. })),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn kernels_stopping_at_the_same_point_are_a_verdict() {
+        // Thread 3 traps after every thread stored its index.
+        let m = kernel("st.global.u32 [%rd4], %r1;\nsetp.eq.u32 %p1, %r1, 3;\n@%p1 trap;");
+        let r = verify(&m, &m, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
+        assert!(r.runs.iter().all(|run| matches!(
+            &run.outcome,
+            Outcome::BothStopped { error } if error.kind == ErrorKind::Trap
+        )));
+        // The same trap, but a different value stored before it: different.
+        let other = kernel(
+            "add.u32 %r2, %r1, 1;\nst.global.u32 [%rd4], %r2;\nsetp.eq.u32 %p1, %r1, 3;\n@%p1 trap;",
+        );
+        let r = verify(&m, &other, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+        // A trap on one side only: different.
+        let clean = kernel("st.global.u32 [%rd4], %r1;");
+        let r = verify(&m, &clean, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+        assert!(r.runs.iter().all(|run| matches!(
+            run.outcome,
+            Outcome::Error {
+                which: Which::Original,
+                ..
+            }
+        )));
+        let r = verify(&clean, &m, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+        // Another thread traps: different.
+        let elsewhere = kernel("st.global.u32 [%rd4], %r1;\nsetp.eq.u32 %p1, %r1, 4;\n@%p1 trap;");
+        let r = verify(&m, &elsewhere, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+    }
+
     #[test]
     fn ulp_and_nan_matching() {
         assert!(words_match(0x7fc0_0000, 0x7f80_0001, false, 0));
