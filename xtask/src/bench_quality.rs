@@ -347,6 +347,16 @@ fn measure(source: &str, versions: &[Compiled]) -> Vec<Row> {
                         ok = false;
                         break;
                     }
+                    Outcome::OutputDifferent {
+                        original,
+                        optimized,
+                    } => {
+                        problems.push(format!(
+                            "{level}: ptxopt changed the printf output: `{original}` vs `{optimized}`"
+                        ));
+                        ok = false;
+                        break;
+                    }
                     Outcome::Different(d) => {
                         problems.push(format!("{level}: ptxopt changed the results: {d}"));
                         ok = false;

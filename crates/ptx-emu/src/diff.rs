@@ -69,7 +69,10 @@
 //! within [`VerifyOptions::approx_ulps`] units in the last place (default 2)
 //! match too: an optimizer may legally move such an instruction to operands
 //! that differ in rounding. The first mismatching word is reported
-//! ([`Difference`]), with the number of mismatching words.
+//! ([`Difference`]), with the number of mismatching words. Then the
+//! `printf` output of the two launches ([`Emulator::output`]) is compared,
+//! each ordered by thread (the order between threads is not defined on a
+//! GPU): a different line is [`Outcome::OutputDifferent`].
 //!
 //! A kernel that the emulator cannot run ([`ErrorKind::Unsupported`] in
 //! either run) is reported as skipped, never as passed.
@@ -213,6 +216,12 @@ pub enum Outcome {
         optimized: u64,
     },
     Different(Difference),
+    /// The buffers match but the `printf` output differs: the first line
+    /// that differs on each side (`(none)` past the end).
+    OutputDifferent {
+        original: String,
+        optimized: String,
+    },
     /// The emulator cannot run the original kernel.
     Skipped(String),
     /// Both runs stopped at the same point: the same error (kind, function,
@@ -273,7 +282,9 @@ impl VerifyReport {
             let this = match r.outcome {
                 Outcome::Equal { .. } | Outcome::BothStopped { .. } => Verdict::Equal,
                 Outcome::Skipped(_) => Verdict::Skipped,
-                Outcome::Different(_) | Outcome::Error { .. } => Verdict::Different,
+                Outcome::Different(_) | Outcome::OutputDifferent { .. } | Outcome::Error { .. } => {
+                    Verdict::Different
+                }
             };
             v = v.max(this);
         }
@@ -485,9 +496,15 @@ pub fn verify_sources(
                         },
                         Ok(sb) => match compare(&a, &b, &report.params, approx, opts.approx_ulps) {
                             Some(d) => Outcome::Different(d),
-                            None => Outcome::Equal {
-                                original: sa.thread_instructions,
-                                optimized: sb.thread_instructions,
+                            None => match compare_output(emu_a.output(), emu_b.output()) {
+                                Some((original, optimized)) => Outcome::OutputDifferent {
+                                    original,
+                                    optimized,
+                                },
+                                None => Outcome::Equal {
+                                    original: sa.thread_instructions,
+                                    optimized: sb.thread_instructions,
+                                },
                             },
                         },
                     });
@@ -503,6 +520,26 @@ pub fn verify_sources(
         });
     }
     report
+}
+
+/// The first differing `printf` line of two runs, each run's lines ordered
+/// by thread (stable: a thread's lines keep their order; the order between
+/// threads is not defined on a GPU).
+fn compare_output(a: &[String], b: &[String]) -> Option<(String, String)> {
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort_by(|x, y| {
+            let key = |s: &str| s.split_once(": ").map_or("", |(t, _)| t).to_string();
+            key(x).cmp(&key(y))
+        });
+        v
+    };
+    let (a, b) = (sorted(a), sorted(b));
+    (0..a.len().max(b.len())).find_map(|i| {
+        let none = || "(none)".to_string();
+        let (x, y) = (a.get(i).cloned(), b.get(i).cloned());
+        (x != y).then(|| (x.unwrap_or_else(none), y.unwrap_or_else(none)))
+    })
 }
 
 /// Whether two runs stopped at the same point: the same kind of error (the

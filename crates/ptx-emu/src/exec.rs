@@ -165,7 +165,13 @@ pub struct Ctx<'a> {
     pub addr_mask: u64,
     /// Bytes `malloc` has handed out in this launch (at most [`HEAP_SIZE`]).
     pub heap_used: u64,
+    /// `printf` output of this launch, one entry per call and thread
+    /// (`ctaid (x,y,z) tid (x,y,z): text`), at most [`MAX_OUTPUT`] entries.
+    pub output: Vec<String>,
 }
+
+/// `printf` calls kept per launch.
+pub const MAX_OUTPUT: usize = 1 << 16;
 
 /// The device heap of `malloc` (CUDA's default `cudaLimitMallocHeapSize`).
 pub const HEAP_SIZE: u64 = 8 << 20;
@@ -993,7 +999,116 @@ fn call(cx: &mut Ctx, w: &mut Warp, spec: &CallSpec, active: u32, pc: u32) -> F<
 
 /// The first argument of a call to a function without a body, per lane.
 fn builtin_arg(cx: &mut Ctx, w: &mut Warp, spec: &CallSpec, active: u32) -> F<[u64; 32]> {
-    match spec.args.first() {
+    builtin_arg_n(cx, w, spec, 0, active)
+}
+
+/// A NUL-terminated string of generic memory (at most 4096 bytes).
+fn read_cstr(cx: &mut Ctx, w: &mut Warp, addr: u64, lane: u32) -> F<Vec<u8>> {
+    let mut out = Vec::new();
+    while out.len() < 4096 {
+        let b = load(
+            cx,
+            w,
+            Space::Generic,
+            addr.wrapping_add(out.len() as u64),
+            1,
+            lane,
+        )? as u8;
+        if b == 0 {
+            break;
+        }
+        out.push(b);
+    }
+    Ok(out)
+}
+
+/// Renders `printf(fmt, ...)` with the arguments packed at `args` the way
+/// CUDA's `vprintf` takes them (each aligned to its size: 4 bytes for `int`,
+/// 8 for `long`, `double` and pointers; `%s` reads the string). Returns the
+/// text and the number of arguments.
+fn format_printf(cx: &mut Ctx, w: &mut Warp, fmt: u64, args: u64, lane: u32) -> F<(String, u64)> {
+    let fmt = read_cstr(cx, w, fmt, lane)?;
+    let mut out = String::new();
+    let mut off = 0u64;
+    let mut nargs = 0u64;
+    let mut i = 0;
+    while i < fmt.len() {
+        let ch = fmt[i];
+        i += 1;
+        if ch != b'%' {
+            out.push(ch as char);
+            continue;
+        }
+        // Flags, width, precision, length, conversion.
+        let start = i;
+        while i < fmt.len() && b"-+ #0".contains(&fmt[i]) {
+            i += 1;
+        }
+        while i < fmt.len() && (fmt[i].is_ascii_digit() || fmt[i] == b'.') {
+            i += 1;
+        }
+        let mut long = false;
+        while i < fmt.len() && b"hlLqjzt".contains(&fmt[i]) {
+            long |= matches!(fmt[i], b'l' | b'L' | b'q' | b'j' | b'z' | b't');
+            i += 1;
+        }
+        let Some(&conv) = fmt.get(i) else {
+            out.push('%');
+            break;
+        };
+        i += 1;
+        let spec = String::from_utf8_lossy(&fmt[start..i]).into_owned();
+        let size = match conv {
+            b'%' => {
+                out.push('%');
+                continue;
+            }
+            b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' | b's' | b'p' => 8,
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'c' if long => 8,
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'c' => 4,
+            _ => {
+                out.push('%');
+                out.push_str(&spec);
+                continue;
+            }
+        };
+        off = off.div_ceil(size) * size;
+        let v = load(cx, w, Space::Generic, args.wrapping_add(off), size, lane)?;
+        off += size;
+        nargs += 1;
+        let text = match conv {
+            b's' => String::from_utf8_lossy(&read_cstr(cx, w, v, lane)?).into_owned(),
+            b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' => {
+                format!("{:e}", f64::from_bits(v))
+            }
+            b'd' | b'i' if size == 4 => (v as u32 as i32).to_string(),
+            b'd' | b'i' => (v as i64).to_string(),
+            b'c' => ((v as u8) as char).to_string(),
+            b'x' => format!("{v:x}"),
+            b'X' => format!("{v:X}"),
+            b'o' => format!("{v:o}"),
+            b'p' => format!("{v:#x}"),
+            _ => v.to_string(),
+        };
+        // The flags and width are kept as written, not applied: the output
+        // is compared, not shown.
+        if spec.len() > 1 {
+            out.push_str(&format!("[%{spec}]"));
+        }
+        out.push_str(&text);
+    }
+    Ok((out, nargs))
+}
+
+/// Argument `n` of a call to a function without a body, per lane.
+fn builtin_arg_n(
+    cx: &mut Ctx,
+    w: &mut Warp,
+    spec: &CallSpec,
+    n: usize,
+    active: u32,
+) -> F<[u64; 32]> {
+    match spec.args.get(n) {
         Some(CallArg::Value(src)) => Ok(val(cx, w, *src)),
         Some(CallArg::Param(loc)) => {
             let from = sym_addr(cx, w, *loc, false);
@@ -1033,8 +1148,8 @@ fn builtin_ret(
     Ok(())
 }
 
-/// Calls of functions declared without a body: `vprintf` (output is
-/// discarded; returns 0), `malloc` (a fresh zeroed allocation of global
+/// Calls of functions declared without a body: `vprintf` (the text is
+/// kept in [`Ctx::output`]; returns the number of arguments), `malloc` (a fresh zeroed allocation of global
 /// memory per thread, 16-byte aligned, from a heap of [`HEAP_SIZE`] bytes
 /// per launch; null when it is used up or the size is 0), `free` (a no-op:
 /// the heap is released when the launch ends) and `__assertfail` (a trap).
@@ -1056,15 +1171,22 @@ fn builtin_call(cx: &mut Ctx, w: &mut Warp, callee: &DFunc, spec: &CallSpec, act
         }
         "free" => Ok(()),
         "vprintf" => {
-            if let Some(CallArg::Param(loc)) = spec.rets.first() {
-                let to = sym_addr(cx, w, *loc, false);
-                for l in lane_iter(active) {
-                    store(cx, w, Space::Param, to, 4, l, 0)?;
+            let fmts = builtin_arg_n(cx, w, spec, 0, active)?;
+            let lists = builtin_arg_n(cx, w, spec, 1, active)?;
+            let mut out = [0u64; 32];
+            for l in lane_iter(active) {
+                let (text, n) = format_printf(cx, w, fmts[l as usize], lists[l as usize], l)?;
+                out[l as usize] = n;
+                if cx.output.len() < MAX_OUTPUT {
+                    let li = l as usize;
+                    let [cx0, cy, cz] = cx.ctaid;
+                    cx.output.push(format!(
+                        "ctaid ({cx0},{cy},{cz}) tid ({},{},{}): {text}",
+                        w.tid[0][li], w.tid[1][li], w.tid[2][li]
+                    ));
                 }
-            } else if let Some(CallArg::Reg(d)) = spec.rets.first() {
-                write(w, *d, &[0; 32], active, active);
             }
-            Ok(())
+            builtin_ret(cx, w, spec, &out, 4, active)
         }
         "__assertfail" => Err(fault(ErrorKind::Trap, first_lane(active))),
         name => Err(fault(

@@ -59,3 +59,73 @@ fn calls_of_an_alias_run_the_aliasee() {
     let w = run_words(&text, 1, 1).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(w, vec![42]);
 }
+
+const PRINTF: &str = ".extern .func (.param .b32 r) vprintf(.param .b64 fmt, .param .b64 args);\n\
+    .global .align 1 .b8 fmt[10] = {97, 37, 100, 98, 37, 102, 99, 37, 115, 0};\n\
+    .global .align 1 .b8 ok[3] = {111, 107, 0};";
+
+/// Each thread prints "a%db%fc%s" with its index (plus `add`), 1.5 and "ok".
+fn printf_kernel(add: u32) -> String {
+    kernel(
+        PRINTF,
+        &format!(
+            ".local .align 8 .b8 buf[24];
+        mov.u64 %rd1, buf;
+        cvta.local.u64 %rd2, %rd1;
+        mov.u32 %r1, %tid.x;
+        add.u32 %r1, %r1, {add};
+        st.local.u32 [%rd1], %r1;
+        mov.f64 %fd1, 0d3FF8000000000000;
+        st.local.f64 [%rd1+8], %fd1;
+        mov.u64 %rd3, ok;
+        cvta.global.u64 %rd4, %rd3;
+        st.local.u64 [%rd1+16], %rd4;
+        mov.u64 %rd5, fmt;
+        cvta.global.u64 %rd6, %rd5;
+        {{ .param .b64 p0; st.param.b64 [p0], %rd6; .param .b64 p1; st.param.b64 [p1], %rd2;
+          .param .b32 r; call.uni (r), vprintf, (p0, p1); ld.param.b32 %r2, [r]; }}
+        st.global.u32 [%rd0], %r2;"
+        ),
+    )
+}
+
+#[test]
+fn printf_output_is_captured_per_launch() {
+    let text = printf_kernel(0);
+    let mut emu = ptx_emu::Emulator::from_ptx(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let mut args = [ptx_emu::KernelArg::Buffer(ptx_emu::Buffer::from_slice(&[
+        0u32,
+    ]))];
+    let cfg = ptx_emu::LaunchConfig {
+        grid: ptx_emu::Dim3::x(1),
+        block: ptx_emu::Dim3::x(2),
+        dynamic_smem: 0,
+    };
+    emu.launch("t", cfg, &mut args)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(
+        emu.output(),
+        [
+            "ctaid (0,0,0) tid (0,0,0): a0b1.5e0cok",
+            "ctaid (0,0,0) tid (1,0,0): a1b1.5e0cok"
+        ]
+    );
+    // vprintf returns the number of arguments.
+    assert_eq!(args[0].buffer().unwrap().to_vec::<u32>(), vec![3]);
+}
+
+#[test]
+fn verify_compares_printf_output() {
+    use ptx_emu::diff::{verify, Outcome, Verdict, VerifyOptions};
+    let lower = |t: &str| ptx_ir::lower_module(&ptx_syntax::parse(t)).0;
+    let (a, b) = (lower(&printf_kernel(0)), lower(&printf_kernel(1)));
+    let same = verify(&a, &a, "t", &VerifyOptions::default());
+    assert_eq!(same.verdict(), Verdict::Equal, "{same:?}");
+    let r = verify(&a, &b, "t", &VerifyOptions::default());
+    assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+    assert!(
+        matches!(&r.runs[0].outcome, Outcome::OutputDifferent { original, optimized }
+            if original.ends_with("a0b1.5e0cok") && optimized.ends_with("a1b1.5e0cok")),
+        "{r:?}"
+    );
+}

@@ -173,6 +173,12 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
                     format!("equal (both stop at {error})")
                 }
                 Outcome::Different(d) => format!("DIFFERENT: {d}"),
+                Outcome::OutputDifferent {
+                    original,
+                    optimized,
+                } => format!(
+                    "DIFFERENT: printf output: original `{original}`, optimized `{optimized}`"
+                ),
                 Outcome::Skipped(why) => format!("skipped (the emulator cannot run it: {why})"),
                 Outcome::Error { which, error } => {
                     format!("DIFFERENT: the {which} kernel stops, the other not there: {error}")
