@@ -150,7 +150,7 @@ fn byte_forms() {
             0x0102_0304,
             0
         ),
-        0x0403_0201 & 0xffff_ffff
+        0x0403_0201
     );
     assert_eq!(
         simd(
@@ -159,6 +159,6 @@ fn byte_forms() {
             0x7f00_0201,
             0
         ),
-        (0x7f + 0 + 2 + 2) as u32
+        0x7f + 2 + 2
     );
 }
