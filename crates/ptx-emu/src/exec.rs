@@ -2622,19 +2622,7 @@ fn exec_video(cx: &mut Ctx, w: &mut Warp, v: &Video, active: u32) -> F<()> {
                 let p = if v.neg.0 != v.neg.1 { -p } else { p };
                 p + sext(cv[li], 32) as i64
             }
-            VideoOp::Set => {
-                let c = v.cmp.unwrap_or(crate::fops::Cmp::Eq);
-                let r = match c {
-                    crate::fops::Cmp::Eq => ta == tb,
-                    crate::fops::Cmp::Ne => ta != tb,
-                    crate::fops::Cmp::Lt => ta < tb,
-                    crate::fops::Cmp::Le => ta <= tb,
-                    crate::fops::Cmp::Gt => ta > tb,
-                    crate::fops::Cmp::Ge => ta >= tb,
-                    _ => false,
-                };
-                r as i64
-            }
+            VideoOp::Set => video_cmp(v.cmp.unwrap_or(crate::fops::Cmp::Eq), ta, tb) as i64,
         };
         if v.sat && v.op != VideoOp::Set {
             t = if v.dty.is_signed() {
@@ -2669,6 +2657,20 @@ fn exec_video(cx: &mut Ctx, w: &mut Warp, v: &Video, active: u32) -> F<()> {
     }
     write(w, v.d, &out, active, def);
     Ok(())
+}
+
+/// The comparison of `vset`, `vset2`, `vset4` on extended elements.
+fn video_cmp(c: crate::fops::Cmp, a: i64, b: i64) -> bool {
+    use crate::fops::Cmp;
+    match c {
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
+        _ => false,
+    }
 }
 
 /// One lane of a SIMD video instruction on 32-bit sources (see
@@ -2710,18 +2712,7 @@ pub fn video_simd(v: &VideoSimd, a: u32, b: u32, c: u32) -> u32 {
             SimdOp::Absdiff => (va - vb).abs(),
             SimdOp::Min => va.min(vb),
             SimdOp::Max => va.max(vb),
-            SimdOp::Set(cmp) => {
-                use crate::fops::Cmp;
-                (match cmp {
-                    Cmp::Eq => va == vb,
-                    Cmp::Ne => va != vb,
-                    Cmp::Lt => va < vb,
-                    Cmp::Le => va <= vb,
-                    Cmp::Gt => va > vb,
-                    Cmp::Ge => va >= vb,
-                    _ => false,
-                }) as i64
-            }
+            SimdOp::Set(cmp) => video_cmp(cmp, va, vb) as i64,
         };
         if v.sat && !matches!(v.op, SimdOp::Set(_)) {
             t = t.clamp(lo, hi);
