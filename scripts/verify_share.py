@@ -97,10 +97,13 @@ def verify(ptxopt, path, timeout):
         r = subprocess.run(
             [ptxopt, "verify", path], capture_output=True, text=True, timeout=timeout
         )
-    except subprocess.TimeoutExpired:
-        return path, [("?", "timeout")]
+        stdout, timed_out = r.stdout, False
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or b""
+        stdout = out.decode(errors="replace") if isinstance(out, bytes) else out
+        timed_out = True
     rows = []
-    for line in r.stdout.splitlines():
+    for line in stdout.splitlines():
         m = LAUNCH.match(line)
         if m:
             rows.append((m["kernel"], reason(m["what"])))
@@ -108,6 +111,10 @@ def verify(ptxopt, path, timeout):
         m = PROBLEM.match(line)
         if m:
             rows.append((m["kernel"], "problem: " + m["what"][:60]))
+    if timed_out:
+        # The launches printed before the limit count; the rest is one row.
+        rows.append(("?", "timeout (the rest of the file)"))
+        return path, rows
     if not rows and r.returncode != 0:
         first = (r.stderr.strip().splitlines() or ["?"])[0]
         rows.append(("?", "file: " + first[:80]))
