@@ -61,7 +61,8 @@ def ptxas_accepts(ptxas, path):
 def reason(what):
     """A short bucket for a launch line's outcome."""
     if what.startswith("equal (both"):
-        return "verdict: equal, both stop at the same point"
+        kind = reason(what[len("equal (both stop at "):]).split(": ", 1)[-1]
+        return f"verdict: equal, both stop at the same point ({kind})"
     if what.startswith("equal"):
         return "verdict: equal"
     if what.startswith("DIFFERENT"):
