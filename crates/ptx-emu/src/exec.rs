@@ -1077,6 +1077,7 @@ fn format_printf(cx: &mut Ctx, w: &mut Warp, fmt: u64, args: u64, lane: u32) -> 
         off += size;
         nargs += 1;
         let text = match conv {
+            b's' if v == 0 => "(null)".to_string(),
             b's' => String::from_utf8_lossy(&read_cstr(cx, w, v, lane)?).into_owned(),
             b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' => {
                 format!("{:e}", f64::from_bits(v))
