@@ -337,8 +337,23 @@ fn measure(source: &str, versions: &[Compiled]) -> Vec<Row> {
                         before += original;
                         after += optimized;
                     }
+                    Outcome::BothStopped { error } => {
+                        problems.push(format!("{level}: both kernels stop at {error}"));
+                        ok = false;
+                        break;
+                    }
                     Outcome::Skipped(why) => {
                         problems.push(format!("{level}: the emulator cannot run it: {why}"));
+                        ok = false;
+                        break;
+                    }
+                    Outcome::OutputDifferent {
+                        original,
+                        optimized,
+                    } => {
+                        problems.push(format!(
+                            "{level}: ptxopt changed the printf output: `{original}` vs `{optimized}`"
+                        ));
                         ok = false;
                         break;
                     }

@@ -93,6 +93,16 @@ pub fn function_index(module: &Module) -> (FxHashMap<String, u32>, Vec<Signature
             }
         }
     }
+    // `.alias alias, aliasee;`: calls of the alias run the aliasee.
+    for item in &module.items {
+        if let ModuleItem::Alias { alias, aliasee } = item {
+            if let Some(&target) = index.get(aliasee) {
+                if (target as usize) < module.functions.len() {
+                    index.insert(alias.clone(), target);
+                }
+            }
+        }
+    }
     (index, decls)
 }
 
@@ -1199,7 +1209,21 @@ impl Decoder<'_> {
             | F::Vshl
             | F::Vshr
             | F::Vmad
-            | F::Vset => self.decode_video(inst, name, &m),
+            | F::Vset => self.decode_video(inst, family, &m),
+            F::Vadd2
+            | F::Vsub2
+            | F::Vavrg2
+            | F::Vabsdiff2
+            | F::Vmin2
+            | F::Vmax2
+            | F::Vset2
+            | F::Vadd4
+            | F::Vsub4
+            | F::Vavrg4
+            | F::Vabsdiff4
+            | F::Vmin4
+            | F::Vmax4
+            | F::Vset4 => self.decode_video_simd(inst, family, &m),
             _ => Err(format!(
                 "instruction `{}` is not implemented",
                 inst.opcode.family_or_name()
@@ -2010,26 +2034,27 @@ impl Decoder<'_> {
         Ok(Op::Matrix(Box::new(mat)))
     }
 
-    fn decode_video(&self, inst: &Inst, name: &str, m: &Mods) -> R<Op> {
+    fn decode_video(&self, inst: &Inst, family: F, m: &Mods) -> R<Op> {
         let tys = m.types();
         let (dty, aty, bty) = match tys.as_slice() {
             [d, a, b] => (*d, *a, *b),
-            [a, b] if name == "vset" => (Ty::U32, *a, *b),
+            [a, b] if family == F::Vset => (Ty::U32, *a, *b),
             _ => return Err("video instruction types".into()),
         };
         if tys.iter().any(|t| t.bits() != 32) {
             return Err("video types must be 32-bit".into());
         }
-        let op = match name {
-            "vadd" => VideoOp::Add,
-            "vsub" => VideoOp::Sub,
-            "vabsdiff" => VideoOp::Absdiff,
-            "vmin" => VideoOp::Min,
-            "vmax" => VideoOp::Max,
-            "vshl" => VideoOp::Shl,
-            "vshr" => VideoOp::Shr,
-            "vmad" => VideoOp::Mad,
-            _ => VideoOp::Set,
+        let op = match family {
+            F::Vadd => VideoOp::Add,
+            F::Vsub => VideoOp::Sub,
+            F::Vabsdiff => VideoOp::Absdiff,
+            F::Vmin => VideoOp::Min,
+            F::Vmax => VideoOp::Max,
+            F::Vshl => VideoOp::Shl,
+            F::Vshr => VideoOp::Shr,
+            F::Vmad => VideoOp::Mad,
+            F::Vset => VideoOp::Set,
+            _ => return Err("not a scalar video instruction".into()),
         };
         let op2 = if m.has(".add") {
             Some(VideoOp2::Add)
@@ -2099,6 +2124,122 @@ impl Decoder<'_> {
             bsel,
             c,
             neg: (na, nb),
+        })))
+    }
+}
+
+impl Decoder<'_> {
+    /// `vadd2`, `vabsdiff4`, `vset2`, ...: `vop.dtype.atype.btype{.sat|.add}
+    /// d{.mask}, a{.asel}, b{.bsel}, c` (`vset`: `.atype.btype.cmp`).
+    fn decode_video_simd(&self, inst: &Inst, family: F, m: &Mods) -> R<Op> {
+        let (op, lanes) = match family {
+            F::Vadd2 => (SimdOp::Add, 2),
+            F::Vsub2 => (SimdOp::Sub, 2),
+            F::Vavrg2 => (SimdOp::Avrg, 2),
+            F::Vabsdiff2 => (SimdOp::Absdiff, 2),
+            F::Vmin2 => (SimdOp::Min, 2),
+            F::Vmax2 => (SimdOp::Max, 2),
+            F::Vadd4 => (SimdOp::Add, 4),
+            F::Vsub4 => (SimdOp::Sub, 4),
+            F::Vavrg4 => (SimdOp::Avrg, 4),
+            F::Vabsdiff4 => (SimdOp::Absdiff, 4),
+            F::Vmin4 => (SimdOp::Min, 4),
+            F::Vmax4 => (SimdOp::Max, 4),
+            F::Vset2 | F::Vset4 => (
+                SimdOp::Set(m.cmp().ok_or("vset without a comparison")?),
+                if family == F::Vset2 { 2 } else { 4 },
+            ),
+            _ => return Err("not a SIMD video instruction".into()),
+        };
+        let tys = m.types();
+        let (dty, aty, bty) = match (tys.as_slice(), op) {
+            ([a, b], SimdOp::Set(_)) => (Ty::U32, *a, *b),
+            ([d, a, b], _) => (*d, *a, *b),
+            _ => return Err("video instruction types".into()),
+        };
+        if tys.iter().any(|t| t.bits() != 32) {
+            return Err("video types must be 32-bit".into());
+        }
+        let split = |op: &Operand| -> R<(Src, Option<String>)> {
+            match op {
+                Operand::Reg { reg, component } => {
+                    Ok((Src::Reg(self.slot(*reg, None)?), component.clone()))
+                }
+                other => Ok((self.src(other, Ty::B32)?, None)),
+            }
+        };
+        // `.hxy` / `.bxyzw`: the element selectors, written from the highest
+        // element down.
+        let sel = |c: Option<&str>, default: [u8; 4]| -> R<[u8; 4]> {
+            let Some(c) = c else { return Ok(default) };
+            let prefix = if lanes == 2 { ".h" } else { ".b" };
+            let digits = c
+                .strip_prefix(prefix)
+                .filter(|d| d.len() == lanes as usize)
+                .ok_or_else(|| format!("selector `{c}`"))?;
+            let max = if lanes == 2 { 3 } else { 7 };
+            let mut out = [0u8; 4];
+            for (i, ch) in digits.chars().rev().enumerate() {
+                let v = ch
+                    .to_digit(10)
+                    .filter(|&v| v <= max)
+                    .ok_or("selector digit")?;
+                out[i] = v as u8;
+            }
+            Ok(out)
+        };
+        let (dslot, dmask) = match self.operand(inst, 0)? {
+            Operand::Reg { reg, component } => (self.slot(*reg, None)?, component.clone()),
+            _ => return Err("the destination must be a register".into()),
+        };
+        let mask = match dmask.as_deref() {
+            None => (1u8 << lanes) - 1,
+            Some(c) => {
+                let prefix = if lanes == 2 { ".h" } else { ".b" };
+                let digits = c
+                    .strip_prefix(prefix)
+                    .filter(|d| !d.is_empty() && d.len() <= lanes as usize)
+                    .ok_or_else(|| format!("mask `{c}`"))?;
+                let mut mask = 0u8;
+                for ch in digits.chars() {
+                    let v = ch
+                        .to_digit(10)
+                        .filter(|&v| v < lanes as u32)
+                        .ok_or("mask digit")?;
+                    mask |= 1 << v;
+                }
+                mask
+            }
+        };
+        let (a, acomp) = split(self.operand(inst, 1)?)?;
+        let (b, bcomp) = split(self.operand(inst, 2)?)?;
+        let (adef, bdef) = if lanes == 2 {
+            ([0, 1, 0, 0], [2, 3, 0, 0])
+        } else {
+            ([0, 1, 2, 3], [4, 5, 6, 7])
+        };
+        let c = self.src(self.operand(inst, 3)?, Ty::B32)?;
+        let d = Dst {
+            slot: dslot,
+            reg_bits: self.reg_bits(dslot),
+            bits: 32,
+            signed: false,
+        };
+        Ok(Op::VideoSimd(Box::new(VideoSimd {
+            op,
+            lanes,
+            a_signed: aty.is_signed(),
+            b_signed: bty.is_signed(),
+            d_signed: dty.is_signed(),
+            sat: m.info.sat,
+            add: m.has(".add"),
+            mask,
+            asel: sel(acomp.as_deref(), adef)?,
+            bsel: sel(bcomp.as_deref(), bdef)?,
+            d,
+            a,
+            b,
+            c,
         })))
     }
 }

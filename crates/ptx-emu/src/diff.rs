@@ -69,11 +69,33 @@
 //! within [`VerifyOptions::approx_ulps`] units in the last place (default 2)
 //! match too: an optimizer may legally move such an instruction to operands
 //! that differ in rounding. The first mismatching word is reported
-//! ([`Difference`]), with the number of mismatching words.
+//! ([`Difference`]), with the number of mismatching words. Then the
+//! `printf` output of the two launches ([`Emulator::output`]) is compared,
+//! each ordered by thread (the order between threads is not defined on a
+//! GPU): a different line is [`Outcome::OutputDifferent`].
 //!
-//! A kernel that the emulator cannot run ([`ErrorKind::Unsupported`] in the
-//! original) is reported as skipped, never as passed. Any other error in
-//! either run (or a fault of the optimized kernel only) is an error.
+//! A kernel that the emulator cannot run ([`ErrorKind::Unsupported`] in
+//! either run) is reported as skipped, never as passed.
+//!
+//! # Kernels that stop
+//!
+//! When every scalar candidate stops the original kernel (a `trap`, an
+//! out-of-bounds or misaligned access, an undefined value, the step limit,
+//! ...), the optimized kernel runs on the last candidate's inputs too. If it
+//! stops at the same point ([`same_stop`]: the same kind of error, function
+//! and thread, the same address for a memory fault) and every buffer is equal
+//! (not compared for the step limit), that is a verdict,
+//! [`Outcome::BothStopped`] ("equal: both stop at ..."). A run that stops
+//! where the other does not is a difference ([`Outcome::Error`]), except an
+//! original that exceeds the step limit while the optimized one finishes:
+//! skipped, nothing to compare.
+//!
+//! # Shared memory
+//!
+//! Launches get [`VerifyOptions::shared_bytes`] of dynamic shared memory,
+//! by default the target's maximum per block ([`max_dynamic_shared`]) less
+//! the static shared memory, as a program sizing its `extern .shared` array
+//! for the device would.
 
 use std::fmt;
 
@@ -98,6 +120,9 @@ pub struct VerifyOptions {
     pub approx_ulps: u32,
     /// Thread-instructions per launch.
     pub step_limit: u64,
+    /// Bytes of dynamic shared memory per CTA; `None`: the target's maximum
+    /// per block (see [`max_dynamic_shared`]) less the static shared memory.
+    pub shared_bytes: Option<u32>,
 }
 
 impl Default for VerifyOptions {
@@ -108,6 +133,7 @@ impl Default for VerifyOptions {
             shapes: Vec::new(),
             approx_ulps: 2,
             step_limit: 500_000_000,
+            shared_bytes: None,
         }
     }
 }
@@ -190,9 +216,24 @@ pub enum Outcome {
         optimized: u64,
     },
     Different(Difference),
+    /// The buffers match but the `printf` output differs: the first line
+    /// that differs on each side (`(none)` past the end).
+    OutputDifferent {
+        original: String,
+        optimized: String,
+    },
     /// The emulator cannot run the original kernel.
     Skipped(String),
-    /// A run failed (other than [`Outcome::Skipped`]).
+    /// Both runs stopped at the same point: the same error (kind, function,
+    /// thread; for an out-of-bounds or misaligned access the same address)
+    /// with every buffer equal (for the step limit the buffers are not
+    /// compared: the two runs stop after the same number of steps, not at
+    /// the same point of the program). `error` is the original's.
+    BothStopped {
+        error: EmuError,
+    },
+    /// `which` run stopped with `error` and the other did not stop at the
+    /// same point (it finished, or stopped elsewhere): a difference.
     Error {
         which: Which,
         error: EmuError,
@@ -239,10 +280,11 @@ impl VerifyReport {
         let mut v = Verdict::Equal;
         for r in &self.runs {
             let this = match r.outcome {
-                Outcome::Equal { .. } => Verdict::Equal,
+                Outcome::Equal { .. } | Outcome::BothStopped { .. } => Verdict::Equal,
                 Outcome::Skipped(_) => Verdict::Skipped,
-                Outcome::Different(_) => Verdict::Different,
-                Outcome::Error { .. } => Verdict::Error,
+                Outcome::Different(_) | Outcome::OutputDifferent { .. } | Outcome::Error { .. } => {
+                    Verdict::Different
+                }
             };
             v = v.max(this);
         }
@@ -337,6 +379,20 @@ pub fn verify_sources(
         .zip(classes.iter().cloned())
         .collect();
     let approx = uses_approx(original.module) || uses_approx(optimized.module);
+    let dynamic_smem = opts.shared_bytes.unwrap_or_else(|| {
+        let arch = original
+            .module
+            .header
+            .target
+            .as_ref()
+            .map(|t| t.arch.as_str());
+        let static_smem = emu_a
+            .program()
+            .layout
+            .shared_static
+            .max(emu_b.program().layout.shared_static);
+        max_dynamic_shared(arch).saturating_sub(static_smem.min(u32::MAX as u64) as u32)
+    });
     for (si, (grid, shape_block)) in launch_shapes(&orig_fn, opts).into_iter().enumerate() {
         let threads = (grid.count() * shape_block.count()) as usize;
         let words = opts.elements.unwrap_or((threads * 4).max(4096));
@@ -371,7 +427,7 @@ pub fn verify_sources(
             let cfg = LaunchConfig {
                 grid,
                 block,
-                dynamic_smem: 0,
+                dynamic_smem,
             };
             let seed = opts.seed ^ (si as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             let args = make_args(&classes, words, seed, ival, fscalar);
@@ -388,30 +444,67 @@ pub fn verify_sources(
                     if !last
                         && matches!(
                             e.kind,
-                            ErrorKind::OutOfBounds { .. } | ErrorKind::Misaligned { .. }
+                            ErrorKind::OutOfBounds { .. }
+                                | ErrorKind::Misaligned { .. }
+                                | ErrorKind::Trap
                         ) =>
                 {
                     continue;
                 }
                 Err(e) => {
-                    outcome = Some(Outcome::Error {
-                        which: Which::Original,
-                        error: e,
+                    // Every input stops the original: a verdict when the
+                    // optimized kernel stops at the same point in the same
+                    // state.
+                    let mut b = args;
+                    let rb = emu_b.launch(kernel, cfg, &mut b);
+                    outcome = Some(match rb {
+                        Err(eb) if matches!(eb.kind, ErrorKind::Unsupported(_)) => {
+                            Outcome::Skipped(eb.to_string())
+                        }
+                        Err(eb) if same_stop(&e, &eb) => {
+                            let diff = if matches!(e.kind, ErrorKind::StepLimit(_)) {
+                                None
+                            } else {
+                                compare(&a, &b, &report.params, approx, opts.approx_ulps)
+                            };
+                            match diff {
+                                Some(d) => Outcome::Different(d),
+                                None => Outcome::BothStopped { error: e },
+                            }
+                        }
+                        // The optimized kernel, doing less work, finished
+                        // within the step limit: nothing to compare.
+                        Ok(_) if matches!(e.kind, ErrorKind::StepLimit(_)) => {
+                            Outcome::Skipped(format!("the original kernel: {e}"))
+                        }
+                        _ => Outcome::Error {
+                            which: Which::Original,
+                            error: e,
+                        },
                     });
                     break;
                 }
                 Ok(sa) => {
                     let mut b = args;
                     outcome = Some(match emu_b.launch(kernel, cfg, &mut b) {
+                        Err(e) if matches!(e.kind, ErrorKind::Unsupported(_)) => {
+                            Outcome::Skipped(e.to_string())
+                        }
                         Err(e) => Outcome::Error {
                             which: Which::Optimized,
                             error: e,
                         },
                         Ok(sb) => match compare(&a, &b, &report.params, approx, opts.approx_ulps) {
                             Some(d) => Outcome::Different(d),
-                            None => Outcome::Equal {
-                                original: sa.thread_instructions,
-                                optimized: sb.thread_instructions,
+                            None => match compare_output(emu_a.output(), emu_b.output()) {
+                                Some((original, optimized)) => Outcome::OutputDifferent {
+                                    original,
+                                    optimized,
+                                },
+                                None => Outcome::Equal {
+                                    original: sa.thread_instructions,
+                                    optimized: sb.thread_instructions,
+                                },
                             },
                         },
                     });
@@ -427,6 +520,66 @@ pub fn verify_sources(
         });
     }
     report
+}
+
+/// The first differing `printf` line of two runs, each run's lines ordered
+/// by thread (stable: a thread's lines keep their order; the order between
+/// threads is not defined on a GPU).
+fn compare_output(a: &[String], b: &[String]) -> Option<(String, String)> {
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort_by(|x, y| {
+            let key = |s: &str| s.split_once(": ").map_or("", |(t, _)| t).to_string();
+            key(x).cmp(&key(y))
+        });
+        v
+    };
+    let (a, b) = (sorted(a), sorted(b));
+    (0..a.len().max(b.len())).find_map(|i| {
+        let none = || "(none)".to_string();
+        let (x, y) = (a.get(i).cloned(), b.get(i).cloned());
+        (x != y).then(|| (x.unwrap_or_else(none), y.unwrap_or_else(none)))
+    })
+}
+
+/// Whether two runs stopped at the same point: the same kind of error (the
+/// same address for a memory fault; any register for an undefined value,
+/// since registers are renamed), in the same function and thread. Two step
+/// limits always match.
+pub fn same_stop(a: &EmuError, b: &EmuError) -> bool {
+    use ErrorKind as K;
+    let kinds = match (&a.kind, &b.kind) {
+        (K::StepLimit(_), K::StepLimit(_)) => return true,
+        (K::UndefinedRegister(_), K::UndefinedRegister(_))
+        | (K::BarrierDivergence(_), K::BarrierDivergence(_))
+        | (K::WarpDivergence(_), K::WarpDivergence(_)) => true,
+        (x, y) => x == y,
+    };
+    let place = |e: &EmuError| e.location.as_ref().map(|l| (l.function.clone(), l.thread));
+    kinds && place(a) == place(b)
+}
+
+/// The most dynamic shared memory a block may have on a target (`sm_80`,
+/// `compute_90a`; the opt-in maximum per block of the CUDA programming
+/// guide's table), 48 KiB when unknown.
+pub fn max_dynamic_shared(arch: Option<&str>) -> u32 {
+    let sm = arch
+        .and_then(|a| a.rsplit('_').next())
+        .map(|n| n.trim_end_matches(|c: char| c.is_ascii_alphabetic()))
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(0);
+    let kib = match sm {
+        0..=69 => 48,
+        70..=72 => 96,
+        75 => 64,
+        80 | 87 => 163,
+        86 | 89 => 99,
+        90..=99 => 227,
+        100..=119 => 227,
+        120.. => 99,
+        _ => 48,
+    };
+    kib * 1024
 }
 
 fn kparam_sizes(emu: &Emulator, kernel: &str) -> Vec<u64> {
@@ -828,6 +981,84 @@ mod tests {
         let r = verify(&m, &m, "saxpy", &VerifyOptions::default());
         assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
         assert_eq!(r.runs.len(), 3);
+    }
+
+    const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+    fn kernel(body: &str) -> Module {
+        lower(&format!(
+            "{HEADER}.extern .shared .align 4 .b8 dyn[];\n\
+             .visible .entry k(.param .u64 k_out)\n{{\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n\
+             ld.param.u64 %rd1, [k_out];\ncvta.to.global.u64 %rd2, %rd1;\nmov.u32 %r1, %tid.x;\n\
+             mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd2, %rd3;\n{body}\nret;\n}}\n"
+        ))
+    }
+
+    #[test]
+    fn dynamic_shared_memory_is_the_targets_maximum() {
+        assert_eq!(max_dynamic_shared(Some("sm_80")), 163 * 1024);
+        assert_eq!(max_dynamic_shared(Some("sm_90a")), 227 * 1024);
+        assert_eq!(max_dynamic_shared(Some("compute_75")), 64 * 1024);
+        assert_eq!(max_dynamic_shared(None), 48 * 1024);
+        // A thread writes past 48 KiB of the extern array and reads it back.
+        let m = kernel(
+            "mov.u32 %r2, dyn;\nshl.b32 %r3, %r1, 2;\nadd.u32 %r4, %r2, %r3;\n\
+             add.u32 %r4, %r4, 100000;\nst.shared.u32 [%r4], %r1;\nld.shared.u32 %r5, [%r4];\n\
+             st.global.u32 [%rd4], %r5;",
+        );
+        let r = verify(&m, &m, "k", &VerifyOptions::default());
+        assert!(
+            r.runs
+                .iter()
+                .all(|r| matches!(r.outcome, Outcome::Equal { .. })),
+            "{r:?}"
+        );
+        let small = VerifyOptions {
+            shared_bytes: Some(1024),
+            ..VerifyOptions::default()
+        };
+        let r = verify(&m, &m, "k", &small);
+        assert!(
+            r.runs
+                .iter()
+                .all(|r| matches!(r.outcome, Outcome::BothStopped { .. })),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn kernels_stopping_at_the_same_point_are_a_verdict() {
+        // Thread 3 traps after every thread stored its index.
+        let m = kernel("st.global.u32 [%rd4], %r1;\nsetp.eq.u32 %p1, %r1, 3;\n@%p1 trap;");
+        let r = verify(&m, &m, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
+        assert!(r.runs.iter().all(|run| matches!(
+            &run.outcome,
+            Outcome::BothStopped { error } if error.kind == ErrorKind::Trap
+        )));
+        // The same trap, but a different value stored before it: different.
+        let other = kernel(
+            "add.u32 %r2, %r1, 1;\nst.global.u32 [%rd4], %r2;\nsetp.eq.u32 %p1, %r1, 3;\n@%p1 trap;",
+        );
+        let r = verify(&m, &other, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+        // A trap on one side only: different.
+        let clean = kernel("st.global.u32 [%rd4], %r1;");
+        let r = verify(&m, &clean, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+        assert!(r.runs.iter().all(|run| matches!(
+            run.outcome,
+            Outcome::Error {
+                which: Which::Original,
+                ..
+            }
+        )));
+        let r = verify(&clean, &m, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+        // Another thread traps: different.
+        let elsewhere = kernel("st.global.u32 [%rd4], %r1;\nsetp.eq.u32 %p1, %r1, 4;\n@%p1 trap;");
+        let r = verify(&m, &elsewhere, "k", &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
     }
 
     #[test]

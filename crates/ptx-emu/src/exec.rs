@@ -163,7 +163,18 @@ pub struct Ctx<'a> {
     /// The position of the last executed instruction: (function, pc).
     pub at: (u32, u32),
     pub addr_mask: u64,
+    /// Bytes `malloc` has handed out in this launch (at most [`HEAP_SIZE`]).
+    pub heap_used: u64,
+    /// `printf` output of this launch, one entry per call and thread
+    /// (`ctaid (x,y,z) tid (x,y,z): text`), at most [`MAX_OUTPUT`] entries.
+    pub output: Vec<String>,
 }
+
+/// `printf` calls kept per launch.
+pub const MAX_OUTPUT: usize = 1 << 16;
+
+/// The device heap of `malloc` (CUDA's default `cudaLimitMallocHeapSize`).
+pub const HEAP_SIZE: u64 = 8 << 20;
 
 /// Maximum call depth.
 const MAX_DEPTH: usize = 1024;
@@ -986,20 +997,197 @@ fn call(cx: &mut Ctx, w: &mut Warp, spec: &CallSpec, active: u32, pc: u32) -> F<
     Ok(())
 }
 
-/// Calls of functions declared without a body: `vprintf` (output is
-/// discarded; returns 0) and `__assertfail` (an error).
+/// The first argument of a call to a function without a body, per lane.
+fn builtin_arg(cx: &mut Ctx, w: &mut Warp, spec: &CallSpec, active: u32) -> F<[u64; 32]> {
+    builtin_arg_n(cx, w, spec, 0, active)
+}
+
+/// A NUL-terminated string of generic memory (at most 4096 bytes).
+fn read_cstr(cx: &mut Ctx, w: &mut Warp, addr: u64, lane: u32) -> F<Vec<u8>> {
+    let mut out = Vec::new();
+    while out.len() < 4096 {
+        let b = load(
+            cx,
+            w,
+            Space::Generic,
+            addr.wrapping_add(out.len() as u64),
+            1,
+            lane,
+        )? as u8;
+        if b == 0 {
+            break;
+        }
+        out.push(b);
+    }
+    Ok(out)
+}
+
+/// Renders `printf(fmt, ...)` with the arguments packed at `args` the way
+/// CUDA's `vprintf` takes them (each aligned to its size: 4 bytes for `int`,
+/// 8 for `long`, `double` and pointers; `%s` reads the string). Returns the
+/// text and the number of arguments.
+fn format_printf(cx: &mut Ctx, w: &mut Warp, fmt: u64, args: u64, lane: u32) -> F<(String, u64)> {
+    let fmt = read_cstr(cx, w, fmt, lane)?;
+    let mut out = String::new();
+    let mut off = 0u64;
+    let mut nargs = 0u64;
+    let mut i = 0;
+    while i < fmt.len() {
+        let ch = fmt[i];
+        i += 1;
+        if ch != b'%' {
+            out.push(ch as char);
+            continue;
+        }
+        // Flags, width, precision, length, conversion.
+        let start = i;
+        while i < fmt.len() && b"-+ #0".contains(&fmt[i]) {
+            i += 1;
+        }
+        while i < fmt.len() && (fmt[i].is_ascii_digit() || fmt[i] == b'.') {
+            i += 1;
+        }
+        let mut long = false;
+        while i < fmt.len() && b"hlLqjzt".contains(&fmt[i]) {
+            long |= matches!(fmt[i], b'l' | b'L' | b'q' | b'j' | b'z' | b't');
+            i += 1;
+        }
+        let Some(&conv) = fmt.get(i) else {
+            out.push('%');
+            break;
+        };
+        i += 1;
+        let spec = String::from_utf8_lossy(&fmt[start..i]).into_owned();
+        let size = match conv {
+            b'%' => {
+                out.push('%');
+                continue;
+            }
+            b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' | b's' | b'p' => 8,
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'c' if long => 8,
+            b'd' | b'i' | b'u' | b'x' | b'X' | b'o' | b'c' => 4,
+            _ => {
+                out.push('%');
+                out.push_str(&spec);
+                continue;
+            }
+        };
+        off = off.div_ceil(size) * size;
+        let v = load(cx, w, Space::Generic, args.wrapping_add(off), size, lane)?;
+        off += size;
+        nargs += 1;
+        let text = match conv {
+            b's' if v == 0 => "(null)".to_string(),
+            b's' => String::from_utf8_lossy(&read_cstr(cx, w, v, lane)?).into_owned(),
+            b'f' | b'F' | b'e' | b'E' | b'g' | b'G' | b'a' | b'A' => {
+                format!("{:e}", f64::from_bits(v))
+            }
+            b'd' | b'i' if size == 4 => (v as u32 as i32).to_string(),
+            b'd' | b'i' => (v as i64).to_string(),
+            b'c' => ((v as u8) as char).to_string(),
+            b'x' => format!("{v:x}"),
+            b'X' => format!("{v:X}"),
+            b'o' => format!("{v:o}"),
+            b'p' => format!("{v:#x}"),
+            _ => v.to_string(),
+        };
+        // The flags and width are kept as written, not applied: the output
+        // is compared, not shown.
+        if spec.len() > 1 {
+            out.push_str(&format!("[%{spec}]"));
+        }
+        out.push_str(&text);
+    }
+    Ok((out, nargs))
+}
+
+/// Argument `n` of a call to a function without a body, per lane.
+fn builtin_arg_n(
+    cx: &mut Ctx,
+    w: &mut Warp,
+    spec: &CallSpec,
+    n: usize,
+    active: u32,
+) -> F<[u64; 32]> {
+    match spec.args.get(n) {
+        Some(CallArg::Value(src)) => Ok(val(cx, w, *src)),
+        Some(CallArg::Param(loc)) => {
+            let from = sym_addr(cx, w, *loc, false);
+            let bytes = cx.prog.layout.map.addr_bits as u64 / 8;
+            let mut out = [0u64; 32];
+            for l in lane_iter(active) {
+                out[l as usize] = load(cx, w, Space::Param, from, bytes, l)?;
+            }
+            Ok(out)
+        }
+        _ => Err(fault(
+            ErrorKind::BadCall("a call without its argument".into()),
+            first_lane(active),
+        )),
+    }
+}
+
+/// Stores a per-lane result of a call to a function without a body.
+fn builtin_ret(
+    cx: &mut Ctx,
+    w: &mut Warp,
+    spec: &CallSpec,
+    v: &[u64; 32],
+    bytes: u64,
+    active: u32,
+) -> F<()> {
+    match spec.rets.first() {
+        Some(CallArg::Param(loc)) => {
+            let to = sym_addr(cx, w, *loc, false);
+            for l in lane_iter(active) {
+                store(cx, w, Space::Param, to, bytes, l, v[l as usize])?;
+            }
+        }
+        Some(CallArg::Reg(d)) => write(w, *d, v, active, active),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Calls of functions declared without a body: `vprintf` (the text is
+/// kept in [`Ctx::output`]; returns the number of arguments), `malloc` (a fresh zeroed allocation of global
+/// memory per thread, 16-byte aligned, from a heap of [`HEAP_SIZE`] bytes
+/// per launch; null when it is used up or the size is 0), `free` (a no-op:
+/// the heap is released when the launch ends) and `__assertfail` (a trap).
 fn builtin_call(cx: &mut Ctx, w: &mut Warp, callee: &DFunc, spec: &CallSpec, active: u32) -> F<()> {
     match callee.name.as_str() {
-        "vprintf" => {
-            if let Some(CallArg::Param(loc)) = spec.rets.first() {
-                let to = sym_addr(cx, w, *loc, false);
-                for l in lane_iter(active) {
-                    store(cx, w, Space::Param, to, 4, l, 0)?;
+        "malloc" => {
+            let sizes = builtin_arg(cx, w, spec, active)?;
+            let mut out = [0u64; 32];
+            for l in lane_iter(active) {
+                let size = sizes[l as usize] & cx.addr_mask;
+                if size == 0 || size > HEAP_SIZE - cx.heap_used.min(HEAP_SIZE) {
+                    continue;
                 }
-            } else if let Some(CallArg::Reg(d)) = spec.rets.first() {
-                write(w, *d, &[0; 32], active, active);
+                cx.heap_used += size.div_ceil(16) * 16;
+                out[l as usize] = cx.global.alloc(vec![0; size as usize], 16, "malloc");
             }
-            Ok(())
+            let bytes = cx.prog.layout.map.addr_bits as u64 / 8;
+            builtin_ret(cx, w, spec, &out, bytes, active)
+        }
+        "free" => Ok(()),
+        "vprintf" => {
+            let fmts = builtin_arg_n(cx, w, spec, 0, active)?;
+            let lists = builtin_arg_n(cx, w, spec, 1, active)?;
+            let mut out = [0u64; 32];
+            for l in lane_iter(active) {
+                let (text, n) = format_printf(cx, w, fmts[l as usize], lists[l as usize], l)?;
+                out[l as usize] = n;
+                if cx.output.len() < MAX_OUTPUT {
+                    let li = l as usize;
+                    let [cx0, cy, cz] = cx.ctaid;
+                    cx.output.push(format!(
+                        "ctaid ({cx0},{cy},{cz}) tid ({},{},{}): {text}",
+                        w.tid[0][li], w.tid[1][li], w.tid[2][li]
+                    ));
+                }
+            }
+            builtin_ret(cx, w, spec, &out, 4, active)
         }
         "__assertfail" => Err(fault(ErrorKind::Trap, first_lane(active))),
         name => Err(fault(
@@ -1715,6 +1903,7 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
         }
         Op::Matrix(m) => exec_matrix(cx, w, m, active)?,
         Op::Video(v) => exec_video(cx, w, v, active)?,
+        Op::VideoSimd(v) => exec_video_simd(cx, w, v, active),
         Op::CpAsync {
             dst,
             src,
@@ -2434,19 +2623,7 @@ fn exec_video(cx: &mut Ctx, w: &mut Warp, v: &Video, active: u32) -> F<()> {
                 let p = if v.neg.0 != v.neg.1 { -p } else { p };
                 p + sext(cv[li], 32) as i64
             }
-            VideoOp::Set => {
-                let c = v.cmp.unwrap_or(crate::fops::Cmp::Eq);
-                let r = match c {
-                    crate::fops::Cmp::Eq => ta == tb,
-                    crate::fops::Cmp::Ne => ta != tb,
-                    crate::fops::Cmp::Lt => ta < tb,
-                    crate::fops::Cmp::Le => ta <= tb,
-                    crate::fops::Cmp::Gt => ta > tb,
-                    crate::fops::Cmp::Ge => ta >= tb,
-                    _ => false,
-                };
-                r as i64
-            }
+            VideoOp::Set => video_cmp(v.cmp.unwrap_or(crate::fops::Cmp::Eq), ta, tb) as i64,
         };
         if v.sat && v.op != VideoOp::Set {
             t = if v.dty.is_signed() {
@@ -2481,6 +2658,98 @@ fn exec_video(cx: &mut Ctx, w: &mut Warp, v: &Video, active: u32) -> F<()> {
     }
     write(w, v.d, &out, active, def);
     Ok(())
+}
+
+/// The comparison of `vset`, `vset2`, `vset4` on extended elements.
+fn video_cmp(c: crate::fops::Cmp, a: i64, b: i64) -> bool {
+    use crate::fops::Cmp;
+    match c {
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
+        _ => false,
+    }
+}
+
+/// One lane of a SIMD video instruction on 32-bit sources (see
+/// [`VideoSimd`]).
+pub fn video_simd(v: &VideoSimd, a: u32, b: u32, c: u32) -> u32 {
+    let n = v.lanes.clamp(1, 4) as u32;
+    let ew = 32 / n;
+    let emask = mask(ew);
+    let pair = ((b as u64) << 32) | a as u64;
+    let elem = |x: u64, idx: u8, signed: bool| -> i64 {
+        let raw = (x >> ((idx as u32 * ew) & 63)) & emask;
+        if signed {
+            sext(raw, ew) as i64
+        } else {
+            raw as i64
+        }
+    };
+    let (lo, hi) = if v.d_signed {
+        (-(1i64 << (ew - 1)), (1i64 << (ew - 1)) - 1)
+    } else {
+        (0, emask as i64)
+    };
+    let mut acc = c as i64;
+    let mut merged = 0u64;
+    for i in 0..n as usize {
+        let va = elem(pair, v.asel[i], v.a_signed);
+        let vb = elem(pair, v.bsel[i], v.b_signed);
+        let mut t = match v.op {
+            SimdOp::Add => va + vb,
+            SimdOp::Sub => va - vb,
+            SimdOp::Avrg => {
+                let s = va + vb;
+                if s >= 0 {
+                    (s + 1) >> 1
+                } else {
+                    s >> 1
+                }
+            }
+            SimdOp::Absdiff => (va - vb).abs(),
+            SimdOp::Min => va.min(vb),
+            SimdOp::Max => va.max(vb),
+            SimdOp::Set(cmp) => video_cmp(cmp, va, vb) as i64,
+        };
+        if v.sat && !matches!(v.op, SimdOp::Set(_)) {
+            t = t.clamp(lo, hi);
+        }
+        let on = v.mask & (1 << i) != 0;
+        if v.add {
+            if on {
+                acc += t;
+            }
+        } else {
+            let e = if on {
+                t as u64 & emask
+            } else {
+                (c as u64 >> (i as u32 * ew)) & emask
+            };
+            merged |= e << (i as u32 * ew);
+        }
+    }
+    if v.add {
+        acc as u32
+    } else {
+        merged as u32
+    }
+}
+
+fn exec_video_simd(cx: &mut Ctx, w: &mut Warp, v: &VideoSimd, active: u32) {
+    let av = val(cx, w, v.a);
+    let bv = val(cx, w, v.b);
+    let cv = val(cx, w, v.c);
+    let def = dm(w, &[v.a, v.b, v.c]);
+    let mut out = [0u64; 32];
+    for l in lane_iter(active) {
+        let li = l as usize;
+        out[li] = video_simd(v, av[li] as u32, bv[li] as u32, cv[li] as u32) as u64;
+    }
+    write(w, v.d, &out, active, def);
 }
 
 /// Writes a value computed outside the warp (a `bar.red` result) to its lanes.

@@ -216,6 +216,8 @@ pub struct Emulator {
     global: GlobalMem,
     source: Option<Source>,
     step_limit: u64,
+    /// The `printf` output of the last launch.
+    output: Vec<String>,
 }
 
 /// Default limit of thread-instructions per launch.
@@ -241,6 +243,7 @@ impl Emulator {
             global,
             source: None,
             step_limit: DEFAULT_STEP_LIMIT,
+            output: Vec::new(),
         })
     }
 
@@ -285,6 +288,14 @@ impl Emulator {
             ))));
         }
         Emulator::with_source(&module, text)
+    }
+
+    /// The `printf` output of the last launch that finished: one entry per
+    /// call and thread, `ctaid (x,y,z) tid (x,y,z): text`, in the order the
+    /// emulator ran them (conversions rendered plainly: integers in decimal
+    /// or hex, floats as `{:e}`, flags and widths kept as `[%spec]`).
+    pub fn output(&self) -> &[String] {
+        &self.output
     }
 
     /// Sets the limit of thread-instructions per launch.
@@ -346,6 +357,7 @@ impl Emulator {
             .ok_or_else(|| EmuError::new(ErrorKind::UnknownKernel(kernel.to_string())))?;
         check_config(&cfg)?;
         let keep = self.global.allocs.len();
+        self.output.clear();
         let result = self.launch_inner(ki, cfg, args);
         // Copy the buffers back, then free them.
         let mut buffer_index = 0;
@@ -464,6 +476,8 @@ impl Emulator {
             } else {
                 u64::MAX
             },
+            heap_used: 0,
+            output: Vec::new(),
         };
         let mut stats = LaunchStats::default();
         let nthreads = cfg.block.count() as u32;
@@ -496,6 +510,7 @@ impl Emulator {
                 }
             }
         }
+        self.output = std::mem::take(&mut cx.output);
         stats.warp_instructions = cx.warp_insts;
         stats.thread_instructions = cx.steps;
         stats.max_call_depth = cx.max_depth;

@@ -36,6 +36,12 @@
 //! - **Semantics**: exact integer arithmetic ([`int`]), IEEE floating point
 //!   with every rounding mode, `.ftz`, `.sat` and the narrow formats
 //!   ([`float`], [`fops`], [`cvt`]), warp-wide matrix multiply ([`mma`]).
+//! - **Video**: the scalar (`vadd`, `vmad`, `vset`, ...) and SIMD (`vadd2`,
+//!   `vabsdiff4`, `vset2`, ... with selectors, masks, `.sat` and `.add`)
+//!   video instructions.
+//! - **Library calls**: `malloc`/`free` on a per-launch device heap (8 MiB,
+//!   released when the launch ends), `vprintf` (output discarded),
+//!   `__assertfail` (a trap), calls through `.alias`.
 //! - **Errors** ([`error`]): out-of-bounds or misaligned accesses, undefined
 //!   registers, barrier divergence, the step limit, `trap`, and instructions
 //!   the emulator does not implement, each with function, PTX line, `.loc` and
@@ -70,8 +76,7 @@
 //! `mma` shapes other than those of [`mma`]; bulk and tensor copies
 //! (`cp.async.bulk*`, `cp.reduce.async.bulk*`, `tensormap.*`, `st.bulk`,
 //! `multimem.*`, `clusterlaunchcontrol.*`); vector atomics
-//! (`atom.v2/.v4/.v8`); the SIMD video instructions (`vadd2`, `vadd4`, ...;
-//! the scalar ones are emulated); `mma` with `.satfinite` on float types and
+//! (`atom.v2/.v4/.v8`); `mma` with `.satfinite` on float types and
 //! `redux.sync` on anything but 32-bit values. Clusters are one CTA each
 //! (`mapa` is the identity, `barrier.cluster` a no-op). The CTAs of a grid run
 //! one after another, so a kernel that waits for another CTA never finishes

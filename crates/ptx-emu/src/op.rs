@@ -263,6 +263,44 @@ pub enum VideoOp {
     Set,
 }
 
+/// A SIMD video instruction (`vadd2`, `vabsdiff4`, `vset2`, ...): two
+/// half-word or four byte elements, selected from the eight bytes of
+/// `{b, a}`, operated on in parallel, then merged into `c` under a mask or
+/// summed into `c` (`.add`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VideoSimd {
+    pub op: SimdOp,
+    /// 2 (half-words) or 4 (bytes).
+    pub lanes: u8,
+    pub a_signed: bool,
+    pub b_signed: bool,
+    pub d_signed: bool,
+    pub sat: bool,
+    /// `.add`: accumulate into `c` instead of merging.
+    pub add: bool,
+    /// Elements written (bit i: element i); the others come from `c`.
+    pub mask: u8,
+    /// For each element, the index of the half-word (0..3) or byte (0..7)
+    /// of `{b, a}` it is taken from.
+    pub asel: [u8; 4],
+    pub bsel: [u8; 4],
+    pub d: Dst,
+    pub a: Src,
+    pub b: Src,
+    pub c: Src,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdOp {
+    Add,
+    Sub,
+    Avrg,
+    Absdiff,
+    Min,
+    Max,
+    Set(Cmp),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VideoOp2 {
     Add,
@@ -510,6 +548,7 @@ pub enum Op {
     },
     Matrix(Box<Matrix>),
     Video(Box<Video>),
+    VideoSimd(Box<VideoSimd>),
     /// `cp.async`: copies at once (the wait instructions are no-ops).
     CpAsync {
         dst: Addr,

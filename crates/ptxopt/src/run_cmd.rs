@@ -57,8 +57,14 @@ pub struct RunArgs {
     #[arg(long, value_name = "X[,Y,Z]")]
     block: String,
 
-    /// Bytes of dynamic shared memory.
-    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    /// Bytes of dynamic shared memory (`.extern .shared` arrays), as a
+    /// launch's `sharedMemBytes`; also `--shared-bytes`.
+    #[arg(
+        long,
+        alias = "shared-bytes",
+        value_name = "BYTES",
+        default_value_t = 0
+    )]
     dynamic_smem: u32,
 
     /// One per kernel parameter, in order: `u32:7`, `s64:-3`, `f32:1.5`,

@@ -63,6 +63,11 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N")]
     elements: Option<usize>,
 
+    /// Bytes of dynamic shared memory per CTA (default: the target's
+    /// maximum per block less the kernel's static shared memory).
+    #[arg(long, value_name = "BYTES")]
+    shared_bytes: Option<u32>,
+
     /// ULP tolerance for f32 results of kernels with `.approx` instructions.
     #[arg(long, value_name = "N", default_value_t = 2)]
     approx_ulps: u32,
@@ -126,9 +131,11 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
         seed: args.seed,
         elements: args.elements,
         approx_ulps: args.approx_ulps,
+        shared_bytes: args.shared_bytes,
         ..VerifyOptions::default()
     };
     let (mut equal, mut different, mut skipped, mut failed) = (0, 0, 0, 0);
+    let (mut launches, mut stopped) = (0, 0);
     for kernel in &selected {
         let report = diff::verify_sources(
             Side {
@@ -161,10 +168,23 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
                     original,
                     optimized,
                 } => format!("equal ({original} -> {optimized} thread-instructions)"),
+                Outcome::BothStopped { error } => {
+                    stopped += 1;
+                    format!("equal (both stop at {error})")
+                }
                 Outcome::Different(d) => format!("DIFFERENT: {d}"),
+                Outcome::OutputDifferent {
+                    original,
+                    optimized,
+                } => format!(
+                    "DIFFERENT: printf output: original `{original}`, optimized `{optimized}`"
+                ),
                 Outcome::Skipped(why) => format!("skipped (the emulator cannot run it: {why})"),
-                Outcome::Error { which, error } => format!("error in the {which} kernel: {error}"),
+                Outcome::Error { which, error } => {
+                    format!("DIFFERENT: the {which} kernel stops, the other not there: {error}")
+                }
             };
+            launches += 1;
             let scalars = if run.scalars.is_empty() {
                 String::new()
             } else {
@@ -184,6 +204,12 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
         selected.len(),
         crate::render::plural(selected.len())
     );
+    if stopped > 0 {
+        eprintln!(
+            "{stopped} of {launches} launch{} equal because both kernels stop at the same point",
+            if launches == 1 { "" } else { "es" }
+        );
+    }
     Ok(if different + failed > 0 {
         ExitCode::from(1)
     } else {
