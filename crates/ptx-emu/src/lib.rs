@@ -35,7 +35,8 @@
 //!   [`launch`]); calls with `.param` and `.reg` parameters.
 //! - **Semantics**: exact integer arithmetic ([`int`]), IEEE floating point
 //!   with every rounding mode, `.ftz`, `.sat` and the narrow formats
-//!   ([`float`], [`fops`], [`cvt`]), warp-wide matrix multiply ([`mma`]).
+//!   ([`float`], [`fops`], [`cvt`]; all in `ptx-sem`, shared with constant
+//!   folding), warp-wide matrix multiply ([`mma`]).
 //! - **Errors** ([`error`]): out-of-bounds or misaligned accesses, undefined
 //!   registers, barrier divergence, the step limit, `trap`, and instructions
 //!   the emulator does not implement, each with function, PTX line, `.loc` and
@@ -78,20 +79,20 @@
 //! (the step limit catches it).
 
 pub mod cfg;
-pub mod cvt;
 pub mod decode;
 pub mod diff;
 pub mod error;
 pub mod exec;
-pub mod float;
-pub mod fops;
-pub mod int;
 pub mod launch;
 pub mod layout;
 pub mod memory;
 pub mod mma;
 pub mod op;
 pub mod types;
+
+/// The arithmetic lives in `ptx-sem` (shared with the optimizer's constant
+/// folding); these paths keep the emulator's module names.
+pub use ptx_sem::{cvt, float, fops, int};
 
 pub use error::{EmuError, ErrorKind, Location, ThreadId};
 pub use launch::{Buffer, Dim3, ElemType, Element, Emulator, KernelArg, LaunchConfig, LaunchStats};
