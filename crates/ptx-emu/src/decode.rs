@@ -1375,35 +1375,15 @@ impl Decoder<'_> {
             _ => select::int_op(m.info, m.mods, None)
                 .ok_or_else(|| format!("`{}` on {ty:?}", inst.opcode.name))?,
         };
-        let n = crate::int::arity(op);
-        let rbits = crate::int::result_bits(op, ty);
-        // Source types: the wide/mad forms take c at double width; dp4a/dp2a
-        // take 32-bit words; shift amounts are 32-bit.
-        let src_ty = |i: usize| -> Ty {
-            match (op, i) {
-                (IOp::MadWide, 2) => bits_ty(ty.bits() * 2),
-                (IOp::Shl | IOp::Shr, 1) => Ty::U32,
-                (IOp::Bfe, 1 | 2) | (IOp::Bfi, 2 | 3) => Ty::U32,
-                (IOp::Dp4a(..) | IOp::Dp2a(..), _) => Ty::B32,
-                _ => ty,
-            }
-        };
+        let form = select::int_form(op, ty);
         let mut s = [Src::Imm(0); 4];
-        for (i, slot) in s.iter_mut().enumerate().take(n) {
-            *slot = self.src(o(i + 1)?, src_ty(i))?;
+        for (i, slot) in s.iter_mut().enumerate().take(form.arity) {
+            *slot = self.src(o(i + 1)?, form.src_tys[i])?;
         }
         let mut d = self.dst(o(0)?, ty)?;
-        d.bits = rbits as u8;
-        d.signed =
-            ty.is_signed() && !matches!(op, IOp::Popc | IOp::Clz | IOp::Bfind | IOp::BfindShift);
-        if let IOp::Dp4a(sa, sb) | IOp::Dp2a(sa, sb, _) = op {
-            d.signed = sa || sb;
-        }
-        let ty = if matches!(op, IOp::Dp4a(..) | IOp::Dp2a(..)) {
-            Ty::B32
-        } else {
-            ty
-        };
+        d.bits = form.dst_bits as u8;
+        d.signed = form.dst_signed;
+        let ty = form.ty;
         Ok(Op::Int { op, ty, d, s })
     }
 
@@ -1977,12 +1957,4 @@ impl Decoder<'_> {
 }
 
 /// The bit type of a width.
-pub fn bits_ty(bits: u32) -> Ty {
-    match bits {
-        8 => Ty::B8,
-        16 => Ty::B16,
-        32 => Ty::B32,
-        64 => Ty::B64,
-        _ => Ty::B128,
-    }
-}
+pub use ptx_sem::select::bits_ty;

@@ -186,3 +186,60 @@ pub fn half_is_exact(op: HOp) -> bool {
 pub fn is_half(ty: Ty) -> bool {
     matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2)
 }
+
+/// How an integer operation reads and writes: the type it evaluates in,
+/// its number of sources, each source's type (what an immediate source
+/// means, [`crate::imm::bits`]), and the destination's width and
+/// signedness (how the result is written to the register,
+/// [`crate::types::write_bits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntForm {
+    pub op: IOp,
+    /// The type passed to [`crate::int::eval`].
+    pub ty: Ty,
+    pub arity: usize,
+    pub src_tys: [Ty; 4],
+    pub dst_bits: u32,
+    pub dst_signed: bool,
+}
+
+/// The [`IntForm`] of `op` on instruction type `ty`: the wide/mad forms
+/// take `c` at double width, `dp4a`/`dp2a` 32-bit words, shift amounts and
+/// `bfe`/`bfi` positions are 32-bit; counts (`popc`, `clz`, `bfind`) are
+/// unsigned.
+pub fn int_form(op: IOp, ty: Ty) -> IntForm {
+    let dot = matches!(op, IOp::Dp4a(..) | IOp::Dp2a(..));
+    let src_ty = |i: usize| -> Ty {
+        match (op, i) {
+            (IOp::MadWide, 2) => bits_ty(ty.bits() * 2),
+            (IOp::Shl | IOp::Shr, 1) => Ty::U32,
+            (IOp::Bfe, 1 | 2) | (IOp::Bfi, 2 | 3) => Ty::U32,
+            _ if dot => Ty::B32,
+            _ => ty,
+        }
+    };
+    let dst_signed = match op {
+        IOp::Dp4a(sa, sb) | IOp::Dp2a(sa, sb, _) => sa || sb,
+        IOp::Popc | IOp::Clz | IOp::Bfind | IOp::BfindShift => false,
+        _ => ty.is_signed(),
+    };
+    IntForm {
+        op,
+        ty: if dot { Ty::B32 } else { ty },
+        arity: crate::int::arity(op),
+        src_tys: [src_ty(0), src_ty(1), src_ty(2), src_ty(3)],
+        dst_bits: crate::int::result_bits(op, ty),
+        dst_signed,
+    }
+}
+
+/// The bit type of a width (`B128` for anything wider than 64).
+pub fn bits_ty(bits: u32) -> Ty {
+    match bits {
+        8 => Ty::B8,
+        16 => Ty::B16,
+        32 => Ty::B32,
+        64 => Ty::B64,
+        _ => Ty::B128,
+    }
+}

@@ -47,3 +47,15 @@ pub fn sext(v: u64, bits: u32) -> u64 {
         (((v << (64 - bits)) as i64) >> (64 - bits)) as u64
     }
 }
+
+/// What a register of `reg_bits` holds after an instruction writes `v` as
+/// a `bits`-wide result, sign-extended when `signed` (the emulator's
+/// register write, one lane).
+pub fn write_bits(v: u64, bits: u32, signed: bool, reg_bits: u32) -> u64 {
+    let v = if signed && bits < 64 {
+        sext(v, bits)
+    } else {
+        v & mask(bits)
+    };
+    v & mask(reg_bits)
+}
