@@ -57,6 +57,10 @@
 //! - A guarded instruction with known sources (its result is a may-def).
 //! - A source whose last definition in the block is a guarded `mov`.
 //!
+//! Missed remarks come from the first bundle phase (13) only, so that a
+//! kernel's report does not repeat them six times; a bundle phase that
+//! folds nothing (and, for 13, misses nothing) reports no counters.
+//!
 //! Values defined in another block are not known (no remark: that is most
 //! of the code); nor are special registers, symbols and vector elements.
 //!
@@ -98,8 +102,8 @@ enum Kind {
 /// One `mov` replacing (part of) a folded instruction.
 #[derive(Clone, Debug)]
 enum Emit {
-    /// `mov d, <the bits the register holds>`; `float` is the result type
-    /// when it is f32/f64 (printed as a float literal).
+    /// `mov d, <the bits the register holds>`; `ty` is the result type (an
+    /// f32/f64 result is printed as a float literal).
     Const { reg: RegId, content: u64, ty: Ty },
     /// `mov.<ty> d, src` with `src` as written.
     Copy { reg: RegId, ty: Ty, src: Operand },
@@ -109,7 +113,7 @@ enum Emit {
 enum Eval {
     Fold(Kind, Vec<Emit>),
     Missed(&'static str, String),
-    /// An unguarded `mov` of a known value: only tracked.
+    /// A `mov` of a known value: only tracked (when unguarded).
     Track(RegId, u64),
     Nothing,
 }
@@ -203,9 +207,13 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         }
     }
 
+    // The bundle runs six times per kernel: what was left is said once,
+    // by the first bundle phase, and a phase that folds nothing reports
+    // nothing.
+    if id != PhaseId::GeneralOptimizeEarly {
+        missed.clear();
+    }
     if folds.is_empty() && missed.is_empty() {
-        // Nothing looked foldable: no remarks and no counters (the bundle
-        // runs six times per kernel).
         return PhaseOutput::unchanged(input);
     }
     let mut remarks = Vec::new();
