@@ -1,8 +1,14 @@
 //! Checks beyond syntax, each reported where ptxas reports it: undeclared
-//! registers, labels and symbols; duplicate declarations and labels; unknown
-//! instructions and modifiers; wrong operand count or kind; instruction type vs
-//! register declaration mismatch; features that need a newer `.target` or
-//! `.version`.
+//! registers, labels and symbols; duplicate declarations and labels (labels are
+//! scoped by `{ }` blocks, like registers); unknown instructions and modifiers;
+//! wrong operand count or kind; instruction type vs register declaration
+//! mismatch; features that need a newer `.target` or `.version`, and a
+//! `.version` too old for the `.target`; calls to, and non-`.extern`
+//! declarations of, functions defined nowhere in the module (ptxas links whole
+//! programs; `SYSCALLS` are the ones it provides); 32-bit global or generic
+//! addressing, which ptxas 13 no longer assembles; the PTX 1.x/2.x forms ptxas
+//! still knows but restricts (`.const[N]` banks, `.tex`, `.file` timestamps,
+//! `map_f64_to_f32`).
 //!
 //! Everything is driven by the instruction table of [`ptx_isa`]. The rule for
 //! every check is ptxas 13.0.88's behaviour: a check that could fire on PTX that
@@ -125,35 +131,30 @@ pub fn diagnostics_with(parse: &crate::Parse, options: CheckOptions) -> Vec<Diag
     diags
 }
 
-/// System calls ptxas provides without a definition in the module.
+/// The functions ptxas 13.0.88 resolves itself: a module may declare and call
+/// them without defining them (ptxas links whole programs unless given `-c`,
+/// and reports any other declared-but-undefined function as "Unresolved
+/// extern function"). Found by asking ptxas: one module per name declaring
+/// `.extern .func (.param .b32 r) NAME (.param .b64 a, .param .b64 b)` and
+/// calling it, assembled without `-c` for sm_75, sm_80, sm_90, sm_100,
+/// sm_103a and sm_120 (the same answer for each; the signature does not
+/// matter). Every `cuda*` function of `cuda_device_runtime_api.h` was tried,
+/// with `memcpy`, `memset`, `printf`, `__assert_fail` and `__nvvm_reflect`:
+/// all the others are unresolved, e.g. `cudaGetParameterBuffer`,
+/// `cudaGetParameterBufferV2`, `cudaLaunchDeviceV2`, `cudaDeviceSynchronize`,
+/// `cudaCGGetIntrinsicHandle` (they live in `libcudadevrt`, linked by nvlink
+/// after `ptxas -c`). See test-data/README.md.
 const SYSCALLS: &[&str] = &[
     "vprintf",
     "malloc",
     "free",
     "__assertfail",
-    "__assert_fail",
-    "cudaGetParameterBufferV2",
-    "cudaGetParameterBuffer",
-    "cudaLaunchDeviceV2",
-    "cudaLaunchDevice",
-    "cudaDeviceSynchronize",
-    "cudaGetDeviceCount",
-    "cudaGetDevice",
-    "cudaDeviceGetAttribute",
-    "cudaStreamCreateWithFlags",
-    "cudaStreamDestroy",
-    "cudaEventCreateWithFlags",
-    "cudaEventRecord",
-    "cudaEventDestroy",
-    "cudaFuncGetAttributes",
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-    "cudaCGGetIntrinsicHandle",
-    "cudaCGSynchronize",
-    "cudaCGSynchronizeGrid",
-    "cudaCGGetSize",
-    "cudaCGGetRank",
-    "__nvvm_reflect",
+    "cudaGraphSetConditional",
+    "cudaGraphLaunch",
+    "cudaGraphKernelNodeSetEnabled",
+    "cudaGraphKernelNodeSetGridDim",
+    "cudaGraphKernelNodeSetParam",
+    "cudaGraphKernelNodeUpdatesApply",
 ];
 
 /// Names every module can use without declaring them.
@@ -175,6 +176,9 @@ struct Decl {
 struct DeclFacts {
     /// Declared in `.reg`.
     reg: bool,
+    /// Where the declaration's name starts (a `.reg` must come before the
+    /// instructions that use the register).
+    start: u32,
     /// Declared in `.reg` or `.sreg`.
     register: bool,
     /// Of type `.pred`.
@@ -186,9 +190,10 @@ struct DeclFacts {
 }
 
 impl DeclFacts {
-    fn new(space: &str, ty: Option<&str>) -> DeclFacts {
+    fn new(space: &str, ty: Option<&str>, start: u32) -> DeclFacts {
         DeclFacts {
             reg: space == ".reg",
+            start,
             register: space == ".reg" || space == ".sreg",
             pred: ty == Some(".pred"),
             ty: ty.and_then(type_info),
@@ -219,6 +224,31 @@ pub struct ModuleFacts {
     global_spaces: FxHashMap<String, String>,
     /// Names declared by `.func`/`.entry` (not by `.alias`).
     declared_functions: rustc_hash::FxHashSet<String>,
+    /// Each function's return and input parameters: the byte size of each
+    /// one's type when it is a scalar of a known type (`None` for arrays,
+    /// `.pred` and the rest), for the checks of `call`.
+    signatures: FxHashMap<String, CallSignature>,
+}
+
+/// See [`ModuleFacts::signatures`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct CallSignature {
+    rets: Vec<Option<u32>>,
+    params: Vec<Option<u32>>,
+}
+
+/// The byte size of a scalar parameter's type, `None` for an array, a
+/// `.pred` or a type without a size.
+fn param_size(param: &ast::Param) -> Option<u32> {
+    let declarator = param.declarator()?;
+    if declarator.syntax().text().contains_char('[') {
+        return None;
+    }
+    let ty = param.type_name()?;
+    if ty.text() == ".pred" {
+        return None;
+    }
+    ptx_isa::type_bits(ty.text()).map(|bits| bits.div_ceil(8))
 }
 
 impl ModuleFacts {
@@ -254,7 +284,10 @@ struct Checker<'f> {
     scopes: Vec<FxHashMap<String, Decl>>,
     /// Parameterized declarations `%r<N>` per scope: prefix -> (count, decl).
     ranges: Vec<FxHashMap<String, (u32, Decl)>>,
-    labels: FxHashMap<String, TextRange>,
+    /// Labels per block, innermost last: a label is visible in its block and
+    /// the blocks nested in it, as registers are (ptxas: the same label in two
+    /// sibling blocks is fine, e.g. one per inline `asm` block).
+    labels: Vec<FxHashMap<String, TextRange>>,
 }
 
 impl<'f> Checker<'f> {
@@ -264,7 +297,7 @@ impl<'f> Checker<'f> {
             facts,
             scopes: Vec::new(),
             ranges: Vec::new(),
-            labels: FxHashMap::default(),
+            labels: Vec::new(),
         }
     }
 
@@ -283,6 +316,23 @@ impl<'f> Checker<'f> {
             Item::VarDecl(decl) => {
                 let green = decl.syntax().green();
                 self.check_decl_words(Node::new(&green, decl.syntax().text_range().start()));
+            }
+            Item::File(file) => {
+                // ptxas: "Feature 'timestamp and filesize in .file directive'
+                // requires PTX ISA .version 3.2 or later".
+                let comma = file
+                    .syntax()
+                    .children_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .find(|t| t.kind() == COMMA);
+                if let Some(comma) = comma {
+                    self.require(
+                        comma.text_range(),
+                        || "a timestamp and file size in `.file`".to_string(),
+                        ptx_isa::v(3, 2),
+                        0,
+                    );
+                }
             }
             Item::Alias(alias) => {
                 if let Some(name) = alias.alias() {
@@ -357,9 +407,40 @@ impl<'f> Checker<'f> {
                         );
                     }
                 }
+                if let (Some(sm), Some(option)) = (
+                    self.facts.sm,
+                    t.words().find(|w| w.text() == "map_f64_to_f32"),
+                ) {
+                    if sm >= 13 {
+                        self.error(
+                            option.text_range(),
+                            "`map_f64_to_f32` is not supported with sm_13 or higher",
+                        );
+                    }
+                }
+                let min = t
+                    .sm()
+                    .and_then(|(sm, suffix)| ptx_isa::target_min_ptx(sm, suffix));
+                if let (Some(min), Some(version), Some(name)) =
+                    (min, self.facts.version, t.sm_name())
+                {
+                    if version < min {
+                        self.error(
+                            name.text_range(),
+                            format!(
+                                "PTX .version {version} does not support .target {} (it needs .version {min} or later)",
+                                name.text()
+                            ),
+                        );
+                    }
+                }
             }
         }
         if let Some(a) = file.address_size() {
+            let directive = a.syntax().first_token().map(|t| t.text_range());
+            if let Some(range) = directive {
+                self.check_directive_requirement(".address_size", range);
+            }
             match a.bits() {
                 Some(64) => {}
                 Some(32) => self.error(
@@ -373,6 +454,8 @@ impl<'f> Checker<'f> {
 
     fn collect_globals(&mut self, file: &ast::SourceFile) {
         let mut bodies: FxHashMap<String, TextRange> = FxHashMap::default();
+        // Declarations without `.extern` and without a body.
+        let mut prototypes: Vec<(String, TextRange)> = Vec::new();
         for item in file.items() {
             match item {
                 Item::Function(f) => {
@@ -380,6 +463,16 @@ impl<'f> Checker<'f> {
                     let text = name.text();
                     self.facts.to_mut().declared_functions.insert(text.clone());
                     let defined = f.body().is_some();
+                    if !defined && !f.is_extern() {
+                        prototypes.push((text.clone(), name.syntax().text_range()));
+                    }
+                    if !defined && bodies.contains_key(&text) {
+                        // ptxas: "Duplicate definition of function 'f'".
+                        self.error(
+                            name.syntax().text_range(),
+                            format!("duplicate definition of function `{text}`: it is declared again after its definition"),
+                        );
+                    }
                     if defined {
                         if let Some(_previous) =
                             bodies.insert(text.clone(), name.syntax().text_range())
@@ -390,6 +483,21 @@ impl<'f> Checker<'f> {
                             );
                         }
                     }
+                    let signature = CallSignature {
+                        rets: f
+                            .return_params()
+                            .map(|r| r.params().map(|p| param_size(&p)).collect())
+                            .unwrap_or_default(),
+                        params: f
+                            .params()
+                            .map(|r| r.params().map(|p| param_size(&p)).collect())
+                            .unwrap_or_default(),
+                    };
+                    self.facts
+                        .to_mut()
+                        .signatures
+                        .entry(text.clone())
+                        .or_insert(signature);
                     let entry = self
                         .facts
                         .to_mut()
@@ -439,6 +547,19 @@ impl<'f> Checker<'f> {
                 _ => {}
             }
         }
+        // ptxas: "Unresolved extern function" for a function declared without
+        // `.extern` and defined nowhere in the module (an `.alias` defines it),
+        // even when nothing calls it.
+        for (name, range) in prototypes {
+            let undefined =
+                self.facts.globals.get(&name) == Some(&GlobalKind::Function { defined: false });
+            if undefined && !SYSCALLS.contains(&name.as_str()) {
+                self.error(
+                    range,
+                    format!("unresolved extern function `{name}`: it is declared (without `.extern`) but not defined in this module, and ptxas links whole programs unless given -c"),
+                );
+            }
+        }
     }
 
     /// Version and target requirements of the words of a variable declaration
@@ -455,11 +576,127 @@ impl<'f> Checker<'f> {
                 );
             }
         }
+        self.check_const_bank(decl);
+        if let Some(tex) = dot_words(decl).find(|w| w.text() == ".tex") {
+            if self.facts.version.is_some_and(|v| v >= ptx_isa::v(1, 5)) {
+                // ptxas: "Deprecated feature: '.tex' not supported as of PTX version 1.5".
+                self.error(
+                    tex.range(),
+                    "the `.tex` state space is not supported from PTX ISA version 1.5 (use `.global .texref`)",
+                );
+            }
+        }
+        // A declaration of only linkage, state space, alignment and vector
+        // words has no type (ptxas: "Parsing error near 'name'").
+        let untyped = dot_words(decl).all(|w| {
+            matches!(
+                w.text(),
+                ".visible"
+                    | ".extern"
+                    | ".weak"
+                    | ".common"
+                    | ".global"
+                    | ".const"
+                    | ".shared"
+                    | ".local"
+                    | ".param"
+                    | ".reg"
+                    | ".tex"
+                    | ".align"
+                    | ".v2"
+                    | ".v4"
+                    | ".v8"
+                    | ".attribute"
+                    | ".managed"
+            )
+        });
+        if untyped {
+            let range = decl
+                .child(DECLARATOR)
+                .and_then(|d| d.child(NAME))
+                .map_or(decl.range(), |n| n.range());
+            self.error(range, "missing type in declaration (e.g. `.b8`, `.u32`)");
+        }
+        self.check_decl_word_order(decl);
         for word in dot_words(decl) {
             let text = word.text();
             self.check_directive_requirement(text, word.range());
             if let Some((ptx, sm)) = ptx_isa::type_requirement(text) {
                 self.require(word.range(), || format!("type `{text}`"), ptx, sm);
+            }
+        }
+    }
+
+    /// An explicit constant bank, `.const[N]` (ptxas: "Deprecated feature:
+    /// 'explicit constant banks' not supported as of PTX version 2.2";
+    /// "Constant banks 1..11 are reserved for external incomplete arrays").
+    fn check_const_bank(&mut self, decl: Node<'_>) {
+        let mut tokens = decl
+            .tokens()
+            .filter(|t| !t.is_trivia())
+            .skip_while(|t| t.text() != ".const")
+            .skip(1);
+        // `.const`, `[`, then the bank number.
+        if !tokens.next().is_some_and(|t| t.is(L_BRACK)) {
+            return;
+        }
+        let Some(bank) = tokens.next() else {
+            return;
+        };
+        let Some(number) = bank
+            .is(INT_NUMBER)
+            .then(|| ast::parse_int(bank.text()))
+            .flatten()
+        else {
+            return;
+        };
+        if self.facts.version.is_some_and(|v| v >= ptx_isa::v(2, 2)) {
+            self.error(
+                bank.range(),
+                "explicit constant banks (`.const[N]`) are not supported from PTX ISA version 2.2",
+            );
+        } else if (1..=11).contains(&number) && !dot_words(decl).any(|w| w.text() == ".extern") {
+            self.error(
+                bank.range(),
+                "constant banks 1..11 are reserved for external incomplete arrays (`.extern .const[N] .b8 name[]`)",
+            );
+        }
+    }
+
+    /// The dotted words of a variable declaration, by the rule lowering files
+    /// them (`ptx_ir`'s `classify_decl_word`): `.align N`, one linkage, vector
+    /// widths, one state space, one type. Another word (`.b69`, a second
+    /// state space or type) is an error; ptxas reports a syntax error.
+    fn check_decl_word_order(&mut self, decl: Node<'_>) {
+        const SPACES: &[&str] = &[
+            ".global", ".const", ".shared", ".local", ".param", ".reg", ".tex",
+        ];
+        const OPAQUE_TYPES: &[&str] = &[".texref", ".samplerref", ".surfref"];
+        const LINKAGES: &[&str] = &[".extern", ".visible", ".weak", ".common"];
+        let (mut linkage, mut space, mut ty) = (false, false, false);
+        for word in dot_words(decl) {
+            let text = word.text();
+            let base = text.split("::").next().unwrap_or(text);
+            // `.attribute(.managed)` / `.attribute(.unified(..))`: the
+            // attribute list is checked by its own rule.
+            let attribute = matches!(text, ".attribute" | ".managed" | ".unified");
+            let problem = if attribute || text == ".align" || matches!(text, ".v2" | ".v4" | ".v8")
+            {
+                None
+            } else if LINKAGES.contains(&text) {
+                std::mem::replace(&mut linkage, true).then(|| format!("second linkage `{text}`"))
+            } else if !space && SPACES.contains(&base) {
+                space = true;
+                None
+            } else if !ty && (ptx_isa::type_bits(text).is_some() || OPAQUE_TYPES.contains(&text)) {
+                ty = true;
+                None
+            } else {
+                Some(format!("unexpected `{text}` in a declaration"))
+            };
+            if let Some(message) = problem {
+                self.error(word.range(), message);
+                return;
             }
         }
     }
@@ -509,9 +746,32 @@ impl<'f> Checker<'f> {
     // ----------------------------------------------------------- functions
 
     fn check_function(&mut self, f: &ast::Function) {
+        for word in f.linkage() {
+            self.check_directive_requirement(word.text(), word.text_range());
+        }
         for perf in f.perf_directives() {
             if let Some(d) = perf.directive() {
                 self.check_directive_requirement(d.text(), d.text_range());
+                // ptxas: "Parsing error near '.maxntid'" on a `.func`.
+                let entry_only = matches!(
+                    d.text(),
+                    ".maxntid"
+                        | ".reqntid"
+                        | ".minnctapersm"
+                        | ".maxnreg"
+                        | ".maxclusterrank"
+                        | ".reqnctapercluster"
+                        | ".explicitcluster"
+                );
+                if entry_only && f.kind() == ast::FunctionKind::Func {
+                    self.error(
+                        d.text_range(),
+                        format!(
+                            "`{}` is only allowed on an `.entry`, not on a `.func`",
+                            d.text()
+                        ),
+                    );
+                }
                 if d.text() == ".noreturn" {
                     if f.kind() == ast::FunctionKind::Entry {
                         self.error(
@@ -542,6 +802,7 @@ impl<'f> Checker<'f> {
         .flatten()
         {
             for param in list.children().filter_map(ast::Param::cast) {
+                self.check_param_words(&param);
                 let space = param.state_space();
                 let space = space.as_ref().map_or("", |t| t.text());
                 let ty = param.type_name();
@@ -558,32 +819,73 @@ impl<'f> Checker<'f> {
         };
         let green = body.syntax().green();
         let body = Node::new(&green, body.syntax().text_range().start());
-        // Labels are visible in the whole function.
-        self.collect_labels(body);
         self.check_block(body, true, &mut Scratch::default());
         self.scopes.clear();
         self.ranges.clear();
     }
 
-    /// The labels of a block and of the blocks nested in it (the parser puts a
-    /// `LABEL_DEF` or `BLOCK` only directly in a `BLOCK`), in source order.
-    fn collect_labels(&mut self, block: Node<'_>) {
-        for stmt in block.children() {
-            match stmt.kind() {
-                LABEL_DEF => {
-                    let Some(name) = stmt.child(NAME) else {
-                        continue;
-                    };
-                    let text = name_text(name);
-                    let range = name.range();
-                    if self.labels.insert(text.to_string(), range).is_some() {
-                        self.error(range, format!("duplicate label `{text}`"));
-                    }
-                }
-                BLOCK => self.collect_labels(stmt),
-                _ => {}
+    /// The dotted words of a parameter, by the rule lowering files them
+    /// (`ptx_ir`'s `classify_param_word`): `.align N`, `.ptr`, one `.param` or
+    /// `.reg` first, a state space after `.ptr`, a vector width, one type. Any
+    /// other word (`.parao`, a second type) is an error; ptxas reports a
+    /// syntax error for each.
+    fn check_param_words(&mut self, param: &ast::Param) {
+        const SPACES: &[&str] = &[
+            ".global", ".const", ".shared", ".local", ".param", ".reg", ".tex",
+        ];
+        const OPAQUE_TYPES: &[&str] = &[".texref", ".samplerref", ".surfref"];
+        let (mut space, mut ptr, mut ty) = (false, false, false);
+        let mut problem = None;
+        for tok in param
+            .syntax()
+            .children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == DOT_IDENT)
+        {
+            let word = tok.text();
+            let base = word.split("::").next().unwrap_or(word);
+            let free = word == ".align"
+                || (ptr && SPACES.contains(&base))
+                || matches!(word, ".v2" | ".v4" | ".v8");
+            if free {
+                continue;
+            }
+            if word == ".ptr" {
+                ptr = true;
+            } else if !space && matches!(word, ".param" | ".reg") {
+                space = true;
+            } else if !ty && (ptx_isa::type_bits(word).is_some() || OPAQUE_TYPES.contains(&word)) {
+                ty = true;
+            } else {
+                problem = Some((tok.text_range(), word.to_string()));
+                break;
             }
         }
+        if let Some((range, word)) = problem {
+            self.error(range, format!("unexpected `{word}` in a parameter"));
+        }
+    }
+
+    /// Opens the label scope of a block: its own labels (the parser puts a
+    /// `LABEL_DEF` only directly in a `BLOCK`), visible anywhere in it.
+    fn collect_labels(&mut self, block: Node<'_>) {
+        let mut labels = FxHashMap::default();
+        for stmt in block.children().filter(|c| c.is(LABEL_DEF)) {
+            let Some(name) = stmt.child(NAME) else {
+                continue;
+            };
+            let text = name_text(name);
+            let range = name.range();
+            if labels.insert(text.to_string(), range).is_some() {
+                self.error(range, format!("duplicate label `{text}`"));
+            }
+        }
+        self.labels.push(labels);
+    }
+
+    /// Whether a label of this name is visible in the current block.
+    fn has_label(&self, name: &str) -> bool {
+        self.labels.iter().any(|l| l.contains_key(name))
     }
 
     fn push_scope(&mut self) {
@@ -607,7 +909,7 @@ impl<'f> Checker<'f> {
         let decl = Decl {
             ty: ty.map(str::to_string),
             range,
-            facts: DeclFacts::new(space, ty),
+            facts: DeclFacts::new(space, ty, range.start().into()),
         };
         if let Some(count) = reg_count(d) {
             let scope = self.ranges.last_mut().expect("scope");
@@ -627,6 +929,7 @@ impl<'f> Checker<'f> {
         if !function_body {
             self.push_scope();
         }
+        self.collect_labels(block);
         // Declarations first: PTX lets a block use what it declares anywhere in it.
         for stmt in block.children().filter(|c| c.is(VAR_DECL)) {
             self.check_decl_words(stmt);
@@ -653,7 +956,7 @@ impl<'f> Checker<'f> {
                 BRANCH_TARGETS => {
                     for t in stmt.children().filter(|c| c.is(NAME_REF)) {
                         let text = name_ref_text(t);
-                        if !self.labels.contains_key(text) {
+                        if !self.has_label(text) {
                             self.error(t.range(), format!("undeclared label `{text}`"));
                         }
                     }
@@ -661,6 +964,7 @@ impl<'f> Checker<'f> {
                 _ => {}
             }
         }
+        self.labels.pop();
         if !function_body {
             self.pop_scope();
         }
@@ -730,6 +1034,7 @@ impl<'f> Checker<'f> {
         if let Some(pred) = guard.and_then(|g| g.child(NAME_REF)) {
             let text = name_ref_text(pred);
             let local = self.resolve(&mut s.names, pred);
+            self.check_declared_before(pred, local);
             self.check_name(pred, NameUse::Value, local.is_some());
             if local.is_some_and(|d| !d.pred && d.reg) {
                 self.error(
@@ -798,6 +1103,7 @@ impl<'f> Checker<'f> {
         for o in operands {
             if o.op.kind != OpKind::Name {
                 self.check_operand_names(o.op, NameUse::Value, &mut s.names);
+                self.check_register_expression(o.op, &mut s.names);
                 continue;
             }
             let expected = match family.name {
@@ -806,16 +1112,20 @@ impl<'f> Checker<'f> {
                 _ => NameUse::Value,
             };
             first_name_seen = true;
+            self.check_declared_before(o.op.node, o.local);
             self.check_name(o.op.node, expected, o.local.is_some());
         }
         self.check_forms(opcode_range, family, operands, &s.types);
         if family.name == "call" {
             self.check_call_target(ops);
+            self.check_call_arguments(operands);
         }
         self.check_arch_specific(family, opcode_range);
         self.check_cvt_rounding(family, name_parts, mod_texts, opcode_range);
+        self.check_float_rounding(family, mod_texts, opcode_range);
         self.check_vector_width(family, mod_texts, ops);
         self.check_state_space(family, name_parts, mod_texts, ops, &mut s.names);
+        self.check_address_width(family, name_parts, mod_texts, ops, &mut s.names);
         self.check_barrier_id(family, ops);
     }
 
@@ -904,6 +1214,28 @@ impl<'f> Checker<'f> {
     /// needs `.rni/.rzi/.rmi/.rpi`, float narrowing needs a rounding and widening
     /// forbids one, int->int forbids one (ptxas 13.0.88 behaviour). `mods` are
     /// all the modifiers; those of the family name are skipped.
+    /// `div`, `sqrt` and `rcp` of `.f32`/`.f64` need a rounding modifier or
+    /// `.approx`/`.full`, whatever the `.version` (ptxas 13: "Rounding
+    /// modifier or '.approx' modifier required for instruction 'div'").
+    fn check_float_rounding(&mut self, family: &Family, mods: &[&str], range: TextRange) {
+        if !matches!(family.name, "div" | "sqrt" | "rcp") {
+            return;
+        }
+        let float = mods.iter().any(|m| matches!(*m, ".f32" | ".f64"));
+        let mode = mods
+            .iter()
+            .any(|m| matches!(*m, ".rn" | ".rz" | ".rm" | ".rp" | ".approx" | ".full"));
+        if float && !mode {
+            self.error(
+                range,
+                format!(
+                    "`{}` of a floating-point type needs a rounding modifier (.rn, .rz, .rm or .rp) or `.approx`",
+                    family.name
+                ),
+            );
+        }
+    }
+
     fn check_cvt_rounding(
         &mut self,
         family: &Family,
@@ -1037,6 +1369,86 @@ impl<'f> Checker<'f> {
         }
     }
 
+    /// ptxas 13 assembles only 64-bit code: a module that forms a global or
+    /// generic address in 32 bits is rejected, whatever its `.address_size`
+    /// (or none) and target ("32-Bit compilation is no longer supported"; for
+    /// sm_90 and later "32-Bit ABI (--machine 32 or 32-Bit addressing) is not
+    /// supported"). What makes it so, found by asking ptxas: `ld`/`st`/`ldu`/
+    /// `atom`/`red`/`prefetch` of `.global` or generic memory through a 32-bit
+    /// register (`[%r1+0]`); any `cvta` of type `.u32`; `mov` of a `.global`
+    /// variable's address into 32 bits. Not: `.u32` parameters, 32-bit
+    /// addresses of `.shared`/`.local`/`.const`/`.param` memory, `isspacep` of
+    /// a 32-bit register.
+    fn check_address_width<'g>(
+        &mut self,
+        family: &Family,
+        name_parts: NameParts,
+        mods: &[&str],
+        operands: &[Op<'g>],
+        names: &mut Names<'g>,
+    ) {
+        const MESSAGE: &str = "32-bit addressing is not supported by ptxas 13 (\"32-Bit compilation is no longer supported\"): global and generic addresses must be 64-bit";
+        let is_32 = |ty: &str| matches!(ty, ".u32" | ".b32" | ".s32");
+        match family.name {
+            "ld" | "st" | "ldu" | "atom" | "red" | "prefetch" | "prefetchu" => {
+                let space = mods
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| !name_parts.contains(i))
+                    .find_map(|(_, m)| memory_space(m));
+                for op in operands.iter().filter(|o| o.kind == OpKind::Address) {
+                    // ptxas: "Immediate addresses allowed only for .local state space".
+                    let immediate = op
+                        .children()
+                        .next()
+                        .is_some_and(|c| c.kind == OpKind::Literal)
+                        && op.children().nth(1).is_none();
+                    if immediate && space != Some(".local") {
+                        self.error(
+                            op.range(),
+                            "an immediate address (`[256]`) is allowed only in the `.local` state space",
+                        );
+                    }
+                }
+                if !matches!(space, None | Some(".global")) {
+                    return;
+                }
+                for op in operands.iter().filter(|o| o.kind == OpKind::Address) {
+                    let Some(base) = op.children().next().and_then(address_base) else {
+                        continue;
+                    };
+                    let narrow = self
+                        .resolve(names, base.node)
+                        .is_some_and(|d| d.reg && d.ty.is_some_and(|(bits, _)| bits == 32));
+                    if narrow {
+                        self.error(base.range(), MESSAGE);
+                    }
+                }
+            }
+            "cvta" if mods.contains(&".u32") => {
+                let range = operands
+                    .first()
+                    .map_or(TextRange::empty(0.into()), |o| o.range());
+                self.error(range, MESSAGE);
+            }
+            "mov" => {
+                if !mods.iter().any(|m| is_32(m)) {
+                    return;
+                }
+                let Some(src) = operands.get(1).filter(|o| o.kind == OpKind::Name) else {
+                    return;
+                };
+                let text = name_ref_text(src.node);
+                if self.resolve(names, src.node).is_none()
+                    && self.facts.global_spaces.get(text).map(String::as_str) == Some(".global")
+                {
+                    self.error(src.range(), MESSAGE);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Named barriers are numbered 0..=15.
     fn check_barrier_id(&mut self, family: &Family, operands: &[Op<'_>]) {
         if !matches!(family.name, "bar" | "barrier") {
@@ -1080,6 +1492,86 @@ impl<'f> Checker<'f> {
         }
     }
 
+    /// A direct call's argument lists against the callee's parameters, as
+    /// ptxas checks them: as many return and input arguments as parameters
+    /// ("Call has wrong number of parameters"), and an argument whose type
+    /// is known has the byte size of its parameter's ("Type of argument does
+    /// not match formal parameter"). Arguments of unknown size (immediates,
+    /// arrays, predicates, undeclared names) are not judged.
+    fn check_call_arguments(&mut self, operands: &[InstOperand<'_>]) {
+        let mut lists = Vec::new();
+        let mut target = None;
+        for o in operands {
+            match o.op.kind {
+                OpKind::ArgList if target.is_none() => lists.push(("return", o)),
+                OpKind::ArgList => lists.push(("input", o)),
+                OpKind::Name if target.is_none() => target = Some(o),
+                _ => {}
+            }
+            if lists.len() == 2 && target.is_some() {
+                break;
+            }
+        }
+        let Some(target) = target else { return };
+        let name = name_ref_text(target.op.node);
+        if target.local.is_some() {
+            return; // an indirect call through a register
+        }
+        let Some(sig) = self.facts.signatures.get(name).cloned() else {
+            return;
+        };
+        let (mut rets, mut args) = (None, None);
+        for (which, o) in lists {
+            if which == "return" {
+                rets = Some(o);
+            } else {
+                args = Some(o);
+            }
+        }
+        for (list, formals, what) in [(rets, &sig.rets, "return"), (args, &sig.params, "input")] {
+            let items: Vec<Op<'_>> = list.map_or_else(Vec::new, |o| o.op.children().collect());
+            if items.len() != formals.len() {
+                let range = list.map_or(target.op.range(), |o| o.op.range());
+                self.error(
+                    range,
+                    format!(
+                        "call of `{name}` has {} {what} argument{}, the function has {} {what} parameter{}",
+                        items.len(),
+                        if items.len() == 1 { "" } else { "s" },
+                        formals.len(),
+                        if formals.len() == 1 { "" } else { "s" }
+                    ),
+                );
+                continue;
+            }
+            for (k, (item, formal)) in items.iter().zip(formals).enumerate() {
+                let Some(formal) = formal else { continue };
+                if item.kind != OpKind::Name {
+                    continue;
+                }
+                let Some(decl) = self.lookup_local(name_ref_text(item.node)) else {
+                    continue;
+                };
+                if decl.facts.pred || decl.ty.as_deref() == Some(".pred") {
+                    continue;
+                }
+                let Some(size) = decl.ty.as_deref().and_then(ptx_isa::type_bits) else {
+                    continue;
+                };
+                let size = size.div_ceil(8);
+                if size != *formal {
+                    self.error(
+                        item.range(),
+                        format!(
+                            "{what} argument {} of `{name}` is {size} bytes, its parameter {formal} bytes",
+                            k + 1
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
     /// Warp-synchronous instructions without `.sync` are gone from sm_70 on for
     /// PTX ISA 6.4 and later (ptxas: "not supported on .target sm_70 and higher").
     fn check_legacy_warp_sync(&mut self, family: &Family, mods: &[&str], range: TextRange) {
@@ -1112,13 +1604,15 @@ impl<'f> Checker<'f> {
     fn check_operand_names<'g>(&mut self, op: Op<'g>, expected: NameUse, names: &mut Names<'g>) {
         match op.kind {
             OpKind::Name => {
-                let declared = self.resolve(names, op.node).is_some();
-                self.check_name(op.node, expected, declared);
+                let decl = self.resolve(names, op.node);
+                self.check_declared_before(op.node, decl);
+                self.check_name(op.node, expected, decl.is_some());
             }
             OpKind::PredPair => {
                 for p in op.node.children().filter(|c| c.is(NAME_REF)) {
-                    let declared = self.resolve(names, p).is_some();
-                    self.check_name(p, NameUse::Value, declared);
+                    let decl = self.resolve(names, p);
+                    self.check_declared_before(p, decl);
+                    self.check_name(p, NameUse::Value, decl.is_some());
                 }
             }
             _ => {
@@ -1129,11 +1623,86 @@ impl<'f> Checker<'f> {
         }
     }
 
+    /// An operand expression with a register in it must be one lowering
+    /// models (ptxas accepts fewer still): `-%r`, `!%p`, `%p|%q`, or a
+    /// register plus or minus constants (`%rd1+8`). Anything else (`+%r3`,
+    /// `%r1<4`, `(%r1)`, `%r1*2`) is an error, and so is a division by a
+    /// literal zero in a constant (ptxas: "Constant expression has division by
+    /// zero").
+    fn check_register_expression<'g>(&mut self, op: Op<'g>, names: &mut Names<'g>) {
+        self.check_division_by_zero(op);
+        let ok = match op.kind {
+            OpKind::Vector | OpKind::ArgList => {
+                for child in op.children() {
+                    self.check_register_expression(child, names);
+                }
+                return;
+            }
+            OpKind::Prefix => {
+                matches!(operator_token(op.node), Some(BANG | MINUS))
+                    && op.children().all(|c| c.kind == OpKind::Name)
+            }
+            OpKind::Binary => operator_token(op.node) == Some(PIPE) || register_plus_constants(op),
+            OpKind::Paren | OpKind::Ternary | OpKind::Call => false,
+            _ => return,
+        };
+        if ok {
+            return;
+        }
+        let mut has_register = false;
+        op.node.any_descendant(&mut |n| {
+            if n.is(NAME_REF) && self.resolve(names, n).is_some_and(|d| d.reg) {
+                has_register = true;
+            }
+            has_register
+        });
+        if has_register {
+            self.error(
+                op.range(),
+                "unsupported operand expression: a register can only be negated (`-%r1`, `!%p1`) or offset by a constant (`%rd1+8`)",
+            );
+        }
+    }
+
+    fn check_division_by_zero(&mut self, op: Op<'_>) {
+        let mut zero = None;
+        op.node.any_descendant(&mut |n| {
+            if n.is(BIN_EXPR) && matches!(operator_token(n), Some(SLASH | PERCENT)) {
+                let rhs = n.children().filter(|c| Op::cast(*c).is_some()).nth(1);
+                if let Some(rhs) = rhs.filter(|r| r.is(LITERAL)) {
+                    let value = rhs.first_token().and_then(|t| ast::parse_literal(t.text()));
+                    if let Some(ast::LiteralValue::Int { value: 0, .. }) = value {
+                        zero = Some(n.range());
+                    }
+                }
+            }
+            zero.is_some()
+        });
+        if let Some(range) = zero {
+            self.error(range, "division by zero in a constant expression");
+        }
+    }
+
+    /// Reports a register used before its `.reg` line: ptxas takes the name
+    /// for a forward reference to a label ("Label expected for forward
+    /// reference of '%r1'"), and lowering declares registers in order.
+    fn check_declared_before(&mut self, name: Node<'_>, decl: Option<DeclFacts>) {
+        if let Some(d) = decl {
+            if d.reg && d.start > u32::from(name.range().start()) {
+                let text = name_ref_text(name);
+                self.error(
+                    name.range(),
+                    format!("register `{text}` is used before its `.reg` declaration"),
+                );
+            }
+        }
+    }
+
     /// Reports a `NAME_REF` that names nothing declared; `declared` says whether
     /// the function declares it (the caller has looked it up).
     fn check_name(&mut self, name: Node<'_>, expected: NameUse, declared: bool) {
         let text = name_ref_text(name);
-        if text.is_empty() || declared || self.labels.contains_key(text) {
+        if text.is_empty() || declared || self.has_label(text) {
             return;
         }
         if self.facts.globals.contains_key(text) || PREDEFINED_CONSTANTS.contains(&text) {
@@ -1221,7 +1790,7 @@ impl<'f> Checker<'f> {
                     }
                     return OpClass::Symbol;
                 }
-                if self.labels.contains_key(text) {
+                if self.has_label(text) {
                     return OpClass::Label;
                 }
                 if text.starts_with('%') && ptx_isa::special_reg(text).is_some() {
@@ -1487,6 +2056,31 @@ impl<'g> Op<'g> {
             }
             _ => false,
         }
+    }
+}
+
+/// The operator of an expression node: its first token that is not trivia.
+fn operator_token(node: Node<'_>) -> Option<crate::SyntaxKind> {
+    node.tokens().map(|t| t.kind()).find(|k| !k.is_trivia())
+}
+
+/// `%r`, `%r+4`, `%r-1+2`, `4+%r`: a name plus or minus constants, as
+/// lowering's `base_and_offset` reads it.
+fn register_plus_constants(op: Op<'_>) -> bool {
+    match op.kind {
+        OpKind::Name => true,
+        OpKind::Binary => {
+            let mut children = op.children();
+            let (Some(lhs), Some(rhs)) = (children.next(), children.next()) else {
+                return false;
+            };
+            match operator_token(op.node) {
+                Some(PLUS | MINUS) if rhs.is_constant() => register_plus_constants(lhs),
+                Some(PLUS) if lhs.is_constant() => register_plus_constants(rhs),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 
