@@ -1632,7 +1632,9 @@ impl<'f> Checker<'f> {
     fn check_register_expression<'g>(&mut self, op: Op<'g>, names: &mut Names<'g>) {
         self.check_division_by_zero(op);
         let ok = match op.kind {
-            OpKind::Vector | OpKind::ArgList => {
+            // Lowering takes the items of a bracketed operand one by one
+            // (`[%rd1+8]`, `[tex, {%f1, %f2}]`) by the same rules.
+            OpKind::Vector | OpKind::ArgList | OpKind::Address => {
                 for child in op.children() {
                     self.check_register_expression(child, names);
                 }
@@ -2068,7 +2070,8 @@ fn operator_token(node: Node<'_>) -> Option<crate::SyntaxKind> {
 /// lowering's `base_and_offset` reads it.
 fn register_plus_constants(op: Op<'_>) -> bool {
     match op.kind {
-        OpKind::Name => true,
+        // A register with a component (`%rd1.x+8`) is no base lowering takes.
+        OpKind::Name => !op.node.tokens().any(|t| t.is(DOT_IDENT)),
         OpKind::Binary => {
             let mut children = op.children();
             let (Some(lhs), Some(rhs)) = (children.next(), children.next()) else {
