@@ -19,13 +19,14 @@ use rustc_hash::FxHashMap;
 
 use crate::cfg::ipdoms;
 use crate::cvt::CvtSpec;
-use crate::float::{from_f64, Fmt, Rnd};
-use crate::fops::{Cmp, FMods, FOp, HOp};
-use crate::int::{IOp, PrmtMode};
+use crate::float::Rnd;
+use crate::fops::{Cmp, FMods, FOp};
+use crate::int::IOp;
 use crate::layout::{Layout, SymLoc};
 use crate::op::*;
-use crate::types::{mask, Space, Ty, TyFmt};
+use crate::types::{Space, Ty};
 use ptx_isa::{FamilyId as F, OpFlags, OpInfo};
+use ptx_sem::select;
 
 /// A formal parameter of a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -475,45 +476,16 @@ impl<'a> Mods<'a> {
     }
 }
 
-/// The value of an immediate as bits of type `ty`.
+/// The value of an immediate as bits of type `ty` (`ptx_sem::imm`).
 fn imm_bits(v: ImmValue, ty: Ty) -> u64 {
-    let bits = ty.bits().min(64);
-    match v {
-        // Half and narrower formats have no literals: an integer is the bits.
-        ImmValue::Int(i) if ty.is_float() && ty.bits() <= 16 || ty.is_pair() => {
-            (i as u64) & mask(bits)
-        }
-        ImmValue::Int(i) => match ty.fmt() {
-            Some(fmt) if ty.is_float() => {
-                crate::float::from_f64(fmt, i as f64, Rnd::Rn)
-                    << if ty == Ty::TF32 { 13 } else { 0 }
-            }
-            _ => (i as u64) & mask(bits),
+    ptx_sem::imm::bits(
+        match v {
+            ImmValue::Int(i) => ptx_sem::imm::Imm::Int(i),
+            ImmValue::F32(b) => ptx_sem::imm::Imm::F32(b),
+            ImmValue::F64(b) => ptx_sem::imm::Imm::F64(b),
         },
-        ImmValue::F32(b) => match ty {
-            Ty::F32 | Ty::TF32 => b as u64,
-            Ty::F64 => (f32::from_bits(b) as f64).to_bits(),
-            Ty::F16 | Ty::BF16 | Ty::E4M3 | Ty::E5M2 => from_f64(
-                ty.fmt().unwrap_or(Fmt::F16),
-                f32::from_bits(b) as f64,
-                Rnd::Rn,
-            ),
-            _ => b as u64 & mask(bits),
-        },
-        ImmValue::F64(b) => {
-            let x = f64::from_bits(b);
-            match ty {
-                Ty::F64 => b,
-                Ty::F32 | Ty::TF32 => from_f64(Fmt::F32, x, Rnd::Rn),
-                Ty::F16 | Ty::BF16 | Ty::E4M3 | Ty::E5M2 => {
-                    from_f64(ty.fmt().unwrap_or(Fmt::F16), x, Rnd::Rn)
-                }
-                _ if bits == 64 => b,
-                _ if bits == 32 => from_f64(Fmt::F32, x, Rnd::Rn),
-                _ => (x as i64 as u64) & mask(bits),
-            }
-        }
-    }
+        ty,
+    )
 }
 
 fn special(name: &str, comp: Option<&str>) -> R<Sreg> {
@@ -852,7 +824,7 @@ impl Decoder<'_> {
             | F::Shl
             | F::Shr
             | F::Shf
-            | F::Prmt => self.decode_arith(inst, name, &m),
+            | F::Prmt => self.decode_arith(inst, &m),
             F::Testp => {
                 let ty = m.last_type()?;
                 let kind = inst
@@ -1393,66 +1365,15 @@ impl Decoder<'_> {
         }
     }
 
-    fn decode_arith(&self, inst: &Inst, name: &str, m: &Mods) -> R<Op> {
+    fn decode_arith(&self, inst: &Inst, m: &Mods) -> R<Op> {
         let ty = m.last_type()?;
+        let family = m.info.family;
         let o = |i| self.operand(inst, i);
-        if ty.is_float() && !matches!(name, "and" | "or" | "xor" | "not") {
-            return self.decode_float(inst, name, m, ty);
+        if ty.is_float() && !select::is_bitwise(family) {
+            return self.decode_float(inst, m, ty);
         }
-        let op = match name {
-            "add" if m.info.sat => IOp::AddSat,
-            "sub" if m.info.sat => IOp::SubSat,
-            "add" => IOp::Add,
-            "sub" => IOp::Sub,
-            "mul" if m.has(".hi") => IOp::MulHi,
-            "mul" if m.has(".wide") => IOp::MulWide,
-            "mul" => IOp::MulLo,
-            "mad" if m.has(".hi") && m.info.sat => IOp::MadHiSat,
-            "mad" if m.has(".hi") => IOp::MadHi,
-            "mad" if m.has(".wide") => IOp::MadWide,
-            "mad" => IOp::MadLo,
-            "mul24" if m.has(".hi") => IOp::Mul24Hi,
-            "mul24" => IOp::Mul24Lo,
-            "mad24" if m.has(".hi") && m.info.sat => IOp::Mad24HiSat,
-            "mad24" if m.has(".hi") => IOp::Mad24Hi,
-            "mad24" => IOp::Mad24Lo,
-            "sad" => IOp::Sad,
-            "div" => IOp::Div,
-            "rem" => IOp::Rem,
-            "abs" => IOp::Abs,
-            "neg" => IOp::Neg,
-            "min" if m.info.relu => IOp::MinRelu,
-            "max" if m.info.relu => IOp::MaxRelu,
-            "min" => IOp::Min,
-            "max" => IOp::Max,
-            "popc" => IOp::Popc,
-            "clz" => IOp::Clz,
-            "bfind" if m.has(".shiftamt") => IOp::BfindShift,
-            "bfind" => IOp::Bfind,
-            "fns" => IOp::Fns,
-            "brev" => IOp::Brev,
-            "bfe" => IOp::Bfe,
-            "bfi" => IOp::Bfi,
-            "bmsk" if m.has(".wrap") => IOp::BmskWrap,
-            "bmsk" => IOp::BmskClamp,
-            "szext" if m.has(".wrap") => IOp::SzextWrap,
-            "szext" => IOp::SzextClamp,
-            "dp4a" | "dp2a" => {
-                let tys = m.types();
-                let sa = tys.first().is_some_and(|t| t.is_signed());
-                let sb = tys.get(1).is_some_and(|t| t.is_signed());
-                if name == "dp4a" {
-                    IOp::Dp4a(sa, sb)
-                } else {
-                    IOp::Dp2a(sa, sb, m.has(".hi"))
-                }
-            }
-            "and" => IOp::And,
-            "or" => IOp::Or,
-            "xor" => IOp::Xor,
-            "not" => IOp::Not,
-            "cnot" => IOp::Cnot,
-            "lop3" => {
+        let op = match family {
+            F::Lop3 => {
                 let lut = match inst.operands.get(4) {
                     Some(Operand::Imm(imm)) => match imm.value {
                         ImmValue::Int(v) => v as u8,
@@ -1474,62 +1395,33 @@ impl Decoder<'_> {
                 }
                 IOp::Lop3(lut)
             }
-            "shl" => IOp::Shl,
-            "shr" => IOp::Shr,
-            "shf" if m.has(".l") => IOp::ShfL(m.has(".clamp")),
-            "shf" => IOp::ShfR(m.has(".clamp")),
-            "prmt" => IOp::Prmt(m.pick(&[
-                (".f4e", PrmtMode::F4e),
-                (".b4e", PrmtMode::B4e),
-                (".rc8", PrmtMode::Rc8),
-                (".ecl", PrmtMode::Ecl),
-                (".ecr", PrmtMode::Ecr),
-                (".rc16", PrmtMode::Rc16),
-            ])),
-            "copysign" => return Err("copysign on an integer type".into()),
-            _ => return Err(format!("`{name}` on {ty:?}")),
+            F::Copysign => return Err("copysign on an integer type".into()),
+            _ => select::int_op(m.info, m.mods, None)
+                .ok_or_else(|| format!("`{}` on {ty:?}", inst.opcode.name))?,
         };
-        let n = crate::int::arity(op);
-        let rbits = crate::int::result_bits(op, ty);
-        // Source types: the wide/mad forms take c at double width; dp4a/dp2a
-        // take 32-bit words; shift amounts are 32-bit.
-        let src_ty = |i: usize| -> Ty {
-            match (op, i) {
-                (IOp::MadWide, 2) => bits_ty(ty.bits() * 2),
-                (IOp::Shl | IOp::Shr, 1) => Ty::U32,
-                (IOp::Bfe, 1 | 2) | (IOp::Bfi, 2 | 3) => Ty::U32,
-                (IOp::Dp4a(..) | IOp::Dp2a(..), _) => Ty::B32,
-                _ => ty,
-            }
-        };
+        let form = select::int_form(op, ty);
         let mut s = [Src::Imm(0); 4];
-        for (i, slot) in s.iter_mut().enumerate().take(n) {
-            *slot = self.src(o(i + 1)?, src_ty(i))?;
+        for (i, slot) in s.iter_mut().enumerate().take(form.arity) {
+            *slot = self.src(o(i + 1)?, form.src_tys[i])?;
         }
         let mut d = self.dst(o(0)?, ty)?;
-        d.bits = rbits as u8;
-        d.signed =
-            ty.is_signed() && !matches!(op, IOp::Popc | IOp::Clz | IOp::Bfind | IOp::BfindShift);
-        if let IOp::Dp4a(sa, sb) | IOp::Dp2a(sa, sb, _) = op {
-            d.signed = sa || sb;
-        }
-        let ty = if matches!(op, IOp::Dp4a(..) | IOp::Dp2a(..)) {
-            Ty::B32
-        } else {
-            ty
-        };
+        d.bits = form.dst_bits as u8;
+        d.signed = form.dst_signed;
+        let ty = form.ty;
         Ok(Op::Int { op, ty, d, s })
     }
 
-    fn decode_float(&self, inst: &Inst, name: &str, m: &Mods, ty: Ty) -> R<Op> {
+    fn decode_float(&self, inst: &Inst, m: &Mods, ty: Ty) -> R<Op> {
         let o = |i| self.operand(inst, i);
+        let name = inst.opcode.name.as_str();
+        let family = m.info.family;
         let tys = m.types();
         // Mixed precision: `add.f32.f16 d, a, c`, `fma.rn.f32.bf16 d, a, b, c`.
         let mut mixed = None;
         let mut ty = ty;
         if tys.len() > 1 && tys.iter().any(|t| *t != ty) {
-            match (tys.as_slice(), name) {
-                ([Ty::F32, h @ (Ty::F16 | Ty::BF16)], "add" | "sub" | "fma") => {
+            match (tys.as_slice(), family) {
+                ([Ty::F32, h @ (Ty::F16 | Ty::BF16)], F::Add | F::Sub | F::Fma) => {
                     mixed = Some(*h);
                     ty = Ty::F32;
                 }
@@ -1537,22 +1429,9 @@ impl Decoder<'_> {
             }
         }
         let half = matches!(ty, Ty::F16 | Ty::F16x2 | Ty::BF16 | Ty::BF16x2);
-        let nan = m.has(".NaN");
-        let xorsign = m.has(".xorsign");
         if half {
-            let op = match name {
-                "add" => HOp::Add,
-                "sub" => HOp::Sub,
-                "mul" => HOp::Mul,
-                "fma" | "mad" => HOp::Fma,
-                "neg" => HOp::Neg,
-                "abs" => HOp::Abs,
-                "min" => HOp::Min { nan, xorsign },
-                "max" => HOp::Max { nan, xorsign },
-                "ex2" => HOp::Ex2,
-                "tanh" => HOp::Tanh,
-                _ => return Err(format!("`{name}` on {ty:?}")),
-            };
+            let op =
+                select::half_op(m.info, m.mods).ok_or_else(|| format!("`{name}` on {ty:?}"))?;
             let n = crate::fops::harity(op);
             if inst.operands.len() > n + 1 {
                 return Err(format!("{name} with {} sources", inst.operands.len() - 1));
@@ -1577,34 +1456,8 @@ impl Decoder<'_> {
         if !matches!(ty, Ty::F32 | Ty::F64 | Ty::F32x2) {
             return Err(format!("`{name}` on {ty:?}"));
         }
-        let approx = m.info.approx;
-        let three = inst.operands.len() == 4;
-        let op = match name {
-            "add" => FOp::Add,
-            "sub" => FOp::Sub,
-            "mul" => FOp::Mul,
-            "fma" | "mad" => FOp::Fma,
-            "div" if approx || m.has(".full") => FOp::DivApprox,
-            "div" => FOp::Div,
-            "rcp" if approx => FOp::RcpApprox,
-            "rcp" => FOp::Rcp,
-            "sqrt" if approx => FOp::SqrtApprox,
-            "sqrt" => FOp::Sqrt,
-            "rsqrt" => FOp::Rsqrt,
-            "sin" => FOp::Sin,
-            "cos" => FOp::Cos,
-            "lg2" => FOp::Lg2,
-            "ex2" => FOp::Ex2,
-            "tanh" => FOp::Tanh,
-            "abs" => FOp::Abs,
-            "neg" => FOp::Neg,
-            "min" if three => FOp::Min3 { nan },
-            "max" if three => FOp::Max3 { nan },
-            "min" => FOp::Min { nan, xorsign },
-            "max" => FOp::Max { nan, xorsign },
-            "copysign" => FOp::Copysign,
-            _ => return Err(format!("`{name}` on {ty:?}")),
-        };
+        let op = select::float_op(m.info, m.mods, inst.operands.len().saturating_sub(1))
+            .ok_or_else(|| format!("`{name}` on {ty:?}"))?;
         let n = crate::fops::farity(op);
         // The half multiplicands of a mixed-precision form: `a` (and `b` of
         // `fma`); the addend is f32.
@@ -2245,12 +2098,4 @@ impl Decoder<'_> {
 }
 
 /// The bit type of a width.
-pub fn bits_ty(bits: u32) -> Ty {
-    match bits {
-        8 => Ty::B8,
-        16 => Ty::B16,
-        32 => Ty::B32,
-        64 => Ty::B64,
-        _ => Ty::B128,
-    }
-}
+pub use ptx_sem::select::bits_ty;

@@ -460,11 +460,7 @@ fn write_lane(w: &mut Warp, d: Dst, v: u64, lane: u32, defined: bool) {
     if d.is_sink() || d.slot as usize >= w.def.len() {
         return;
     }
-    let v = if d.signed && d.bits < 64 {
-        sext(v, d.bits as u32)
-    } else {
-        v & mask(d.bits as u32)
-    } & mask(d.reg_bits as u32);
+    let v = ptx_sem::types::write_bits(v, d.bits as u32, d.signed, d.reg_bits as u32);
     w.regs[d.slot as usize * 32 + lane as usize] = v;
     let bit = 1u32 << lane;
     w.def[d.slot as usize] = (w.def[d.slot as usize] & !bit) | if defined { bit } else { 0 };

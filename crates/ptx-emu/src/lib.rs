@@ -35,13 +35,15 @@
 //!   [`launch`]); calls with `.param` and `.reg` parameters.
 //! - **Semantics**: exact integer arithmetic ([`int`]), IEEE floating point
 //!   with every rounding mode, `.ftz`, `.sat` and the narrow formats
-//!   ([`float`], [`fops`], [`cvt`]), warp-wide matrix multiply ([`mma`]).
+//!   ([`float`], [`fops`], [`cvt`]; all in `ptx-sem`, shared with constant
+//!   folding), warp-wide matrix multiply ([`mma`]).
 //! - **Video**: the scalar (`vadd`, `vmad`, `vset`, ...) and SIMD (`vadd2`,
 //!   `vabsdiff4`, `vset2`, ... with selectors, masks, `.sat` and `.add`)
 //!   video instructions.
 //! - **Library calls**: `malloc`/`free` on a per-launch device heap (8 MiB,
-//!   released when the launch ends), `vprintf` (output discarded),
-//!   `__assertfail` (a trap), calls through `.alias`.
+//!   released when the launch ends), `vprintf` (output captured per launch,
+//!   `Emulator::output`, and compared by `diff`), `__assertfail` (a trap),
+//!   calls through `.alias`.
 //! - **Errors** ([`error`]): out-of-bounds or misaligned accesses, undefined
 //!   registers, barrier divergence, the step limit, `trap`, and instructions
 //!   the emulator does not implement, each with function, PTX line, `.loc` and
@@ -83,20 +85,20 @@
 //! (the step limit catches it).
 
 pub mod cfg;
-pub mod cvt;
 pub mod decode;
 pub mod diff;
 pub mod error;
 pub mod exec;
-pub mod float;
-pub mod fops;
-pub mod int;
 pub mod launch;
 pub mod layout;
 pub mod memory;
 pub mod mma;
 pub mod op;
 pub mod types;
+
+/// The arithmetic lives in `ptx-sem` (shared with the optimizer's constant
+/// folding); these paths keep the emulator's module names.
+pub use ptx_sem::{cvt, float, fops, int};
 
 pub use error::{EmuError, ErrorKind, Location, ThreadId};
 pub use launch::{Buffer, Dim3, ElemType, Element, Emulator, KernelArg, LaunchConfig, LaunchStats};

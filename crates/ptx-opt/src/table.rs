@@ -150,13 +150,30 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
         PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
+        PhaseId::GeneralOptimizeEarly
+        | PhaseId::GeneralOptimize
+        | PhaseId::Phase37
+        | PhaseId::GeneralOptimizeMid2
+        | PhaseId::GeneralOptimizeLate
+        | PhaseId::GeneralOptimizeLate2 => {
+            Some("constant folding (ptx_opt::phases::general_optimize::const_fold)")
+        }
         _ => None,
     }
 }
 
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
-    matches!(id, PhaseId::OriPerformLiveDeadFirst)
+    matches!(
+        id,
+        PhaseId::OriPerformLiveDeadFirst
+            | PhaseId::GeneralOptimizeEarly
+            | PhaseId::GeneralOptimize
+            | PhaseId::Phase37
+            | PhaseId::GeneralOptimizeMid2
+            | PhaseId::GeneralOptimizeLate
+            | PhaseId::GeneralOptimizeLate2
+    )
 }
 
 /// Defines [`PhaseId`] and [`PHASES`] from the table.

@@ -2,5 +2,6 @@
 //! Phases not listed here pass their input through (see
 //! [`crate::run_phase`]).
 
+pub mod general_optimize;
 pub mod live_dead;
 pub mod loop_unrolling;

@@ -1,0 +1,909 @@
+//! Constant folding and algebraic simplification, a sub-pass of every
+//! GeneralOptimize bundle (phases 13, 29, 37, 46, 58, 65).
+//!
+//! Seed `001_3e9d45dd172cfaf4.txt`, "Interaction Between Passes" ("Phase
+//! 46: GeneralOptimizeMid2 |-- OriCopyProp (forward copy propagation) |--
+//! constant folding, algebraic simplification, DCE") and "Forward Copy
+//! Propagation -- OriCopyProp", "Convergence" ("Each invocation may expose
+//! constant operands for folding or create dead instructions for DCE"). The
+//! seed names the sub-pass and where it runs, not its rules; this module
+//! writes the classic local folder.
+//!
+//! Knobs: none. The registry has no knob for folding or for approximate
+//! math (OCG knobs 464/474 govern the bundle's fixed-point loop, which is
+//! not needed yet, see [`super`]), so `.approx` results are never folded.
+//!
+//! # What it folds
+//!
+//! Within one block, walking in order, a register's value is known when
+//! its last definition before the use is an unguarded `mov` of an
+//! immediate (or of a known register), or an instruction folded here. An
+//! instruction whose sources are all immediates or known registers becomes
+//! `mov` of its result, computed by `ptx-sem`, the functions the emulator
+//! executes, so the folded value is bit for bit the emulated one:
+//!
+//! - integer and bit operations (`add sub mul mad mul24 mad24 sad div rem
+//!   abs neg min max popc clz bfind fns brev bfe bfi bmsk szext dp4a dp2a
+//!   and or xor not cnot lop3 shl shr shf prmt`, with `.hi`, `.wide`,
+//!   `.sat`, ...), but not `div`/`rem` by zero (PTX leaves the result
+//!   undefined; missed remark) nor the carry forms (`.cc`, `addc`);
+//! - exactly rounded floating point on f32, f64, f16, bf16 and their pairs
+//!   (`add sub mul fma mad div.rn rcp.rn sqrt.rn abs neg min max
+//!   copysign`), explicit or default rounding, `.ftz`, `.sat`, `.relu`;
+//! - `setp` (both destinations of `p|q`, with `.and/.or/.xor` when the
+//!   third source is known) into `mov.pred`;
+//! - `selp` with a known condition into `mov` of the chosen source;
+//! - `cvt` between the integer types, f16, bf16, f32 and f64 (and the
+//!   two-source `cvt.f16x2.f32` / `.bf16x2.f32`).
+//!
+//! Algebraic identities on integers with one unknown register `x`: `x+0`,
+//! `0+x`, `x-0`, `x*1`, `x|0`, `x^0`, `x<<0`, `x>>0` become `mov x`;
+//! `x*0`, `x&0` and `x^x` become `mov 0` (never on floats: `x+0.0` is not
+//! `x` for `x = -0.0`, `x*0.0` is not `0` for infinities and NaN).
+//!
+//! The result is `mov.pred`, `mov.b16`, `mov.b32` or `mov.b64` (`mov.f32` /
+//! `mov.f64` with a `0f`/`0d` literal for float results) of exactly the bits
+//! the register holds after the original instruction; the new instruction
+//! keeps the origin and `.loc` of the one it replaces. The `mov`s that fed
+//! the folded instruction stay for phase 16 to remove when unused.
+//!
+//! # What it leaves (missed remarks)
+//!
+//! - `.approx` operations (`sin cos ex2 lg2 tanh rsqrt rcp.approx
+//!   sqrt.approx div.approx div.full`, `ex2.approx.f16`): the PTX ISA gives
+//!   an error bound, not the bits, and the emulator computes them in f64;
+//!   folding would fix one of the possible results at compile time.
+//! - Integer division or remainder by zero.
+//! - A guarded instruction with known sources (its result is a may-def).
+//! - A source whose last definition in the block is a guarded `mov`.
+//!
+//! Missed remarks come from the first bundle phase (13) only, so that a
+//! kernel's report does not repeat them six times; a bundle phase that
+//! folds nothing (and, for 13, misses nothing) reports no counters.
+//!
+//! Values defined in another block are not known (no remark: that is most
+//! of the code); nor are special registers, symbols and vector elements.
+//!
+//! # Adapted from Ori to PTX
+//!
+//! Ori folds on SASS-like operations with the target's own immediate
+//! encodings; on PTX the folded value must be what PTX defines, so the
+//! semantics are the emulator's (`ptx-sem`), and a fold is proved by the
+//! differential run of every pass filetest.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{Function, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegClass, RegId};
+use ptx_isa::{FamilyId as F, OpFlags, Rnd, Ty};
+use ptx_sem::cvt::{cvt, CvtSpec};
+use ptx_sem::fops::{compare, farity, feval, harity, heval, FMods};
+use ptx_sem::imm::{self, Imm as SemImm};
+use ptx_sem::int::{self, IOp};
+use ptx_sem::select;
+use ptx_sem::types::{mask, write_bits};
+
+use crate::origin::origin;
+use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
+use crate::PhaseId;
+
+/// Why an instruction was folded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Every source known.
+    Constant,
+    /// An algebraic identity with an unknown source.
+    Identity,
+    /// `selp` with a known condition.
+    Select,
+}
+
+/// One `mov` replacing (part of) a folded instruction.
+#[derive(Clone, Debug)]
+enum Emit {
+    /// `mov d, <the bits the register holds>`; `ty` is the result type (an
+    /// f32/f64 result is printed as a float literal).
+    Const { reg: RegId, content: u64, ty: Ty },
+    /// `mov.<ty> d, src` with `src` as written.
+    Copy { reg: RegId, ty: Ty, src: Operand },
+}
+
+/// What the walk decided for one instruction.
+enum Eval {
+    Fold(Kind, Vec<Emit>),
+    Missed(&'static str, String),
+    /// A `mov` of a known value: only tracked (when unguarded).
+    Track(RegId, u64),
+    Nothing,
+}
+
+/// Runs constant folding on one function (phase `id`).
+pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
+    let mut folds: Vec<(InstId, Kind, Vec<Inst>)> = Vec::new();
+    let mut missed: Vec<(InstId, &'static str, String)> = Vec::new();
+    let mut known: HashMap<RegId, u64> = HashMap::new();
+    let mut guarded: HashSet<RegId> = HashSet::new();
+    for &b in &input.layout {
+        if !input.has_block(b) {
+            continue;
+        }
+        let block = &input.blocks[b];
+        known.clear();
+        guarded.clear();
+        for &iid in &block.insts {
+            if !input.has_inst(iid) {
+                continue;
+            }
+            let inst = &input.insts[iid];
+            let mut srcs = Srcs::new(&known, &guarded);
+            let eval = evaluate(input, inst, &mut srcs);
+            let guarded_miss = srcs.guarded_only();
+            // What the instruction leaves in the registers it writes.
+            let mut defs = Vec::new();
+            visit_defs_and_uses(inst, |a, r| {
+                if a == Access::Def {
+                    defs.push(r)
+                }
+            });
+            for r in &defs {
+                known.remove(r);
+                guarded.remove(r);
+            }
+            match eval {
+                Eval::Fold(kind, emits) if inst.guard.is_none() => {
+                    let mut new = Vec::new();
+                    for e in &emits {
+                        match make_mov(input, e) {
+                            Some(i) => new.push(i),
+                            None => break,
+                        }
+                    }
+                    if new.len() != emits.len() {
+                        continue;
+                    }
+                    for e in &emits {
+                        if let Some((r, v)) = emit_value(input, e, &known) {
+                            known.insert(r, v);
+                        }
+                    }
+                    folds.push((iid, kind, new));
+                }
+                Eval::Fold(..) => {
+                    let g = inst
+                        .guard
+                        .map(|g| input.regs[g.reg].name.clone())
+                        .unwrap_or_default();
+                    missed.push((
+                        iid,
+                        "guarded",
+                        format!(
+                            "not folded: `{}` has constant sources but is guarded by {g} (its result is a may-def)",
+                            inst.opcode.text()
+                        ),
+                    ));
+                }
+                Eval::Track(r, v) if inst.guard.is_none() => {
+                    known.insert(r, v);
+                }
+                Eval::Track(r, _) => {
+                    guarded.insert(r);
+                }
+                Eval::Missed(name, why) => missed.push((iid, name, why)),
+                Eval::Nothing => {
+                    if let Some(r) = guarded_miss {
+                        missed.push((
+                            iid,
+                            "guarded-source",
+                            format!(
+                                "not folded: `{}` reads {}, whose definition in this block is a guarded `mov`",
+                                inst.opcode.text(),
+                                input.regs[r].name
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    // The bundle runs six times per kernel: what was left is said once,
+    // by the first bundle phase, and a phase that folds nothing reports
+    // nothing.
+    if id != PhaseId::GeneralOptimizeEarly {
+        missed.clear();
+    }
+    if folds.is_empty() && missed.is_empty() {
+        return PhaseOutput::unchanged(input);
+    }
+    let mut remarks = Vec::new();
+    let (mut constant, mut identity, mut select_) = (0u64, 0u64, 0u64);
+    let mut approx = 0u64;
+    let mut div_zero = 0u64;
+    let output = if folds.is_empty() {
+        input.clone()
+    } else {
+        let mut f = (**input).clone();
+        for (iid, kind, new) in folds {
+            match kind {
+                Kind::Constant => constant += 1,
+                Kind::Identity => identity += 1,
+                Kind::Select => select_ += 1,
+            }
+            let before = inst_text(input, &input.insts[iid]);
+            let after: Vec<String> = new.iter().map(|i| inst_text(input, i)).collect();
+            let o = origin(input, iid);
+            remarks.push(Remark {
+                phase: id,
+                kind: RemarkKind::Applied,
+                name: match kind {
+                    Kind::Constant => "constant-fold",
+                    Kind::Identity => "algebraic-identity",
+                    Kind::Select => "known-select",
+                },
+                origin: o,
+                message: format!("folded `{before}` to `{}`", after.join("; ")),
+            });
+            let mut anchor = iid;
+            let mut new = new;
+            if let Some(first) = new.first_mut() {
+                first.locs = input.insts[iid].locs.clone();
+            }
+            for inst in new {
+                let n = f.add_inst(inst, o);
+                if anchor == iid {
+                    f.insert_before(iid, n);
+                } else {
+                    f.insert_after(anchor, n);
+                }
+                anchor = n;
+            }
+            f.remove_inst(iid);
+        }
+        Arc::new(f)
+    };
+    for (iid, name, message) in missed {
+        match name {
+            "approx" => approx += 1,
+            "division-by-zero" => div_zero += 1,
+            _ => {}
+        }
+        remarks.push(Remark {
+            phase: id,
+            kind: RemarkKind::Missed,
+            name,
+            origin: origin(input, iid),
+            message,
+        });
+    }
+    remarks.sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
+    let stats = vec![
+        Stat {
+            name: "instructions folded",
+            value: constant + identity + select_,
+        },
+        Stat {
+            name: "folded: constant sources",
+            value: constant,
+        },
+        Stat {
+            name: "folded: algebraic identity",
+            value: identity,
+        },
+        Stat {
+            name: "folded: selp with a known condition",
+            value: select_,
+        },
+        Stat {
+            name: "not folded: .approx",
+            value: approx,
+        },
+        Stat {
+            name: "not folded: division by zero",
+            value: div_zero,
+        },
+    ];
+    PhaseOutput {
+        function: output,
+        remarks,
+        stats,
+    }
+}
+
+/// Source values: immediates, and registers known in the block.
+struct Srcs<'a> {
+    known: &'a HashMap<RegId, u64>,
+    guarded: &'a HashSet<RegId>,
+    /// Each source looked up and not known: the register, when its last
+    /// definition in the block is a guarded `mov`.
+    misses: Vec<Option<RegId>>,
+}
+
+impl<'a> Srcs<'a> {
+    fn new(known: &'a HashMap<RegId, u64>, guarded: &'a HashSet<RegId>) -> Srcs<'a> {
+        Srcs {
+            known,
+            guarded,
+            misses: Vec::new(),
+        }
+    }
+
+    /// The bits a source of type `ty` reads (what the emulator's `src`
+    /// gives: an immediate as the bits of `ty`, a register's contents).
+    fn get(&mut self, op: Option<&Operand>, ty: Ty) -> Option<u64> {
+        let v = match op {
+            Some(Operand::Imm(i)) if ty.bits() <= 64 => Some(imm::bits(sem_imm(i.value), ty)),
+            Some(Operand::Reg {
+                reg,
+                component: None,
+            }) => self.known.get(reg).copied(),
+            Some(Operand::NegPred(reg)) => self.known.get(reg).map(|v| !v & 1),
+            _ => None,
+        };
+        if v.is_none() {
+            let g = match op {
+                Some(Operand::Reg {
+                    reg,
+                    component: None,
+                })
+                | Some(Operand::NegPred(reg))
+                    if self.guarded.contains(reg) =>
+                {
+                    Some(*reg)
+                }
+                _ => None,
+            };
+            self.misses.push(g);
+        }
+        v
+    }
+
+    /// Sources `0..tys.len()` of `inst` (operand `i + 1`) with their types;
+    /// `None` if one is unknown (all are looked up, so misses are recorded).
+    fn all(&mut self, inst: &Inst, tys: &[Ty]) -> Option<Vec<u64>> {
+        let vals: Vec<Option<u64>> = tys
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| self.get(inst.operands.get(i + 1), t))
+            .collect();
+        vals.into_iter().collect()
+    }
+
+    /// The register of a guarded `mov` when every miss was one.
+    fn guarded_only(&self) -> Option<RegId> {
+        if self.misses.iter().all(Option::is_some) {
+            self.misses.first().copied().flatten()
+        } else {
+            None
+        }
+    }
+}
+
+fn sem_imm(v: ImmValue) -> SemImm {
+    match v {
+        ImmValue::Int(i) => SemImm::Int(i),
+        ImmValue::F32(b) => SemImm::F32(b),
+        ImmValue::F64(b) => SemImm::F64(b),
+    }
+}
+
+/// A plain scalar register operand (no component, not a vector), with the
+/// width the emulator gives it (1, 16, 32 or 64 bits; `None` for 128-bit).
+fn plain_reg(func: &Function, op: Option<&Operand>) -> Option<(RegId, u32)> {
+    let Some(Operand::Reg {
+        reg,
+        component: None,
+    }) = op
+    else {
+        return None;
+    };
+    if !func.has_reg(*reg) {
+        return None;
+    }
+    let r = &func.regs[*reg];
+    if r.vector.is_some() || r.class == RegClass::R128 {
+        return None;
+    }
+    Some((*reg, r.class.bits()))
+}
+
+/// The families the emulator decodes as arithmetic (`decode_arith`).
+fn is_arith(f: F) -> bool {
+    matches!(
+        f,
+        F::Add
+            | F::Sub
+            | F::Mul
+            | F::Mad
+            | F::Fma
+            | F::Div
+            | F::Rem
+            | F::Abs
+            | F::Neg
+            | F::Min
+            | F::Max
+            | F::Rcp
+            | F::RcpApproxFtzF64
+            | F::Sqrt
+            | F::Rsqrt
+            | F::RsqrtApproxFtzF64
+            | F::Sin
+            | F::Cos
+            | F::Lg2
+            | F::Ex2
+            | F::Tanh
+            | F::Copysign
+            | F::Mul24
+            | F::Mad24
+            | F::Sad
+            | F::Popc
+            | F::Clz
+            | F::Bfind
+            | F::Fns
+            | F::Brev
+            | F::Bfe
+            | F::Bfi
+            | F::Bmsk
+            | F::Szext
+            | F::Dp4a
+            | F::Dp2a
+            | F::And
+            | F::Or
+            | F::Xor
+            | F::Not
+            | F::Cnot
+            | F::Lop3
+            | F::Shl
+            | F::Shr
+            | F::Shf
+            | F::Prmt
+    )
+}
+
+fn evaluate(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
+    let info = &inst.opcode.info;
+    if info.flags.contains(OpFlags::CARRY_IN) || info.flags.contains(OpFlags::CARRY_OUT) {
+        return Eval::Nothing;
+    }
+    match info.family {
+        F::Mov => eval_mov(func, inst, s),
+        F::Setp => eval_setp(func, inst, s).unwrap_or(Eval::Nothing),
+        F::Selp => eval_selp(func, inst, s).unwrap_or(Eval::Nothing),
+        F::Cvt => eval_cvt(func, inst, s).unwrap_or(Eval::Nothing),
+        f if is_arith(f) => {
+            let Some(ty) = info.ty() else {
+                return Eval::Nothing;
+            };
+            if ty.is_float() && !select::is_bitwise(f) {
+                eval_float(func, inst, s, ty).unwrap_or(Eval::Nothing)
+            } else {
+                eval_int(func, inst, s, ty).unwrap_or(Eval::Nothing)
+            }
+        }
+        _ => Eval::Nothing,
+    }
+}
+
+fn eval_mov(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
+    let info = &inst.opcode.info;
+    let Some(ty) = info.ty() else {
+        return Eval::Nothing;
+    };
+    if info.vec != 1 || ty.bits() > 64 || inst.operands.len() != 2 {
+        return Eval::Nothing;
+    }
+    let Some((reg, rbits)) = plain_reg(func, inst.operands.first()) else {
+        return Eval::Nothing;
+    };
+    match s.get(inst.operands.get(1), ty) {
+        Some(v) => Eval::Track(reg, write_bits(v, ty.bits(), ty.is_signed(), rbits)),
+        None => Eval::Nothing,
+    }
+}
+
+fn eval_int(func: &Function, inst: &Inst, s: &mut Srcs, ty: Ty) -> Option<Eval> {
+    let info = &inst.opcode.info;
+    let op = if info.family == F::Lop3 {
+        let lut = match inst.operands.get(4) {
+            Some(Operand::Imm(Imm {
+                value: ImmValue::Int(v),
+                ..
+            })) => *v as u8,
+            _ => return None,
+        };
+        IOp::Lop3(lut)
+    } else {
+        select::int_op(info, &inst.opcode.modifiers, None)?
+    };
+    let form = select::int_form(op, ty);
+    let extra = usize::from(info.family == F::Lop3);
+    if inst.operands.len() != form.arity + 1 + extra || ty.bits() > 64 {
+        return None;
+    }
+    let (reg, rbits) = plain_reg(func, inst.operands.first())?;
+    let vals = s.all(inst, &form.src_tys[..form.arity]);
+    let m = mask(ty.bits());
+    if let Some(v) = &vals {
+        let get = |i: usize| v.get(i).copied().unwrap_or(0);
+        if matches!(op, IOp::Div | IOp::Rem) && get(1) & m == 0 {
+            return Some(Eval::Missed(
+                "division-by-zero",
+                format!(
+                    "not folded: `{}` divides by zero (PTX does not define the result)",
+                    inst.opcode.text()
+                ),
+            ));
+        }
+        let r = int::eval(op, form.ty, get(0), get(1), get(2), get(3));
+        let content = write_bits(r, form.dst_bits, form.dst_signed, rbits);
+        return Some(Eval::Fold(
+            Kind::Constant,
+            vec![Emit::Const { reg, content, ty }],
+        ));
+    }
+    identity(func, inst, s, op, ty, reg, rbits)
+}
+
+/// The algebraic identities with one unknown integer source.
+fn identity(
+    func: &Function,
+    inst: &Inst,
+    s: &mut Srcs,
+    op: IOp,
+    ty: Ty,
+    reg: RegId,
+    rbits: u32,
+) -> Option<Eval> {
+    if !matches!(
+        op,
+        IOp::Add | IOp::Sub | IOp::MulLo | IOp::And | IOp::Or | IOp::Xor | IOp::Shl | IOp::Shr
+    ) || ty.is_pair()
+        || ty.is_float()
+        || rbits != ty.bits()
+    {
+        return None;
+    }
+    let form = select::int_form(op, ty);
+    let (oa, ob) = (inst.operands.get(1), inst.operands.get(2));
+    // Looked up again without recording misses: the sources were already
+    // looked at by the caller.
+    let mut quiet = Srcs::new(s.known, s.guarded);
+    let a = quiet.get(oa, form.src_tys[0]);
+    let b = quiet.get(ob, form.src_tys[1]);
+    let ma = mask(form.src_tys[0].bits());
+    let mb = mask(form.src_tys[1].bits());
+    let (a0, a1) = (a.map(|v| v & ma == 0), a.map(|v| v & ma == 1));
+    let (b0, b1) = (b.map(|v| v & mb == 0), b.map(|v| v & mb == 1));
+    let copy = |src: Option<&Operand>| -> Option<Eval> {
+        let (_, bits) = plain_reg(func, src)?;
+        if bits != ty.bits() {
+            return None;
+        }
+        Some(Eval::Fold(
+            Kind::Identity,
+            vec![Emit::Copy {
+                reg,
+                ty,
+                src: src?.clone(),
+            }],
+        ))
+    };
+    let zero = || {
+        Some(Eval::Fold(
+            Kind::Identity,
+            vec![Emit::Const {
+                reg,
+                content: 0,
+                ty,
+            }],
+        ))
+    };
+    let same_reg = matches!(
+        (plain_reg(func, oa), plain_reg(func, ob)),
+        (Some((x, _)), Some((y, _))) if x == y
+    );
+    match op {
+        IOp::Add | IOp::Or | IOp::Xor if b0 == Some(true) => copy(oa),
+        IOp::Add | IOp::Or | IOp::Xor if a0 == Some(true) => copy(ob),
+        IOp::Sub | IOp::Shl | IOp::Shr if b0 == Some(true) => copy(oa),
+        IOp::MulLo | IOp::And if a0 == Some(true) || b0 == Some(true) => zero(),
+        IOp::MulLo if b1 == Some(true) => copy(oa),
+        IOp::MulLo if a1 == Some(true) => copy(ob),
+        IOp::Xor if same_reg => zero(),
+        _ => None,
+    }
+}
+
+fn eval_float(func: &Function, inst: &Inst, s: &mut Srcs, ty: Ty) -> Option<Eval> {
+    let info = &inst.opcode.info;
+    let mods = &inst.opcode.modifiers;
+    // Mixed precision (`add.f32.f16`) is left alone.
+    if info.types.iter().any(|t| t != ty) {
+        return None;
+    }
+    let (reg, rbits) = plain_reg(func, inst.operands.first())?;
+    let m = FMods {
+        rnd: info.rnd.unwrap_or(Rnd::Rn),
+        ftz: info.ftz,
+        sat: info.sat,
+        relu: info.relu,
+    };
+    let nsrc = inst.operands.len().saturating_sub(1);
+    let (exact, n) = if select::is_half(ty) {
+        let op = select::half_op(info, mods)?;
+        (select::half_is_exact(op), harity(op))
+    } else if matches!(ty, Ty::F32 | Ty::F64) {
+        let op = select::float_op(info, mods, nsrc)?;
+        (select::float_is_exact(op), farity(op))
+    } else {
+        return None;
+    };
+    if nsrc != n {
+        return None;
+    }
+    let tys = vec![ty; n];
+    let v = s.all(inst, &tys)?;
+    if !exact {
+        return Some(Eval::Missed(
+            "approx",
+            format!(
+                "not folded: `{}` is approximate (its result is not defined bit for bit)",
+                inst.opcode.text()
+            ),
+        ));
+    }
+    let get = |i: usize| v.get(i).copied().unwrap_or(0);
+    let r = if select::is_half(ty) {
+        heval(select::half_op(info, mods)?, ty, m, get(0), get(1), get(2))
+    } else {
+        feval(
+            select::float_op(info, mods, nsrc)?,
+            ty,
+            m,
+            get(0),
+            get(1),
+            get(2),
+        )
+    };
+    Some(Eval::Fold(
+        Kind::Constant,
+        vec![Emit::Const {
+            reg,
+            content: write_bits(r, ty.bits(), false, rbits),
+            ty,
+        }],
+    ))
+}
+
+fn eval_setp(func: &Function, inst: &Inst, s: &mut Srcs) -> Option<Eval> {
+    let info = &inst.opcode.info;
+    let ty = info.ty()?;
+    let cmp = info.cmp?;
+    if (ty.is_pair() && ty.is_float()) || ty.bits() > 64 {
+        return None;
+    }
+    let (p, q) = match inst.operands.first()? {
+        Operand::PredPair(a, b) => {
+            let p = plain_reg(func, Some(a))?.0;
+            let q = match &**b {
+                Operand::Sink => None,
+                b => Some(plain_reg(func, Some(b))?.0),
+            };
+            (p, q)
+        }
+        op => (plain_reg(func, Some(op))?.0, None),
+    };
+    let v = s.all(inst, &[ty, ty])?;
+    let t = compare(cmp, ty, info.ftz, v[0], v[1], 0);
+    let (mut t0, mut t1) = (t, !t);
+    if let Some(bop) = info.bool_op {
+        let c = s.get(inst.operands.get(3), Ty::Pred)? & 1 == 1;
+        t0 = bop.apply(t0, c);
+        t1 = bop.apply(t1, c);
+    }
+    let mut emits = vec![Emit::Const {
+        reg: p,
+        content: t0 as u64,
+        ty: Ty::Pred,
+    }];
+    if let Some(q) = q {
+        emits.push(Emit::Const {
+            reg: q,
+            content: t1 as u64,
+            ty: Ty::Pred,
+        });
+    }
+    Some(Eval::Fold(Kind::Constant, emits))
+}
+
+fn eval_selp(func: &Function, inst: &Inst, s: &mut Srcs) -> Option<Eval> {
+    let ty = inst.opcode.info.ty()?;
+    if inst.operands.len() != 4 || ty.bits() > 64 {
+        return None;
+    }
+    let (reg, _) = plain_reg(func, inst.operands.first())?;
+    let c = s.get(inst.operands.get(3), Ty::Pred)?;
+    let chosen = inst.operands.get(if c & 1 == 1 { 1 } else { 2 })?;
+    if !matches!(chosen, Operand::Imm(_) | Operand::Reg { .. }) {
+        return None;
+    }
+    Some(Eval::Fold(
+        Kind::Select,
+        vec![Emit::Copy {
+            reg,
+            ty,
+            src: chosen.clone(),
+        }],
+    ))
+}
+
+/// The types `cvt` is folded between.
+fn cvt_scalar(t: Ty) -> bool {
+    matches!(
+        t,
+        Ty::U8
+            | Ty::U16
+            | Ty::U32
+            | Ty::U64
+            | Ty::S8
+            | Ty::S16
+            | Ty::S32
+            | Ty::S64
+            | Ty::F16
+            | Ty::BF16
+            | Ty::F32
+            | Ty::F64
+    )
+}
+
+fn eval_cvt(func: &Function, inst: &Inst, s: &mut Srcs) -> Option<Eval> {
+    let info = &inst.opcode.info;
+    if inst.opcode.has_modifier(".pack") || info.types.len() != 2 {
+        return None;
+    }
+    let (dty, sty) = (info.types.first()?, info.types.last()?);
+    let spec = CvtSpec {
+        dty,
+        sty,
+        rnd: info.rnd,
+        irnd: info.irnd,
+        ftz: info.ftz,
+        sat: info.sat,
+        relu: info.relu,
+        satfinite: info.satfinite,
+    };
+    let pair_ok = matches!(dty, Ty::F16x2 | Ty::BF16x2) && sty == Ty::F32;
+    if !(cvt_scalar(sty) && (cvt_scalar(dty) || pair_ok)) {
+        return None;
+    }
+    let n = if spec.two_sources() { 2 } else { 1 };
+    if inst.operands.len() != n + 1 {
+        return None;
+    }
+    let (reg, rbits) = plain_reg(func, inst.operands.first())?;
+    let v = s.all(inst, &vec![sty; n])?;
+    let r = cvt(&spec, v[0], v.get(1).copied().unwrap_or(0));
+    let signed = dty.is_signed() && !dty.is_float();
+    Some(Eval::Fold(
+        Kind::Constant,
+        vec![Emit::Const {
+            reg,
+            content: write_bits(r, dty.bits().min(64), signed, rbits),
+            ty: dty,
+        }],
+    ))
+}
+
+/// The value a register holds after an emitted `mov`, when known.
+fn emit_value(func: &Function, e: &Emit, known: &HashMap<RegId, u64>) -> Option<(RegId, u64)> {
+    match e {
+        Emit::Const { reg, content, .. } => Some((*reg, *content)),
+        Emit::Copy { reg, ty, src } => {
+            let (_, rbits) = plain_reg(
+                func,
+                Some(&Operand::Reg {
+                    reg: *reg,
+                    component: None,
+                }),
+            )?;
+            let empty = HashSet::new();
+            let mut s = Srcs::new(known, &empty);
+            let v = s.get(Some(src), *ty)?;
+            Some((*reg, write_bits(v, ty.bits(), ty.is_signed(), rbits)))
+        }
+    }
+}
+
+/// The `mov` for an [`Emit`]; `None` when the register cannot take one.
+fn make_mov(func: &Function, e: &Emit) -> Option<Inst> {
+    let (reg, ty, src) = match e {
+        Emit::Const { reg, content, ty } => {
+            if !func.has_reg(*reg) {
+                return None;
+            }
+            let r = &func.regs[*reg];
+            if r.vector.is_some() {
+                return None;
+            }
+            let int = |v: u64| {
+                Operand::Imm(Imm {
+                    value: ImmValue::Int(v as i128),
+                    text: (v > 0xffff).then(|| format!("0x{v:X}")),
+                })
+            };
+            let (t, src) = match r.class {
+                RegClass::P => (".pred", int(content & 1)),
+                RegClass::R16 => (".b16", int(*content)),
+                RegClass::R if *ty == Ty::F32 => (
+                    ".f32",
+                    Operand::Imm(Imm::new(ImmValue::F32(*content as u32))),
+                ),
+                RegClass::R => (".b32", int(*content)),
+                RegClass::R64 if *ty == Ty::F64 => {
+                    (".f64", Operand::Imm(Imm::new(ImmValue::F64(*content))))
+                }
+                RegClass::R64 => (".b64", int(*content)),
+                RegClass::R128 => return None,
+            };
+            (*reg, t.to_string(), src)
+        }
+        Emit::Copy { reg, ty, src } => (*reg, ty.name().to_string(), src.clone()),
+    };
+    Some(Inst {
+        guard: None,
+        opcode: Opcode::new("mov", vec![ty]),
+        operands: vec![
+            Operand::Reg {
+                reg,
+                component: None,
+            },
+            src,
+        ],
+        locs: Vec::new(),
+        range: Default::default(),
+    })
+}
+
+/// An instruction as PTX text, for remarks.
+fn inst_text(func: &Function, inst: &Inst) -> String {
+    let mut out = String::new();
+    if let Some(g) = inst.guard {
+        out.push('@');
+        if g.negated {
+            out.push('!');
+        }
+        out.push_str(&func.regs[g.reg].name);
+        out.push(' ');
+    }
+    out.push_str(&inst.opcode.text());
+    let ops: Vec<String> = inst
+        .operands
+        .iter()
+        .map(|o| operand_text(func, o))
+        .collect();
+    if !ops.is_empty() {
+        out.push(' ');
+        out.push_str(&ops.join(", "));
+    }
+    out
+}
+
+fn operand_text(func: &Function, op: &Operand) -> String {
+    match op {
+        Operand::Reg { reg, component } => format!(
+            "{}{}",
+            func.regs[*reg].name,
+            component.as_deref().unwrap_or("")
+        ),
+        Operand::NegPred(reg) => format!("!{}", func.regs[*reg].name),
+        Operand::Special { name, component } => {
+            format!("{name}{}", component.as_deref().unwrap_or(""))
+        }
+        Operand::Imm(i) => i.to_text(),
+        Operand::Symbol { name, offset } if *offset == 0 => name.clone(),
+        Operand::Symbol { name, offset } => format!("{name}+{offset}"),
+        Operand::PredPair(a, b) => format!("{}|{}", operand_text(func, a), operand_text(func, b)),
+        Operand::Sink => "_".to_string(),
+        _ => "…".to_string(),
+    }
+}
