@@ -690,8 +690,6 @@ impl Decoder<'_> {
 
     fn decode(&self, inst: &Inst) -> R<Op> {
         let m = Mods::of(&inst.opcode);
-        // The word (`add`) for the sub-decoders that pick the operation.
-        let name = inst.opcode.name.as_str();
         let family = inst.opcode.info.family;
         let carry_out = m.info.flags.contains(OpFlags::CARRY_OUT);
         let o = |i| self.operand(inst, i);
