@@ -51,6 +51,8 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
     let out = match id {
         PhaseId::OriPerformLiveDeadFirst => phases::live_dead::run(id, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
+        PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
+        id if table::is_general_optimize(id) => phases::copy_prop::run(id, ctx, input),
         _ => PhaseOutput::unchanged(input),
     };
     if cfg!(debug_assertions) && !Arc::ptr_eq(&out.function, input) {

@@ -150,13 +150,34 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
         PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
+        PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
+        id if is_general_optimize(id) => {
+            Some("OriCopyProp, forward copy propagation (ptx_opt::phases::copy_prop)")
+        }
         _ => None,
     }
 }
 
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
-    matches!(id, PhaseId::OriPerformLiveDeadFirst)
+    matches!(
+        id,
+        PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt
+    ) || is_general_optimize(id)
+}
+
+/// The six GeneralOptimize bundles (13, 29, 37, 46, 58, 65), which run the
+/// OriCopyProp sub-pass (alias `OriCopyProp` in the table).
+pub const fn is_general_optimize(id: PhaseId) -> bool {
+    matches!(
+        id,
+        PhaseId::GeneralOptimizeEarly
+            | PhaseId::GeneralOptimize
+            | PhaseId::Phase37
+            | PhaseId::GeneralOptimizeMid2
+            | PhaseId::GeneralOptimizeLate
+            | PhaseId::GeneralOptimizeLate2
+    )
 }
 
 /// Defines [`PhaseId`] and [`PHASES`] from the table.

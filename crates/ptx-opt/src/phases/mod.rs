@@ -2,5 +2,8 @@
 //! Phases not listed here pass their input through (see
 //! [`crate::run_phase`]).
 
+pub mod branch_opt;
+pub mod copy_prop;
+pub(crate) mod known;
 pub mod live_dead;
 pub mod loop_unrolling;
