@@ -36,6 +36,12 @@
 //!    `.pragma`, no label anything names and is in no `.branchtargets`
 //!    list, takes that block's instructions.
 //!
+//! 7. **A branch over a jump.** `@%p bra X` followed by a block that only
+//!    holds `bra Y` (reached from nowhere else), itself followed by `X`,
+//!    becomes `@!%p bra Y` and the jump block goes (the `if (!c) goto
+//!    join; goto else;` ladders of `-O0` code). The branch keeps its own
+//!    opcode (`.uni` or not).
+//!
 //! # What it never does
 //!
 //! - `brx.idx` is never changed, nor are the blocks of its `.branchtargets`
@@ -88,6 +94,7 @@ struct Counts {
     jumps_to_next: u64,
     empty_bypassed: u64,
     merged: u64,
+    inverted: u64,
     rounds: u64,
 }
 
@@ -127,6 +134,7 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
         any |= jumps_to_next(&mut f, &mut st);
         any |= empty_blocks(&mut f, &mut st);
         any |= merge_blocks(&mut f, &mut st);
+        any |= branch_over_jump(&mut f, &mut st);
         changed |= any;
         if !any {
             break;
@@ -167,6 +175,10 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
         Stat {
             name: "blocks merged",
             value: c.merged,
+        },
+        Stat {
+            name: "branches over a jump inverted",
+            value: c.inverted,
         },
         Stat {
             name: "rounds",
@@ -502,9 +514,14 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
         let empty = blk.insts.is_empty();
         let n = f.replace_branch_target(b, target);
         if empty {
+            let labeled = f.blocks[b].label.is_some();
             f.layout.remove(pos);
             st.counts.empty_bypassed += 1;
             any = true;
+            if !labeled && n == 0 {
+                // What a removed branch left behind: said by that remark.
+                continue;
+            }
             st.remark(
                 RemarkKind::Applied,
                 "empty-block",
@@ -599,6 +616,73 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
         // `a` may now merge with the block after `b`; its CFG facts are
         // stale, so the next round does it.
         pos += 1;
+    }
+    any
+}
+
+/// Rule 7.
+fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
+    let keep = branch_target_blocks(f);
+    let g = cfg(f);
+    let mut named: FxHashSet<BlockId> = FxHashSet::default();
+    for (_, inst) in f.insts_in_order() {
+        for op in &inst.operands {
+            if let Operand::Label(t) = op {
+                named.insert(*t);
+            }
+        }
+    }
+    let mut any = false;
+    let mut pos = 0;
+    while pos + 2 < f.layout.len() {
+        let (a, b, x) = (f.layout[pos], f.layout[pos + 1], f.layout[pos + 2]);
+        pos += 1;
+        let Some(br) = last_inst(f, a) else { continue };
+        let Some(guard) = f.insts[br].guard else {
+            continue;
+        };
+        if bra_target(f, br) != Some(x) {
+            continue;
+        }
+        let jump = match f.blocks[b].insts.as_slice() {
+            [j] if f.insts[*j].guard.is_none() => *j,
+            _ => continue,
+        };
+        let Some(y) = bra_target(f, jump) else {
+            continue;
+        };
+        if y == b
+            || g.preds(b) != [a]
+            || keep.contains(&b)
+            || named.contains(&b)
+            || !f.blocks[b].pragmas.is_empty()
+        {
+            continue;
+        }
+        let gname = reg_name(f, guard.reg).to_string();
+        let (old, new) = if guard.negated { ("@!", "@") } else { ("@", "@!") };
+        st.remark(
+            RemarkKind::Applied,
+            "branch-over-jump",
+            origin(f, br),
+            format!(
+                "`{old}{gname} bra {}` over `bra {}` became `{new}{gname} {} {}`",
+                label_name(f, x),
+                label_name(f, y),
+                f.insts[br].opcode.text(),
+                label_name(f, y)
+            ),
+        );
+        let inst = &mut f.insts[br];
+        inst.guard = Some(ptx_ir::ir::Guard {
+            reg: guard.reg,
+            negated: !guard.negated,
+        });
+        inst.map_labels(|t| if t == x { y } else { t });
+        remove_keeping_locs(f, b, jump);
+        f.layout.remove(pos);
+        st.counts.inverted += 1;
+        any = true;
     }
     any
 }

@@ -38,9 +38,13 @@
 //!    - **local**: the use follows the copy in its block with no write to
 //!      `%d` or `%s` (guarded writes included) between;
 //!    - **global**: the copy is `%d`'s only definition and dominates the
-//!      use, and `%s` cannot change between them (it is a `.reg` parameter
-//!      never written, or its only definition dominates the copy; see
-//!      [`Facts::unchanged_between`]).
+//!      use, and `%s` cannot change between them: it is a `.reg` parameter
+//!      never written, or its only definition dominates the copy
+//!      ([`Facts::unchanged_between`]), or no write of `%s` lies on any path
+//!      from the copy to the use (a reachability search over blocks,
+//!      `Facts::no_write_on_paths`, at most `MAX_PATH_CHECKS` per run): the
+//!      join-point copies of `-O0` code, `mov %r4, %r17` after an
+//!      if/else that wrote `%r17` on both sides.
 //!
 //!    A predicated copy `@%p mov %d, %s` is propagated only locally, into
 //!    uses under the same guard `@%p`, with no write to `%p` between.
@@ -82,10 +86,14 @@ use ptx_ir::ir::def_use::Access;
 use ptx_ir::ir::{Function, Inst, InstId, Opcode, Operand, RegId};
 use ptx_isa::FamilyId;
 
-use super::known::{is_param, known_pred, plain_reg, Facts};
+use super::known::{is_param, known_pred, plain_reg, Facts, Reach};
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
+
+/// The most path searches (`Facts::no_write_on_paths`) per invocation, which
+/// keeps the phase near-linear on huge functions.
+const MAX_PATH_CHECKS: u32 = 2000;
 
 /// Runs forward copy propagation on one function (phase `id`, one of the
 /// GeneralOptimize bundles).
@@ -155,6 +163,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut copies_done = 0u64;
     let mut uses_kept = 0u64;
     let mut budget_hit = false;
+    let mut reach = Reach::new(&f);
+    let mut path_checks = 0u32;
     for &m in &placed {
         let Some((dst, src)) = copy_regs(&f, m) else {
             continue;
@@ -206,7 +216,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let ok_global = !ok_local
                 && global_ok
                 && facts.dominates(m, u)
-                && facts.unchanged_between(&f, src, m, u)
+                && (facts.unchanged_between(&f, src, m, u)
+                    || (path_checks < MAX_PATH_CHECKS && {
+                        path_checks += 1;
+                        facts.no_write_on_paths(&mut reach, src, m, u)
+                    }))
                 && (global_budget == 0 || replaced_global < global_budget);
             if ok_local || ok_global {
                 replace_uses(&mut f.insts[u], dst, src);

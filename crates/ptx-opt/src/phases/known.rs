@@ -146,6 +146,70 @@ impl Facts {
     }
 }
 
+/// Blocks reachable from a block's successors (one or more edges), computed
+/// on demand and cached: for "can a write happen between two points".
+pub(crate) struct Reach {
+    succs: la_arena::ArenaMap<BlockId, Vec<BlockId>>,
+    cache: rustc_hash::FxHashMap<BlockId, rustc_hash::FxHashSet<BlockId>>,
+}
+
+impl Reach {
+    pub(crate) fn new(func: &Function) -> Reach {
+        Reach {
+            succs: func.all_successors(),
+            cache: Default::default(),
+        }
+    }
+
+    /// Whether `to` can be reached from the end of `from` (one edge or more).
+    pub(crate) fn reaches(&mut self, from: BlockId, to: BlockId) -> bool {
+        if !self.cache.contains_key(&from) {
+            let mut seen = rustc_hash::FxHashSet::default();
+            let mut work: Vec<BlockId> = self.succs.get(from).cloned().unwrap_or_default();
+            while let Some(b) = work.pop() {
+                if seen.insert(b) {
+                    work.extend(self.succs.get(b).into_iter().flatten().copied());
+                }
+            }
+            self.cache.insert(from, seen);
+        }
+        self.cache.get(&from).is_some_and(|s| s.contains(&to))
+    }
+}
+
+impl Facts {
+    /// Whether no write of `r` can execute after `at` and before `later`
+    /// on any path (conservative: a path may pass `at` again).
+    pub(crate) fn no_write_on_paths(
+        &self,
+        reach: &mut Reach,
+        r: RegId,
+        at: InstId,
+        later: InstId,
+    ) -> bool {
+        let (Some(bm), Some(bu), Some(im), Some(iu)) = (
+            self.block_of(at),
+            self.block_of(later),
+            self.index_of(at),
+            self.index_of(later),
+        ) else {
+            return false;
+        };
+        self.writers(r).iter().all(|&d| {
+            let (Some(bd), Some(id)) = (self.block_of(d), self.index_of(d)) else {
+                return false;
+            };
+            let on_path = if bd == bm && id > im {
+                (bu == bm && iu > id) || reach.reaches(bm, bu)
+            } else {
+                reach.reaches(bm, bd)
+                    && ((bd == bu && id < iu) || reach.reaches(bd, bu))
+            };
+            !on_path
+        })
+    }
+}
+
 /// Whether `r` is a `.reg` parameter of the function.
 pub(crate) fn is_param(func: &Function, r: RegId) -> bool {
     func.has_reg(r)
