@@ -160,10 +160,8 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
 
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
-    matches!(
-        id,
-        PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt
-    ) || is_general_optimize(id)
+    matches!(id, PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt)
+        || is_general_optimize(id)
 }
 
 /// The six GeneralOptimize bundles (13, 29, 37, 46, 58, 65), which run the

@@ -186,11 +186,7 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
         },
     ];
     PhaseOutput {
-        function: if changed {
-            Arc::new(f)
-        } else {
-            input.clone()
-        },
+        function: if changed { Arc::new(f) } else { input.clone() },
         remarks: st.remarks,
         stats,
     }
@@ -660,7 +656,11 @@ fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
             continue;
         }
         let gname = reg_name(f, guard.reg).to_string();
-        let (old, new) = if guard.negated { ("@!", "@") } else { ("@", "@!") };
+        let (old, new) = if guard.negated {
+            ("@!", "@")
+        } else {
+            ("@", "@!")
+        };
         st.remark(
             RemarkKind::Applied,
             "branch-over-jump",

@@ -210,7 +210,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let local = local_ok(&f, &facts, m, u, dst, src);
             let guard_ok = match guard {
                 None => true,
-                Some(g) => f.insts[u].guard == Some(g) && !reads_outside_guard_reg(&f.insts[u], dst, g.reg),
+                Some(g) => {
+                    f.insts[u].guard == Some(g) && !reads_outside_guard_reg(&f.insts[u], dst, g.reg)
+                }
             };
             let ok_local = local && guard_ok;
             let ok_global = !ok_local

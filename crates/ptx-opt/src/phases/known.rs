@@ -202,8 +202,7 @@ impl Facts {
             let on_path = if bd == bm && id > im {
                 (bu == bm && iu > id) || reach.reaches(bm, bu)
             } else {
-                reach.reaches(bm, bd)
-                    && ((bd == bu && id < iu) || reach.reaches(bd, bu))
+                reach.reaches(bm, bd) && ((bd == bu && id < iu) || reach.reaches(bd, bu))
             };
             !on_path
         })
