@@ -24,6 +24,7 @@ fn test_data_files() -> Vec<PathBuf> {
     [
         "families",
         "examples",
+        "frontend",
         "rejected",
         "ir",
         "syntax/ok",

@@ -29,7 +29,7 @@ fn inputs() -> &'static [Input] {
     static INPUTS: OnceLock<Vec<Input>> = OnceLock::new();
     INPUTS.get_or_init(|| {
         let mut files: Vec<(String, PathBuf)> = Vec::new();
-        for dir in ["families", "examples", "ir"] {
+        for dir in ["families", "examples", "frontend", "ir"] {
             let paths = ptx_files(&test_data().join(dir)).into_iter();
             let paths = paths.filter(|p| !p.to_string_lossy().ends_with(".emitted.ptx"));
             files.extend(paths.map(|p| (dir.to_string(), p)));

@@ -78,6 +78,7 @@ pub static DIRECTIVES: &[Directive] = &[
     d(".align", Attribute, v(1, 0), 0, "Byte alignment of a variable or parameter: .align n."),
     d(".ptr", Attribute, v(2, 2), 0, "Pointer attributes of a kernel parameter: .ptr{.space}{.align n}."),
     d(".attribute", Attribute, v(4, 0), 30, "Variable attributes: .attribute(.managed) or .attribute(.unified(uuid1, uuid2))."),
+    d(".unified", Attribute, v(8, 0), 90, "Variable attribute .attribute(.unified(uuid1, uuid2)): one address for host and device."),
     d(".texref", Attribute, v(1, 5), 0, "Opaque texture reference type (declared with .global, or as a kernel parameter)."),
     d(".samplerref", Attribute, v(1, 5), 0, "Opaque sampler reference type (independent texture mode)."),
     d(".surfref", Attribute, v(1, 5), 0, "Opaque surface reference type."),

@@ -16,12 +16,14 @@ mod families;
 mod forms;
 pub mod opinfo;
 mod special_regs;
+mod targets;
 
 pub use directives::{Directive, DirectivePlace, DIRECTIVES};
 pub use families::FAMILIES;
 pub use forms::{Form, FormError, OperandKind, OperandSpec, OperandType};
 pub use opinfo::{BoolOp, Cmp, FamilyId, OpFlags, OpInfo, Rnd, Scope, Sem, Space, Ty, Types};
 pub use special_regs::{special_reg, SpecialReg, SPECIAL_REGS};
+pub use targets::target_min_ptx;
 
 use std::sync::OnceLock;
 

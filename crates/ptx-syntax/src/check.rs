@@ -1,8 +1,14 @@
 //! Checks beyond syntax, each reported where ptxas reports it: undeclared
-//! registers, labels and symbols; duplicate declarations and labels; unknown
-//! instructions and modifiers; wrong operand count or kind; instruction type vs
-//! register declaration mismatch; features that need a newer `.target` or
-//! `.version`.
+//! registers, labels and symbols; duplicate declarations and labels (labels are
+//! scoped by `{ }` blocks, like registers); unknown instructions and modifiers;
+//! wrong operand count or kind; instruction type vs register declaration
+//! mismatch; features that need a newer `.target` or `.version`, and a
+//! `.version` too old for the `.target`; calls to, and non-`.extern`
+//! declarations of, functions defined nowhere in the module (ptxas links whole
+//! programs; `SYSCALLS` are the ones it provides); 32-bit global or generic
+//! addressing, which ptxas 13 no longer assembles; the PTX 1.x/2.x forms ptxas
+//! still knows but restricts (`.const[N]` banks, `.tex`, `.file` timestamps,
+//! `map_f64_to_f32`).
 //!
 //! Everything is driven by the instruction table of [`ptx_isa`]. The rule for
 //! every check is ptxas 13.0.88's behaviour: a check that could fire on PTX that
@@ -125,35 +131,30 @@ pub fn diagnostics_with(parse: &crate::Parse, options: CheckOptions) -> Vec<Diag
     diags
 }
 
-/// System calls ptxas provides without a definition in the module.
+/// The functions ptxas 13.0.88 resolves itself: a module may declare and call
+/// them without defining them (ptxas links whole programs unless given `-c`,
+/// and reports any other declared-but-undefined function as "Unresolved
+/// extern function"). Found by asking ptxas: one module per name declaring
+/// `.extern .func (.param .b32 r) NAME (.param .b64 a, .param .b64 b)` and
+/// calling it, assembled without `-c` for sm_75, sm_80, sm_90, sm_100,
+/// sm_103a and sm_120 (the same answer for each; the signature does not
+/// matter). Every `cuda*` function of `cuda_device_runtime_api.h` was tried,
+/// with `memcpy`, `memset`, `printf`, `__assert_fail` and `__nvvm_reflect`:
+/// all the others are unresolved, e.g. `cudaGetParameterBuffer`,
+/// `cudaGetParameterBufferV2`, `cudaLaunchDeviceV2`, `cudaDeviceSynchronize`,
+/// `cudaCGGetIntrinsicHandle` (they live in `libcudadevrt`, linked by nvlink
+/// after `ptxas -c`). See test-data/README.md.
 const SYSCALLS: &[&str] = &[
     "vprintf",
     "malloc",
     "free",
     "__assertfail",
-    "__assert_fail",
-    "cudaGetParameterBufferV2",
-    "cudaGetParameterBuffer",
-    "cudaLaunchDeviceV2",
-    "cudaLaunchDevice",
-    "cudaDeviceSynchronize",
-    "cudaGetDeviceCount",
-    "cudaGetDevice",
-    "cudaDeviceGetAttribute",
-    "cudaStreamCreateWithFlags",
-    "cudaStreamDestroy",
-    "cudaEventCreateWithFlags",
-    "cudaEventRecord",
-    "cudaEventDestroy",
-    "cudaFuncGetAttributes",
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
-    "cudaCGGetIntrinsicHandle",
-    "cudaCGSynchronize",
-    "cudaCGSynchronizeGrid",
-    "cudaCGGetSize",
-    "cudaCGGetRank",
-    "__nvvm_reflect",
+    "cudaGraphSetConditional",
+    "cudaGraphLaunch",
+    "cudaGraphKernelNodeSetEnabled",
+    "cudaGraphKernelNodeSetGridDim",
+    "cudaGraphKernelNodeSetParam",
+    "cudaGraphKernelNodeUpdatesApply",
 ];
 
 /// Names every module can use without declaring them.
@@ -254,7 +255,10 @@ struct Checker<'f> {
     scopes: Vec<FxHashMap<String, Decl>>,
     /// Parameterized declarations `%r<N>` per scope: prefix -> (count, decl).
     ranges: Vec<FxHashMap<String, (u32, Decl)>>,
-    labels: FxHashMap<String, TextRange>,
+    /// Labels per block, innermost last: a label is visible in its block and
+    /// the blocks nested in it, as registers are (ptxas: the same label in two
+    /// sibling blocks is fine, e.g. one per inline `asm` block).
+    labels: Vec<FxHashMap<String, TextRange>>,
 }
 
 impl<'f> Checker<'f> {
@@ -264,7 +268,7 @@ impl<'f> Checker<'f> {
             facts,
             scopes: Vec::new(),
             ranges: Vec::new(),
-            labels: FxHashMap::default(),
+            labels: Vec::new(),
         }
     }
 
@@ -283,6 +287,23 @@ impl<'f> Checker<'f> {
             Item::VarDecl(decl) => {
                 let green = decl.syntax().green();
                 self.check_decl_words(Node::new(&green, decl.syntax().text_range().start()));
+            }
+            Item::File(file) => {
+                // ptxas: "Feature 'timestamp and filesize in .file directive'
+                // requires PTX ISA .version 3.2 or later".
+                let comma = file
+                    .syntax()
+                    .children_with_tokens()
+                    .filter_map(|e| e.into_token())
+                    .find(|t| t.kind() == COMMA);
+                if let Some(comma) = comma {
+                    self.require(
+                        comma.text_range(),
+                        || "a timestamp and file size in `.file`".to_string(),
+                        ptx_isa::v(3, 2),
+                        0,
+                    );
+                }
             }
             Item::Alias(alias) => {
                 if let Some(name) = alias.alias() {
@@ -357,9 +378,40 @@ impl<'f> Checker<'f> {
                         );
                     }
                 }
+                if let (Some(sm), Some(option)) = (
+                    self.facts.sm,
+                    t.words().find(|w| w.text() == "map_f64_to_f32"),
+                ) {
+                    if sm >= 13 {
+                        self.error(
+                            option.text_range(),
+                            "`map_f64_to_f32` is not supported with sm_13 or higher",
+                        );
+                    }
+                }
+                let min = t
+                    .sm()
+                    .and_then(|(sm, suffix)| ptx_isa::target_min_ptx(sm, suffix));
+                if let (Some(min), Some(version), Some(name)) =
+                    (min, self.facts.version, t.sm_name())
+                {
+                    if version < min {
+                        self.error(
+                            name.text_range(),
+                            format!(
+                                "PTX .version {version} does not support .target {} (it needs .version {min} or later)",
+                                name.text()
+                            ),
+                        );
+                    }
+                }
             }
         }
         if let Some(a) = file.address_size() {
+            let directive = a.syntax().first_token().map(|t| t.text_range());
+            if let Some(range) = directive {
+                self.check_directive_requirement(".address_size", range);
+            }
             match a.bits() {
                 Some(64) => {}
                 Some(32) => self.error(
@@ -373,6 +425,8 @@ impl<'f> Checker<'f> {
 
     fn collect_globals(&mut self, file: &ast::SourceFile) {
         let mut bodies: FxHashMap<String, TextRange> = FxHashMap::default();
+        // Declarations without `.extern` and without a body.
+        let mut prototypes: Vec<(String, TextRange)> = Vec::new();
         for item in file.items() {
             match item {
                 Item::Function(f) => {
@@ -380,6 +434,16 @@ impl<'f> Checker<'f> {
                     let text = name.text();
                     self.facts.to_mut().declared_functions.insert(text.clone());
                     let defined = f.body().is_some();
+                    if !defined && !f.is_extern() {
+                        prototypes.push((text.clone(), name.syntax().text_range()));
+                    }
+                    if !defined && bodies.contains_key(&text) {
+                        // ptxas: "Duplicate definition of function 'f'".
+                        self.error(
+                            name.syntax().text_range(),
+                            format!("duplicate definition of function `{text}`: it is declared again after its definition"),
+                        );
+                    }
                     if defined {
                         if let Some(_previous) =
                             bodies.insert(text.clone(), name.syntax().text_range())
@@ -439,6 +503,19 @@ impl<'f> Checker<'f> {
                 _ => {}
             }
         }
+        // ptxas: "Unresolved extern function" for a function declared without
+        // `.extern` and defined nowhere in the module (an `.alias` defines it),
+        // even when nothing calls it.
+        for (name, range) in prototypes {
+            let undefined =
+                self.facts.globals.get(&name) == Some(&GlobalKind::Function { defined: false });
+            if undefined && !SYSCALLS.contains(&name.as_str()) {
+                self.error(
+                    range,
+                    format!("unresolved extern function `{name}`: it is declared (without `.extern`) but not defined in this module, and ptxas links whole programs unless given -c"),
+                );
+            }
+        }
     }
 
     /// Version and target requirements of the words of a variable declaration
@@ -455,12 +532,89 @@ impl<'f> Checker<'f> {
                 );
             }
         }
+        self.check_const_bank(decl);
+        if let Some(tex) = dot_words(decl).find(|w| w.text() == ".tex") {
+            if self.facts.version.is_some_and(|v| v >= ptx_isa::v(1, 5)) {
+                // ptxas: "Deprecated feature: '.tex' not supported as of PTX version 1.5".
+                self.error(
+                    tex.range(),
+                    "the `.tex` state space is not supported from PTX ISA version 1.5 (use `.global .texref`)",
+                );
+            }
+        }
+        // A declaration of only linkage, state space, alignment and vector
+        // words has no type (ptxas: "Parsing error near 'name'").
+        let untyped = dot_words(decl).all(|w| {
+            matches!(
+                w.text(),
+                ".visible"
+                    | ".extern"
+                    | ".weak"
+                    | ".common"
+                    | ".global"
+                    | ".const"
+                    | ".shared"
+                    | ".local"
+                    | ".param"
+                    | ".reg"
+                    | ".tex"
+                    | ".align"
+                    | ".v2"
+                    | ".v4"
+                    | ".v8"
+                    | ".attribute"
+                    | ".managed"
+            )
+        });
+        if untyped {
+            let range = decl
+                .child(DECLARATOR)
+                .and_then(|d| d.child(NAME))
+                .map_or(decl.range(), |n| n.range());
+            self.error(range, "missing type in declaration (e.g. `.b8`, `.u32`)");
+        }
         for word in dot_words(decl) {
             let text = word.text();
             self.check_directive_requirement(text, word.range());
             if let Some((ptx, sm)) = ptx_isa::type_requirement(text) {
                 self.require(word.range(), || format!("type `{text}`"), ptx, sm);
             }
+        }
+    }
+
+    /// An explicit constant bank, `.const[N]` (ptxas: "Deprecated feature:
+    /// 'explicit constant banks' not supported as of PTX version 2.2";
+    /// "Constant banks 1..11 are reserved for external incomplete arrays").
+    fn check_const_bank(&mut self, decl: Node<'_>) {
+        let mut tokens = decl
+            .tokens()
+            .filter(|t| !t.is_trivia())
+            .skip_while(|t| t.text() != ".const")
+            .skip(1);
+        // `.const`, `[`, then the bank number.
+        if !tokens.next().is_some_and(|t| t.is(L_BRACK)) {
+            return;
+        }
+        let Some(bank) = tokens.next() else {
+            return;
+        };
+        let Some(number) = bank
+            .is(INT_NUMBER)
+            .then(|| ast::parse_int(bank.text()))
+            .flatten()
+        else {
+            return;
+        };
+        if self.facts.version.is_some_and(|v| v >= ptx_isa::v(2, 2)) {
+            self.error(
+                bank.range(),
+                "explicit constant banks (`.const[N]`) are not supported from PTX ISA version 2.2",
+            );
+        } else if (1..=11).contains(&number) && !dot_words(decl).any(|w| w.text() == ".extern") {
+            self.error(
+                bank.range(),
+                "constant banks 1..11 are reserved for external incomplete arrays (`.extern .const[N] .b8 name[]`)",
+            );
         }
     }
 
@@ -509,9 +663,32 @@ impl<'f> Checker<'f> {
     // ----------------------------------------------------------- functions
 
     fn check_function(&mut self, f: &ast::Function) {
+        for word in f.linkage() {
+            self.check_directive_requirement(word.text(), word.text_range());
+        }
         for perf in f.perf_directives() {
             if let Some(d) = perf.directive() {
                 self.check_directive_requirement(d.text(), d.text_range());
+                // ptxas: "Parsing error near '.maxntid'" on a `.func`.
+                let entry_only = matches!(
+                    d.text(),
+                    ".maxntid"
+                        | ".reqntid"
+                        | ".minnctapersm"
+                        | ".maxnreg"
+                        | ".maxclusterrank"
+                        | ".reqnctapercluster"
+                        | ".explicitcluster"
+                );
+                if entry_only && f.kind() == ast::FunctionKind::Func {
+                    self.error(
+                        d.text_range(),
+                        format!(
+                            "`{}` is only allowed on an `.entry`, not on a `.func`",
+                            d.text()
+                        ),
+                    );
+                }
                 if d.text() == ".noreturn" {
                     if f.kind() == ast::FunctionKind::Entry {
                         self.error(
@@ -558,32 +735,31 @@ impl<'f> Checker<'f> {
         };
         let green = body.syntax().green();
         let body = Node::new(&green, body.syntax().text_range().start());
-        // Labels are visible in the whole function.
-        self.collect_labels(body);
         self.check_block(body, true, &mut Scratch::default());
         self.scopes.clear();
         self.ranges.clear();
     }
 
-    /// The labels of a block and of the blocks nested in it (the parser puts a
-    /// `LABEL_DEF` or `BLOCK` only directly in a `BLOCK`), in source order.
+    /// Opens the label scope of a block: its own labels (the parser puts a
+    /// `LABEL_DEF` only directly in a `BLOCK`), visible anywhere in it.
     fn collect_labels(&mut self, block: Node<'_>) {
-        for stmt in block.children() {
-            match stmt.kind() {
-                LABEL_DEF => {
-                    let Some(name) = stmt.child(NAME) else {
-                        continue;
-                    };
-                    let text = name_text(name);
-                    let range = name.range();
-                    if self.labels.insert(text.to_string(), range).is_some() {
-                        self.error(range, format!("duplicate label `{text}`"));
-                    }
-                }
-                BLOCK => self.collect_labels(stmt),
-                _ => {}
+        let mut labels = FxHashMap::default();
+        for stmt in block.children().filter(|c| c.is(LABEL_DEF)) {
+            let Some(name) = stmt.child(NAME) else {
+                continue;
+            };
+            let text = name_text(name);
+            let range = name.range();
+            if labels.insert(text.to_string(), range).is_some() {
+                self.error(range, format!("duplicate label `{text}`"));
             }
         }
+        self.labels.push(labels);
+    }
+
+    /// Whether a label of this name is visible in the current block.
+    fn has_label(&self, name: &str) -> bool {
+        self.labels.iter().any(|l| l.contains_key(name))
     }
 
     fn push_scope(&mut self) {
@@ -627,6 +803,7 @@ impl<'f> Checker<'f> {
         if !function_body {
             self.push_scope();
         }
+        self.collect_labels(block);
         // Declarations first: PTX lets a block use what it declares anywhere in it.
         for stmt in block.children().filter(|c| c.is(VAR_DECL)) {
             self.check_decl_words(stmt);
@@ -653,7 +830,7 @@ impl<'f> Checker<'f> {
                 BRANCH_TARGETS => {
                     for t in stmt.children().filter(|c| c.is(NAME_REF)) {
                         let text = name_ref_text(t);
-                        if !self.labels.contains_key(text) {
+                        if !self.has_label(text) {
                             self.error(t.range(), format!("undeclared label `{text}`"));
                         }
                     }
@@ -661,6 +838,7 @@ impl<'f> Checker<'f> {
                 _ => {}
             }
         }
+        self.labels.pop();
         if !function_body {
             self.pop_scope();
         }
@@ -814,8 +992,10 @@ impl<'f> Checker<'f> {
         }
         self.check_arch_specific(family, opcode_range);
         self.check_cvt_rounding(family, name_parts, mod_texts, opcode_range);
+        self.check_float_rounding(family, mod_texts, opcode_range);
         self.check_vector_width(family, mod_texts, ops);
         self.check_state_space(family, name_parts, mod_texts, ops, &mut s.names);
+        self.check_address_width(family, name_parts, mod_texts, ops, &mut s.names);
         self.check_barrier_id(family, ops);
     }
 
@@ -904,6 +1084,28 @@ impl<'f> Checker<'f> {
     /// needs `.rni/.rzi/.rmi/.rpi`, float narrowing needs a rounding and widening
     /// forbids one, int->int forbids one (ptxas 13.0.88 behaviour). `mods` are
     /// all the modifiers; those of the family name are skipped.
+    /// `div`, `sqrt` and `rcp` of `.f32`/`.f64` need a rounding modifier or
+    /// `.approx`/`.full`, whatever the `.version` (ptxas 13: "Rounding
+    /// modifier or '.approx' modifier required for instruction 'div'").
+    fn check_float_rounding(&mut self, family: &Family, mods: &[&str], range: TextRange) {
+        if !matches!(family.name, "div" | "sqrt" | "rcp") {
+            return;
+        }
+        let float = mods.iter().any(|m| matches!(*m, ".f32" | ".f64"));
+        let mode = mods
+            .iter()
+            .any(|m| matches!(*m, ".rn" | ".rz" | ".rm" | ".rp" | ".approx" | ".full"));
+        if float && !mode {
+            self.error(
+                range,
+                format!(
+                    "`{}` of a floating-point type needs a rounding modifier (.rn, .rz, .rm or .rp) or `.approx`",
+                    family.name
+                ),
+            );
+        }
+    }
+
     fn check_cvt_rounding(
         &mut self,
         family: &Family,
@@ -1037,6 +1239,86 @@ impl<'f> Checker<'f> {
         }
     }
 
+    /// ptxas 13 assembles only 64-bit code: a module that forms a global or
+    /// generic address in 32 bits is rejected, whatever its `.address_size`
+    /// (or none) and target ("32-Bit compilation is no longer supported"; for
+    /// sm_90 and later "32-Bit ABI (--machine 32 or 32-Bit addressing) is not
+    /// supported"). What makes it so, found by asking ptxas: `ld`/`st`/`ldu`/
+    /// `atom`/`red`/`prefetch` of `.global` or generic memory through a 32-bit
+    /// register (`[%r1+0]`); any `cvta` of type `.u32`; `mov` of a `.global`
+    /// variable's address into 32 bits. Not: `.u32` parameters, 32-bit
+    /// addresses of `.shared`/`.local`/`.const`/`.param` memory, `isspacep` of
+    /// a 32-bit register.
+    fn check_address_width<'g>(
+        &mut self,
+        family: &Family,
+        name_parts: NameParts,
+        mods: &[&str],
+        operands: &[Op<'g>],
+        names: &mut Names<'g>,
+    ) {
+        const MESSAGE: &str = "32-bit addressing is not supported by ptxas 13 (\"32-Bit compilation is no longer supported\"): global and generic addresses must be 64-bit";
+        let is_32 = |ty: &str| matches!(ty, ".u32" | ".b32" | ".s32");
+        match family.name {
+            "ld" | "st" | "ldu" | "atom" | "red" | "prefetch" | "prefetchu" => {
+                let space = mods
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| !name_parts.contains(i))
+                    .find_map(|(_, m)| memory_space(m));
+                for op in operands.iter().filter(|o| o.kind == OpKind::Address) {
+                    // ptxas: "Immediate addresses allowed only for .local state space".
+                    let immediate = op
+                        .children()
+                        .next()
+                        .is_some_and(|c| c.kind == OpKind::Literal)
+                        && op.children().nth(1).is_none();
+                    if immediate && space != Some(".local") {
+                        self.error(
+                            op.range(),
+                            "an immediate address (`[256]`) is allowed only in the `.local` state space",
+                        );
+                    }
+                }
+                if !matches!(space, None | Some(".global")) {
+                    return;
+                }
+                for op in operands.iter().filter(|o| o.kind == OpKind::Address) {
+                    let Some(base) = op.children().next().and_then(address_base) else {
+                        continue;
+                    };
+                    let narrow = self
+                        .resolve(names, base.node)
+                        .is_some_and(|d| d.reg && d.ty.is_some_and(|(bits, _)| bits == 32));
+                    if narrow {
+                        self.error(base.range(), MESSAGE);
+                    }
+                }
+            }
+            "cvta" if mods.contains(&".u32") => {
+                let range = operands
+                    .first()
+                    .map_or(TextRange::empty(0.into()), |o| o.range());
+                self.error(range, MESSAGE);
+            }
+            "mov" => {
+                if !mods.iter().any(|m| is_32(m)) {
+                    return;
+                }
+                let Some(src) = operands.get(1).filter(|o| o.kind == OpKind::Name) else {
+                    return;
+                };
+                let text = name_ref_text(src.node);
+                if self.resolve(names, src.node).is_none()
+                    && self.facts.global_spaces.get(text).map(String::as_str) == Some(".global")
+                {
+                    self.error(src.range(), MESSAGE);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Named barriers are numbered 0..=15.
     fn check_barrier_id(&mut self, family: &Family, operands: &[Op<'_>]) {
         if !matches!(family.name, "bar" | "barrier") {
@@ -1133,7 +1415,7 @@ impl<'f> Checker<'f> {
     /// the function declares it (the caller has looked it up).
     fn check_name(&mut self, name: Node<'_>, expected: NameUse, declared: bool) {
         let text = name_ref_text(name);
-        if text.is_empty() || declared || self.labels.contains_key(text) {
+        if text.is_empty() || declared || self.has_label(text) {
             return;
         }
         if self.facts.globals.contains_key(text) || PREDEFINED_CONSTANTS.contains(&text) {
@@ -1221,7 +1503,7 @@ impl<'f> Checker<'f> {
                     }
                     return OpClass::Symbol;
                 }
-                if self.labels.contains_key(text) {
+                if self.has_label(text) {
                     return OpClass::Label;
                 }
                 if text.starts_with('%') && ptx_isa::special_reg(text).is_some() {

@@ -361,6 +361,19 @@ fn space_between(prev: &SyntaxToken, next: &SyntaxToken) -> bool {
     if n == DOT_IDENT && glued(prev, next) {
         return false;
     }
+    // A constant bank `.const[1]` (in a declaration or an opcode) and
+    // `.attribute(.managed)` stay glued as written.
+    let in_words = |t: &SyntaxToken| {
+        t.parent()
+            .is_some_and(|x| matches!(x.kind(), OPCODE | VAR_DECL))
+    };
+    if in_words(prev)
+        && in_words(next)
+        && prev.text_range().end() == next.text_range().start()
+        && (matches!(n, L_BRACK | L_PAREN) || matches!(p, L_BRACK | R_BRACK | L_PAREN))
+    {
+        return false;
+    }
     if matches!(n, COMMA | SEMICOLON | R_PAREN | R_BRACK | R_CURLY) {
         return false;
     }

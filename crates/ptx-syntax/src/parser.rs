@@ -787,6 +787,12 @@ impl<'t> Parser<'t> {
         match self.current() {
             Some(L_CURLY) => self.block(),
             Some(SEMICOLON) => self.bump(),
+            // A `.func` prototype without its `;`, followed by the next
+            // directive on a new line or by the end of the file: old nvcc and
+            // nvopencc wrote these, and ptxas accepts them (not for `.entry`:
+            // "Parsing error near '.func'").
+            None if is_func => {}
+            Some(DOT_IDENT) if is_func && self.at_line_start() => {}
             _ => {
                 let found = self.describe_current();
                 self.error(format!(
@@ -860,7 +866,46 @@ impl<'t> Parser<'t> {
             if text == ".align" && !self.eat(INT_NUMBER) {
                 self.error("expected an alignment after `.align`");
             }
+            if text == ".attribute" && self.at(L_PAREN) {
+                self.attribute_list();
+            }
+            if text == ".const" {
+                self.const_bank();
+            }
         }
+    }
+
+    /// The `[N]` of an explicit constant bank, `.const[1]` (PTX ISA 1.5 to
+    /// 2.1), written right after `.const`; kept as plain tokens.
+    fn const_bank(&mut self) {
+        if self.adjacent()
+            && self.at(L_BRACK)
+            && self.nth(1) == Some(INT_NUMBER)
+            && self.nth(2) == Some(R_BRACK)
+        {
+            self.bump();
+            self.bump();
+            self.bump();
+        }
+    }
+
+    /// The `( ... )` after `.attribute`: `(.managed)`, `(.unified(uuid1, uuid2))`,
+    /// kept as plain tokens of the declaration.
+    fn attribute_list(&mut self) {
+        let mut depth = 0usize;
+        while let Some(kind) = self.current() {
+            match kind {
+                L_PAREN => depth += 1,
+                R_PAREN => depth = depth.saturating_sub(1),
+                SEMICOLON | L_CURLY | R_CURLY => break,
+                _ => {}
+            }
+            self.bump();
+            if depth == 0 {
+                return;
+            }
+        }
+        self.error_missing("expected `)` to close `.attribute(`");
     }
 
     fn name_or_error(&mut self, what: &str) -> bool {
@@ -1099,7 +1144,11 @@ impl<'t> Parser<'t> {
         if self.at(IDENT) {
             self.bump();
             while self.adjacent() && self.at(DOT_IDENT) {
+                let bank = self.current_text() == ".const";
                 self.bump();
+                if bank {
+                    self.const_bank();
+                }
             }
         } else {
             let found = self.describe_current();

@@ -7,6 +7,10 @@
 //! they are renumbered into layout order, so that a freshly lowered function's
 //! arena order is its layout. A label whose statement is `.callprototype`,
 //! `.calltargets` or `.branchtargets` names that declaration, not a block.
+//! Labels are scoped like registers (visible in their `{ }` block and the
+//! blocks nested in it; ptxas accepts the same label in sibling blocks, as
+//! one per inline `asm` block): a label defined in more than one block gets
+//! the flat name `<name>_s<N>` after its first definition, as registers do.
 //!
 //! For speed (lowering is a large part of a cold analysis): the body is walked
 //! through allocation-free green views ([`ptx_syntax::green`]), once up front
@@ -60,6 +64,7 @@ pub(crate) fn lower_function_absolute(
     if let Some(body) = func.child(SyntaxKind::BLOCK) {
         let mut scan = BodyScan::default();
         scan.block(body);
+        scan.assign_flat_names();
         lowerer.labels = scan.labels;
         lowerer.f.insts = Arena::with_capacity(scan.instructions);
         lowerer.f.origins = ArenaMap::with_capacity(scan.instructions);
@@ -99,24 +104,29 @@ fn statements(block: Node<'_>) -> impl Iterator<Item = Node<'_>> {
 #[derive(Default)]
 struct BodyScan<'a> {
     /// The labels that start blocks, anywhere in the body (for uses before
-    /// the definition).
-    labels: FxHashMap<&'a str, Label>,
+    /// the definition), keyed by the block defining them and their name.
+    labels: FxHashMap<LabelKey<'a>, Label>,
     /// The number of instructions (to size the arena).
     instructions: usize,
+    /// The number of `{ }` blocks seen, the body included (pre-order).
+    blocks: u32,
 }
 
 impl<'a> BodyScan<'a> {
     /// Scans one block and the blocks nested in it (the parser puts a `BLOCK`
-    /// only in a function or directly in a `BLOCK`).
+    /// only in a function or directly in a `BLOCK`), numbering the blocks in
+    /// the order [`FnLowerer::lower_block`] enters them.
     fn block(&mut self, block: Node<'a>) {
+        let scope = self.blocks;
+        self.blocks += 1;
         let mut statements = statements(block).peekable();
         while let Some(stmt) = statements.next() {
             match stmt.kind() {
                 SyntaxKind::INSTRUCTION => self.instructions += 1,
                 SyntaxKind::LABEL_DEF if !names_a_declaration(statements.peek().copied()) => {
                     if let Some(name) = stmt.child(SyntaxKind::NAME) {
-                        let label = self.labels.entry(name_str(Some(name))).or_default();
-                        label.starts_block = true;
+                        let key = (scope, name_str(Some(name)));
+                        self.labels.entry(key).or_default().starts_block = true;
                     }
                 }
                 SyntaxKind::BLOCK => self.block(stmt),
@@ -124,7 +134,41 @@ impl<'a> BodyScan<'a> {
             }
         }
     }
+
+    /// Gives a label defined in several blocks the flat name `<name>_s<N>`
+    /// (the first `N` no label of the function is named) in every block but
+    /// the first.
+    fn assign_flat_names(&mut self) {
+        let mut keys: Vec<LabelKey<'a>> = self.labels.keys().copied().collect();
+        if keys.len() < 2 {
+            return;
+        }
+        keys.sort_unstable();
+        let mut taken: rustc_hash::FxHashSet<String> =
+            keys.iter().map(|(_, name)| name.to_string()).collect();
+        let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+        for key in keys {
+            if seen.insert(key.1) {
+                continue;
+            }
+            let mut n = 1u32;
+            let flat = loop {
+                let candidate = format!("{}_s{n}", key.1);
+                if taken.insert(candidate.clone()) {
+                    break candidate;
+                }
+                n += 1;
+            };
+            if let Some(label) = self.labels.get_mut(&key) {
+                label.flat = Some(flat);
+            }
+        }
+    }
 }
+
+/// A label: the number of the block defining it (see [`BodyScan::block`]) and
+/// its source name.
+type LabelKey<'a> = (u32, &'a str);
 
 /// Whether a label followed by `next` names a prototype or target list.
 fn names_a_declaration(next: Option<Node<'_>>) -> bool {
@@ -162,6 +206,9 @@ struct Label {
     block: Option<BlockId>,
     /// Its first use as a target (to report it if it is never defined).
     first_use: Option<TextRange>,
+    /// Its name in the function when not its source name (see
+    /// [`BodyScan::assign_flat_names`]).
+    flat: Option<String>,
 }
 
 /// The state of lowering one function whose syntax and module context live
@@ -174,7 +221,11 @@ pub(crate) struct FnLowerer<'a> {
     pub(super) errors: Vec<LowerError>,
     pub(super) scopes: Scopes,
     /// Every label of the body and every name used as a branch target.
-    labels: FxHashMap<&'a str, Label>,
+    labels: FxHashMap<LabelKey<'a>, Label>,
+    /// The numbers of the open `{ }` blocks, innermost last, and the number
+    /// of blocks entered so far (see [`BodyScan::block`]).
+    label_scopes: Vec<u32>,
+    blocks_entered: u32,
     reg_ids: FxHashMap<(RegDeclId, Option<u32>), RegId>,
     /// The block instructions are appended to; `None` after a terminator.
     current: Option<BlockId>,
@@ -201,6 +252,8 @@ impl<'a> FnLowerer<'a> {
             errors: Vec::new(),
             scopes: Scopes::default(),
             labels: FxHashMap::default(),
+            label_scopes: Vec::new(),
+            blocks_entered: 0,
             reg_ids: FxHashMap::default(),
             current: None,
             locs: Vec::new(),
@@ -257,7 +310,7 @@ impl<'a> FnLowerer<'a> {
             .labels
             .iter()
             .filter(|(_, label)| !label.defined)
-            .filter_map(|(name, label)| Some((*name, label.first_use?)))
+            .filter_map(|((_, name), label)| Some((*name, label.first_use?)))
             .collect();
         undefined.sort_by_key(|(_, r)| r.start());
         for (name, range) in undefined {
@@ -271,6 +324,8 @@ impl<'a> FnLowerer<'a> {
 
     fn lower_block(&mut self, block: Node<'a>) {
         self.scopes.push();
+        self.label_scopes.push(self.blocks_entered);
+        self.blocks_entered += 1;
         let mut statements = statements(block).peekable();
         while let Some(stmt) = statements.next() {
             if stmt.is(SyntaxKind::LABEL_DEF) {
@@ -283,6 +338,7 @@ impl<'a> FnLowerer<'a> {
             }
             self.lower_statement(stmt);
         }
+        self.label_scopes.pop();
         self.scopes.pop();
     }
 
@@ -303,9 +359,10 @@ impl<'a> FnLowerer<'a> {
 
     fn define_label(&mut self, label: Node<'a>) {
         let name = label_name(label);
-        let state = self.labels.entry(name).or_default();
+        let key = (self.label_scopes.last().copied().unwrap_or(0), name);
+        let state = self.labels.entry(key).or_default();
         let block = if !std::mem::replace(&mut state.defined, true) {
-            self.label_block(name)
+            self.label_block(key)
         } else {
             self.error(
                 label.significant_range(),
@@ -322,26 +379,40 @@ impl<'a> FnLowerer<'a> {
     }
 
     /// The block of a label, allocated on first mention.
-    pub(super) fn label_block(&mut self, name: &'a str) -> BlockId {
-        let label = self.labels.entry(name).or_default();
+    fn label_block(&mut self, key: LabelKey<'a>) -> BlockId {
+        let label = self.labels.entry(key).or_default();
         *label.block.get_or_insert_with(|| {
+            let name = label.flat.clone().unwrap_or_else(|| key.1.to_string());
             self.f.blocks.alloc(Block {
-                label: Some(name.to_string()),
+                label: Some(name),
                 ..Block::default()
             })
         })
     }
 
-    /// Whether `name` is a label of this function.
-    pub(super) fn is_label(&self, name: &str) -> bool {
-        self.labels.get(name).is_some_and(|l| l.starts_block)
+    /// The label `name` visible here: the one of the innermost open block
+    /// that defines it, else (undefined) the function body's.
+    fn visible_label(&self, name: &'a str) -> Option<LabelKey<'a>> {
+        self.label_scopes
+            .iter()
+            .rev()
+            .map(|&scope| (scope, name))
+            .find(|key| self.labels.get(key).is_some_and(|l| l.starts_block))
+    }
+
+    /// Whether `name` is a label visible here.
+    pub(super) fn is_label(&self, name: &'a str) -> bool {
+        self.visible_label(name).is_some()
     }
 
     /// A label used as an operand (so it must be defined somewhere).
     pub(super) fn use_label(&mut self, name: &'a str, range: TextRange) -> BlockId {
-        let label = self.labels.entry(name).or_default();
+        let key = self
+            .visible_label(name)
+            .unwrap_or((self.label_scopes.first().copied().unwrap_or(0), name));
+        let label = self.labels.entry(key).or_default();
         label.first_use.get_or_insert(range);
-        self.label_block(name)
+        self.label_block(key)
     }
 
     /// The block to append to: the current one, or a new unlabeled one.
@@ -512,11 +583,19 @@ impl<'a> FnLowerer<'a> {
     /// decoded once per distinct opcode of the function.
     fn lower_opcode(&mut self, opcode: Node<'_>) -> Option<Opcode> {
         let name = opcode.token(SyntaxKind::IDENT)?.text();
-        let modifiers: Vec<String> = opcode
-            .tokens()
-            .filter(|t| t.is(SyntaxKind::DOT_IDENT))
-            .map(|m| m.text().to_string())
-            .collect();
+        let mut modifiers: Vec<String> = Vec::new();
+        for t in opcode.tokens() {
+            match t.kind() {
+                SyntaxKind::DOT_IDENT => modifiers.push(t.text().to_string()),
+                // The bank of `ld.const[1]` stays with its `.const`.
+                SyntaxKind::L_BRACK | SyntaxKind::INT_NUMBER | SyntaxKind::R_BRACK => {
+                    if let Some(last) = modifiers.last_mut() {
+                        last.push_str(t.text());
+                    }
+                }
+                _ => {}
+            }
+        }
         let key = &mut self.opcode_key;
         key.clear();
         key.push_str(name);
