@@ -185,8 +185,16 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
             value: c.rounds,
         },
     ];
+    if !changed {
+        // No counters when nothing changed (they would all be zero).
+        return PhaseOutput {
+            function: input.clone(),
+            remarks: st.remarks,
+            stats: Vec::new(),
+        };
+    }
     PhaseOutput {
-        function: if changed { Arc::new(f) } else { input.clone() },
+        function: Arc::new(f),
         remarks: st.remarks,
         stats,
     }

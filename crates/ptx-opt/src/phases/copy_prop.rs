@@ -293,8 +293,17 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     }
     remarks.sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
     let changed = selects + replaced_local + replaced_global > 0;
+    if !changed {
+        // Counters only from a bundle that changed something: six bundles of
+        // zeros per kernel would drown `--stats`.
+        return PhaseOutput {
+            function: input.clone(),
+            remarks,
+            stats: Vec::new(),
+        };
+    }
     PhaseOutput {
-        function: if changed { Arc::new(f) } else { input.clone() },
+        function: Arc::new(f),
         remarks,
         stats: vec![
             Stat {
