@@ -146,11 +146,13 @@ impl Facts {
     }
 }
 
-/// Blocks reachable from a block's successors (one or more edges), computed
-/// on demand and cached: for "can a write happen between two points".
+/// Blocks reachable from the end of a block without passing through a
+/// given block (which is reached but not left), computed on demand and
+/// cached: for "can a write happen between a copy and a use, with no
+/// execution of the copy in between".
 pub(crate) struct Reach {
     succs: la_arena::ArenaMap<BlockId, Vec<BlockId>>,
-    cache: rustc_hash::FxHashMap<BlockId, rustc_hash::FxHashSet<BlockId>>,
+    cache: rustc_hash::FxHashMap<(BlockId, BlockId), rustc_hash::FxHashSet<BlockId>>,
 }
 
 impl Reach {
@@ -161,25 +163,29 @@ impl Reach {
         }
     }
 
-    /// Whether `to` can be reached from the end of `from` (one edge or more).
-    pub(crate) fn reaches(&mut self, from: BlockId, to: BlockId) -> bool {
-        if !self.cache.contains_key(&from) {
+    /// Whether `to` can be reached from the end of `from` (one edge or
+    /// more) on a path that does not go through `avoid` (it may end there).
+    pub(crate) fn reaches(&mut self, from: BlockId, to: BlockId, avoid: BlockId) -> bool {
+        let key = (from, avoid);
+        if !self.cache.contains_key(&key) {
             let mut seen = rustc_hash::FxHashSet::default();
             let mut work: Vec<BlockId> = self.succs.get(from).cloned().unwrap_or_default();
             while let Some(b) = work.pop() {
-                if seen.insert(b) {
+                if seen.insert(b) && b != avoid {
                     work.extend(self.succs.get(b).into_iter().flatten().copied());
                 }
             }
-            self.cache.insert(from, seen);
+            self.cache.insert(key, seen);
         }
-        self.cache.get(&from).is_some_and(|s| s.contains(&to))
+        self.cache.get(&key).is_some_and(|s| s.contains(&to))
     }
 }
 
 impl Facts {
     /// Whether no write of `r` can execute after `at` and before `later`
-    /// on any path (conservative: a path may pass `at` again).
+    /// (which `at` dominates) on a path that does not execute `at` again:
+    /// then `r` holds at `later` what it held at the last execution of
+    /// `at`.
     pub(crate) fn no_write_on_paths(
         &self,
         reach: &mut Reach,
@@ -199,10 +205,18 @@ impl Facts {
             let (Some(bd), Some(id)) = (self.block_of(d), self.index_of(d)) else {
                 return false;
             };
-            let on_path = if bd == bm && id > im {
-                (bu == bm && iu > id) || reach.reaches(bm, bu)
+            let on_path = if bd == bm {
+                // Before `at` in its block: reaching it again passes `at`.
+                id > im
+                    && if bu == bm {
+                        id < iu
+                    } else {
+                        reach.reaches(bm, bu, bm)
+                    }
             } else {
-                reach.reaches(bm, bd) && ((bd == bu && id < iu) || reach.reaches(bd, bu))
+                bu != bm
+                    && reach.reaches(bm, bd, bm)
+                    && ((bd == bu && id < iu) || reach.reaches(bd, bu, bm))
             };
             !on_path
         })
