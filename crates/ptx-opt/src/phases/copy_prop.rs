@@ -40,11 +40,14 @@
 //!    - **global**: the copy is `%d`'s only definition and dominates the
 //!      use, and `%s` cannot change between them: it is a `.reg` parameter
 //!      never written, or its only definition dominates the copy
-//!      ([`Facts::unchanged_between`]), or no write of `%s` lies on any path
-//!      from the copy to the use (a reachability search over blocks,
-//!      `Facts::no_write_on_paths`, at most `MAX_PATH_CHECKS` per run): the
-//!      join-point copies of `-O0` code, `mov %r4, %r17` after an
-//!      if/else that wrote `%r17` on both sides.
+//!      ([`Facts::unchanged_between`]), or no write of `%s` lies on a path
+//!      from the copy to the use that does not run the copy again (a
+//!      reachability search over blocks, `Facts::no_write_on_paths`, at
+//!      most `MAX_PATH_CHECKS` per run): the join-point copies of `-O0`
+//!      code (`mov %r4, %r17` after an if/else that wrote `%r17` on both
+//!      sides) and its loop-header copies (`mov %r2, %r14` where the latch
+//!      writes `%r14`: every path from the latch back to a use passes the
+//!      copy).
 //!
 //!    A predicated copy `@%p mov %d, %s` is propagated only locally, into
 //!    uses under the same guard `@%p`, with no write to `%p` between.
