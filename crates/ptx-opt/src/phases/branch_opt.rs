@@ -16,12 +16,12 @@
 //! 1. **Constant conditions.** `@%p bra L` whose predicate is known (its one
 //!    definition dominates the branch and is a `setp` of two integer
 //!    immediates, or a `not.pred`/`mov.pred` of a known predicate; see
-//!    [`known_pred`]): a branch always taken loses its guard, one never
+//!    `known::known_pred`): a branch always taken loses its guard, one never
 //!    taken is removed (the block falls through to its layout successor,
 //!    which is where the not-taken edge went).
 //! 2. **`not.pred` feeding guards.** `not.pred %p2, %p1` whose result is read
 //!    only by guards, where `%p1` holds the same value at each of them
-//!    ([`Facts::unchanged_between`]): the guards become `@!%p1` (`@%p1` for
+//!    (`known::Facts::unchanged_between`): the guards become `@!%p1` (`@%p1` for
 //!    `@!%p2`) and the `not` is removed.
 //! 3. **Unreachable blocks** (not reachable from the entry) leave the
 //!    layout; blocks named by a `.branchtargets` list stay.

@@ -29,7 +29,7 @@
 //!
 //! # What it does
 //!
-//! 1. `selp.T %d, a, b, %p` whose `%p` is known ([`known_pred`]) becomes
+//! 1. `selp.T %d, a, b, %p` whose `%p` is known (`known::known_pred`) becomes
 //!    `mov.T %d, a` (or `b`): a copy for the next step (or a constant for
 //!    folding).
 //! 2. For every copy `mov.T %d, %s` (both plain registers of the same
@@ -40,7 +40,7 @@
 //!    - **global**: the copy is `%d`'s only definition and dominates the
 //!      use, and `%s` cannot change between them: it is a `.reg` parameter
 //!      never written, or its only definition dominates the copy
-//!      ([`Facts::unchanged_between`]), or no write of `%s` lies on a path
+//!      (`known::Facts::unchanged_between`), or no write of `%s` lies on a path
 //!      from the copy to the use that does not run the copy again (a
 //!      reachability search over blocks, `Facts::no_write_on_paths`, at
 //!      most `MAX_PATH_CHECKS` per run): the join-point copies of `-O0`
