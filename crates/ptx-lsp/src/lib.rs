@@ -14,6 +14,13 @@
 //! `ContentModified`). `$/cancelRequest` cancels only that request's snapshot
 //! through its `CancellationToken` (`RequestCanceled`).
 //!
+//! Robustness: positions are UTF-16 columns (LSP's default encoding),
+//! converted by the file's line index. A `didChange` position out of range is
+//! clamped, as clients expect: a negative line or column to 0, a column past
+//! its line's end to the end of the line, a line past the last to the end of
+//! the text. A notification that still cannot be read is logged (stderr and
+//! `window/logMessage`) and dropped; the server keeps serving.
+//!
 //! Diagnostics are pushed (`textDocument/publishDiagnostics`) after every open
 //! and change, computed on a worker; closing a document clears them.
 //!

@@ -98,6 +98,11 @@ pub(crate) fn main_loop(
             let rx = job_rx.clone();
             thread::Builder::new()
                 .name(format!("ptx-lsp-worker-{i}"))
+                // The main thread's 8 MiB rather than the default 2 MiB: trees
+                // are at most `ptx_syntax::MAX_NESTING` deep, and every walk
+                // of one fits 1 MiB (`ptx-db/tests/deep_nesting.rs`); this is
+                // headroom.
+                .stack_size(8 << 20)
                 .spawn(move || {
                     for job in rx {
                         job();

@@ -176,6 +176,9 @@ struct Decl {
 struct DeclFacts {
     /// Declared in `.reg`.
     reg: bool,
+    /// Where the declaration's name starts (a `.reg` must come before the
+    /// instructions that use the register).
+    start: u32,
     /// Declared in `.reg` or `.sreg`.
     register: bool,
     /// Of type `.pred`.
@@ -187,9 +190,10 @@ struct DeclFacts {
 }
 
 impl DeclFacts {
-    fn new(space: &str, ty: Option<&str>) -> DeclFacts {
+    fn new(space: &str, ty: Option<&str>, start: u32) -> DeclFacts {
         DeclFacts {
             reg: space == ".reg",
+            start,
             register: space == ".reg" || space == ".sreg",
             pred: ty == Some(".pred"),
             ty: ty.and_then(type_info),
@@ -220,6 +224,31 @@ pub struct ModuleFacts {
     global_spaces: FxHashMap<String, String>,
     /// Names declared by `.func`/`.entry` (not by `.alias`).
     declared_functions: rustc_hash::FxHashSet<String>,
+    /// Each function's return and input parameters: the byte size of each
+    /// one's type when it is a scalar of a known type (`None` for arrays,
+    /// `.pred` and the rest), for the checks of `call`.
+    signatures: FxHashMap<String, CallSignature>,
+}
+
+/// See [`ModuleFacts::signatures`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct CallSignature {
+    rets: Vec<Option<u32>>,
+    params: Vec<Option<u32>>,
+}
+
+/// The byte size of a scalar parameter's type, `None` for an array, a
+/// `.pred` or a type without a size.
+fn param_size(param: &ast::Param) -> Option<u32> {
+    let declarator = param.declarator()?;
+    if declarator.syntax().text().contains_char('[') {
+        return None;
+    }
+    let ty = param.type_name()?;
+    if ty.text() == ".pred" {
+        return None;
+    }
+    ptx_isa::type_bits(ty.text()).map(|bits| bits.div_ceil(8))
 }
 
 impl ModuleFacts {
@@ -454,6 +483,21 @@ impl<'f> Checker<'f> {
                             );
                         }
                     }
+                    let signature = CallSignature {
+                        rets: f
+                            .return_params()
+                            .map(|r| r.params().map(|p| param_size(&p)).collect())
+                            .unwrap_or_default(),
+                        params: f
+                            .params()
+                            .map(|r| r.params().map(|p| param_size(&p)).collect())
+                            .unwrap_or_default(),
+                    };
+                    self.facts
+                        .to_mut()
+                        .signatures
+                        .entry(text.clone())
+                        .or_insert(signature);
                     let entry = self
                         .facts
                         .to_mut()
@@ -573,6 +617,7 @@ impl<'f> Checker<'f> {
                 .map_or(decl.range(), |n| n.range());
             self.error(range, "missing type in declaration (e.g. `.b8`, `.u32`)");
         }
+        self.check_decl_word_order(decl);
         for word in dot_words(decl) {
             let text = word.text();
             self.check_directive_requirement(text, word.range());
@@ -615,6 +660,44 @@ impl<'f> Checker<'f> {
                 bank.range(),
                 "constant banks 1..11 are reserved for external incomplete arrays (`.extern .const[N] .b8 name[]`)",
             );
+        }
+    }
+
+    /// The dotted words of a variable declaration, by the rule lowering files
+    /// them (`ptx_ir`'s `classify_decl_word`): `.align N`, one linkage, vector
+    /// widths, one state space, one type. Another word (`.b69`, a second
+    /// state space or type) is an error; ptxas reports a syntax error.
+    fn check_decl_word_order(&mut self, decl: Node<'_>) {
+        const SPACES: &[&str] = &[
+            ".global", ".const", ".shared", ".local", ".param", ".reg", ".tex",
+        ];
+        const OPAQUE_TYPES: &[&str] = &[".texref", ".samplerref", ".surfref"];
+        const LINKAGES: &[&str] = &[".extern", ".visible", ".weak", ".common"];
+        let (mut linkage, mut space, mut ty) = (false, false, false);
+        for word in dot_words(decl) {
+            let text = word.text();
+            let base = text.split("::").next().unwrap_or(text);
+            // `.attribute(.managed)` / `.attribute(.unified(..))`: the
+            // attribute list is checked by its own rule.
+            let attribute = matches!(text, ".attribute" | ".managed" | ".unified");
+            let problem = if attribute || text == ".align" || matches!(text, ".v2" | ".v4" | ".v8")
+            {
+                None
+            } else if LINKAGES.contains(&text) {
+                std::mem::replace(&mut linkage, true).then(|| format!("second linkage `{text}`"))
+            } else if !space && SPACES.contains(&base) {
+                space = true;
+                None
+            } else if !ty && (ptx_isa::type_bits(text).is_some() || OPAQUE_TYPES.contains(&text)) {
+                ty = true;
+                None
+            } else {
+                Some(format!("unexpected `{text}` in a declaration"))
+            };
+            if let Some(message) = problem {
+                self.error(word.range(), message);
+                return;
+            }
         }
     }
 
@@ -719,6 +802,7 @@ impl<'f> Checker<'f> {
         .flatten()
         {
             for param in list.children().filter_map(ast::Param::cast) {
+                self.check_param_words(&param);
                 let space = param.state_space();
                 let space = space.as_ref().map_or("", |t| t.text());
                 let ty = param.type_name();
@@ -738,6 +822,48 @@ impl<'f> Checker<'f> {
         self.check_block(body, true, &mut Scratch::default());
         self.scopes.clear();
         self.ranges.clear();
+    }
+
+    /// The dotted words of a parameter, by the rule lowering files them
+    /// (`ptx_ir`'s `classify_param_word`): `.align N`, `.ptr`, one `.param` or
+    /// `.reg` first, a state space after `.ptr`, a vector width, one type. Any
+    /// other word (`.parao`, a second type) is an error; ptxas reports a
+    /// syntax error for each.
+    fn check_param_words(&mut self, param: &ast::Param) {
+        const SPACES: &[&str] = &[
+            ".global", ".const", ".shared", ".local", ".param", ".reg", ".tex",
+        ];
+        const OPAQUE_TYPES: &[&str] = &[".texref", ".samplerref", ".surfref"];
+        let (mut space, mut ptr, mut ty) = (false, false, false);
+        let mut problem = None;
+        for tok in param
+            .syntax()
+            .children_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| t.kind() == DOT_IDENT)
+        {
+            let word = tok.text();
+            let base = word.split("::").next().unwrap_or(word);
+            let free = word == ".align"
+                || (ptr && SPACES.contains(&base))
+                || matches!(word, ".v2" | ".v4" | ".v8");
+            if free {
+                continue;
+            }
+            if word == ".ptr" {
+                ptr = true;
+            } else if !space && matches!(word, ".param" | ".reg") {
+                space = true;
+            } else if !ty && (ptx_isa::type_bits(word).is_some() || OPAQUE_TYPES.contains(&word)) {
+                ty = true;
+            } else {
+                problem = Some((tok.text_range(), word.to_string()));
+                break;
+            }
+        }
+        if let Some((range, word)) = problem {
+            self.error(range, format!("unexpected `{word}` in a parameter"));
+        }
     }
 
     /// Opens the label scope of a block: its own labels (the parser puts a
@@ -783,7 +909,7 @@ impl<'f> Checker<'f> {
         let decl = Decl {
             ty: ty.map(str::to_string),
             range,
-            facts: DeclFacts::new(space, ty),
+            facts: DeclFacts::new(space, ty, range.start().into()),
         };
         if let Some(count) = reg_count(d) {
             let scope = self.ranges.last_mut().expect("scope");
@@ -908,6 +1034,7 @@ impl<'f> Checker<'f> {
         if let Some(pred) = guard.and_then(|g| g.child(NAME_REF)) {
             let text = name_ref_text(pred);
             let local = self.resolve(&mut s.names, pred);
+            self.check_declared_before(pred, local);
             self.check_name(pred, NameUse::Value, local.is_some());
             if local.is_some_and(|d| !d.pred && d.reg) {
                 self.error(
@@ -976,6 +1103,7 @@ impl<'f> Checker<'f> {
         for o in operands {
             if o.op.kind != OpKind::Name {
                 self.check_operand_names(o.op, NameUse::Value, &mut s.names);
+                self.check_register_expression(o.op, &mut s.names);
                 continue;
             }
             let expected = match family.name {
@@ -984,11 +1112,13 @@ impl<'f> Checker<'f> {
                 _ => NameUse::Value,
             };
             first_name_seen = true;
+            self.check_declared_before(o.op.node, o.local);
             self.check_name(o.op.node, expected, o.local.is_some());
         }
         self.check_forms(opcode_range, family, operands, &s.types);
         if family.name == "call" {
             self.check_call_target(ops);
+            self.check_call_arguments(operands);
         }
         self.check_arch_specific(family, opcode_range);
         self.check_cvt_rounding(family, name_parts, mod_texts, opcode_range);
@@ -1362,6 +1492,86 @@ impl<'f> Checker<'f> {
         }
     }
 
+    /// A direct call's argument lists against the callee's parameters, as
+    /// ptxas checks them: as many return and input arguments as parameters
+    /// ("Call has wrong number of parameters"), and an argument whose type
+    /// is known has the byte size of its parameter's ("Type of argument does
+    /// not match formal parameter"). Arguments of unknown size (immediates,
+    /// arrays, predicates, undeclared names) are not judged.
+    fn check_call_arguments(&mut self, operands: &[InstOperand<'_>]) {
+        let mut lists = Vec::new();
+        let mut target = None;
+        for o in operands {
+            match o.op.kind {
+                OpKind::ArgList if target.is_none() => lists.push(("return", o)),
+                OpKind::ArgList => lists.push(("input", o)),
+                OpKind::Name if target.is_none() => target = Some(o),
+                _ => {}
+            }
+            if lists.len() == 2 && target.is_some() {
+                break;
+            }
+        }
+        let Some(target) = target else { return };
+        let name = name_ref_text(target.op.node);
+        if target.local.is_some() {
+            return; // an indirect call through a register
+        }
+        let Some(sig) = self.facts.signatures.get(name).cloned() else {
+            return;
+        };
+        let (mut rets, mut args) = (None, None);
+        for (which, o) in lists {
+            if which == "return" {
+                rets = Some(o);
+            } else {
+                args = Some(o);
+            }
+        }
+        for (list, formals, what) in [(rets, &sig.rets, "return"), (args, &sig.params, "input")] {
+            let items: Vec<Op<'_>> = list.map_or_else(Vec::new, |o| o.op.children().collect());
+            if items.len() != formals.len() {
+                let range = list.map_or(target.op.range(), |o| o.op.range());
+                self.error(
+                    range,
+                    format!(
+                        "call of `{name}` has {} {what} argument{}, the function has {} {what} parameter{}",
+                        items.len(),
+                        if items.len() == 1 { "" } else { "s" },
+                        formals.len(),
+                        if formals.len() == 1 { "" } else { "s" }
+                    ),
+                );
+                continue;
+            }
+            for (k, (item, formal)) in items.iter().zip(formals).enumerate() {
+                let Some(formal) = formal else { continue };
+                if item.kind != OpKind::Name {
+                    continue;
+                }
+                let Some(decl) = self.lookup_local(name_ref_text(item.node)) else {
+                    continue;
+                };
+                if decl.facts.pred || decl.ty.as_deref() == Some(".pred") {
+                    continue;
+                }
+                let Some(size) = decl.ty.as_deref().and_then(ptx_isa::type_bits) else {
+                    continue;
+                };
+                let size = size.div_ceil(8);
+                if size != *formal {
+                    self.error(
+                        item.range(),
+                        format!(
+                            "{what} argument {} of `{name}` is {size} bytes, its parameter {formal} bytes",
+                            k + 1
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
     /// Warp-synchronous instructions without `.sync` are gone from sm_70 on for
     /// PTX ISA 6.4 and later (ptxas: "not supported on .target sm_70 and higher").
     fn check_legacy_warp_sync(&mut self, family: &Family, mods: &[&str], range: TextRange) {
@@ -1394,19 +1604,98 @@ impl<'f> Checker<'f> {
     fn check_operand_names<'g>(&mut self, op: Op<'g>, expected: NameUse, names: &mut Names<'g>) {
         match op.kind {
             OpKind::Name => {
-                let declared = self.resolve(names, op.node).is_some();
-                self.check_name(op.node, expected, declared);
+                let decl = self.resolve(names, op.node);
+                self.check_declared_before(op.node, decl);
+                self.check_name(op.node, expected, decl.is_some());
             }
             OpKind::PredPair => {
                 for p in op.node.children().filter(|c| c.is(NAME_REF)) {
-                    let declared = self.resolve(names, p).is_some();
-                    self.check_name(p, NameUse::Value, declared);
+                    let decl = self.resolve(names, p);
+                    self.check_declared_before(p, decl);
+                    self.check_name(p, NameUse::Value, decl.is_some());
                 }
             }
             _ => {
                 for child in op.children() {
                     self.check_operand_names(child, NameUse::Value, names);
                 }
+            }
+        }
+    }
+
+    /// An operand expression with a register in it must be one lowering
+    /// models (ptxas accepts fewer still): `-%r`, `!%p`, `%p|%q`, or a
+    /// register plus or minus constants (`%rd1+8`). Anything else (`+%r3`,
+    /// `%r1<4`, `(%r1)`, `%r1*2`) is an error, and so is a division by a
+    /// literal zero in a constant (ptxas: "Constant expression has division by
+    /// zero").
+    fn check_register_expression<'g>(&mut self, op: Op<'g>, names: &mut Names<'g>) {
+        self.check_division_by_zero(op);
+        let ok = match op.kind {
+            // Lowering takes the items of a bracketed operand one by one
+            // (`[%rd1+8]`, `[tex, {%f1, %f2}]`) by the same rules.
+            OpKind::Vector | OpKind::ArgList | OpKind::Address => {
+                for child in op.children() {
+                    self.check_register_expression(child, names);
+                }
+                return;
+            }
+            OpKind::Prefix => {
+                matches!(operator_token(op.node), Some(BANG | MINUS))
+                    && op.children().all(|c| c.kind == OpKind::Name)
+            }
+            OpKind::Binary => operator_token(op.node) == Some(PIPE) || register_plus_constants(op),
+            OpKind::Paren | OpKind::Ternary | OpKind::Call => false,
+            _ => return,
+        };
+        if ok {
+            return;
+        }
+        let mut has_register = false;
+        op.node.any_descendant(&mut |n| {
+            if n.is(NAME_REF) && self.resolve(names, n).is_some_and(|d| d.reg) {
+                has_register = true;
+            }
+            has_register
+        });
+        if has_register {
+            self.error(
+                op.range(),
+                "unsupported operand expression: a register can only be negated (`-%r1`, `!%p1`) or offset by a constant (`%rd1+8`)",
+            );
+        }
+    }
+
+    fn check_division_by_zero(&mut self, op: Op<'_>) {
+        let mut zero = None;
+        op.node.any_descendant(&mut |n| {
+            if n.is(BIN_EXPR) && matches!(operator_token(n), Some(SLASH | PERCENT)) {
+                let rhs = n.children().filter(|c| Op::cast(*c).is_some()).nth(1);
+                if let Some(rhs) = rhs.filter(|r| r.is(LITERAL)) {
+                    let value = rhs.first_token().and_then(|t| ast::parse_literal(t.text()));
+                    if let Some(ast::LiteralValue::Int { value: 0, .. }) = value {
+                        zero = Some(n.range());
+                    }
+                }
+            }
+            zero.is_some()
+        });
+        if let Some(range) = zero {
+            self.error(range, "division by zero in a constant expression");
+        }
+    }
+
+    /// Reports a register used before its `.reg` line: ptxas takes the name
+    /// for a forward reference to a label ("Label expected for forward
+    /// reference of '%r1'"), and lowering declares registers in order.
+    fn check_declared_before(&mut self, name: Node<'_>, decl: Option<DeclFacts>) {
+        if let Some(d) = decl {
+            if d.reg && d.start > u32::from(name.range().start()) {
+                let text = name_ref_text(name);
+                self.error(
+                    name.range(),
+                    format!("register `{text}` is used before its `.reg` declaration"),
+                );
             }
         }
     }
@@ -1769,6 +2058,32 @@ impl<'g> Op<'g> {
             }
             _ => false,
         }
+    }
+}
+
+/// The operator of an expression node: its first token that is not trivia.
+fn operator_token(node: Node<'_>) -> Option<crate::SyntaxKind> {
+    node.tokens().map(|t| t.kind()).find(|k| !k.is_trivia())
+}
+
+/// `%r`, `%r+4`, `%r-1+2`, `4+%r`: a name plus or minus constants, as
+/// lowering's `base_and_offset` reads it.
+fn register_plus_constants(op: Op<'_>) -> bool {
+    match op.kind {
+        // A register with a component (`%rd1.x+8`) is no base lowering takes.
+        OpKind::Name => !op.node.tokens().any(|t| t.is(DOT_IDENT)),
+        OpKind::Binary => {
+            let mut children = op.children();
+            let (Some(lhs), Some(rhs)) = (children.next(), children.next()) else {
+                return false;
+            };
+            match operator_token(op.node) {
+                Some(PLUS | MINUS) if rhs.is_constant() => register_plus_constants(lhs),
+                Some(PLUS) if lhs.is_constant() => register_plus_constants(rhs),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }
 

@@ -35,18 +35,21 @@
 //!
 //! # What it never removes
 //!
-//! See [`side_effect`]: anything that writes memory (`st`, `atom`, `red`,
-//! `cp.async`, ... and `st.param` of a call sequence), synchronizes
-//! (`bar`, `membar`, `fence`, `mbarrier`, warp-synchronous `shfl`/`vote`/
-//! `match`/`redux`/`activemask`), transfers control (`bra`, `call`, `ret`,
-//! `exit`, `trap`), writes the carry flag (`.cc`), or is an ordered or
-//! volatile load; and any opcode not on the list of known pure operations.
-//! Such an instruction whose results are unused gets a *missed* remark.
+//! See [`side_effect`], which reads the opcode's typed flags
+//! ([`ptx_isa::OpFlags`]): anything that writes memory (`st`, `atom`, `red`,
+//! `cp.async`, ... and `st.param` of a call sequence), synchronizes (`bar`,
+//! `membar`, `fence`, `mbarrier`), is warp-synchronous (`shfl.sync`,
+//! `vote.sync`, `match`, `redux`, `activemask`, `ldmatrix`: convergent),
+//! transfers control (`bra`, `call`, `ret`, `exit`, `trap`), writes the carry
+//! flag (`.cc`), is volatile or ordered (`.volatile`, `.mmio`, `.relaxed`,
+//! `.acquire`), or is an opcode the ISA table does not know. Such an
+//! instruction whose results are unused gets a *missed* remark.
 //!
 //! # Loads (a decision)
 //!
-//! A dead `ld` (or `ldu`) of any state space is removed unless it is
-//! `.volatile`, `.mmio`, `.relaxed` or `.acquire`. A load can fault on a bad
+//! A dead load (`ld`, `ldu`, texture and surface reads: `OpFlags::LOAD`
+//! without `SIDE_EFFECTS`) of any state space is removed unless it is
+//! `.volatile`, `.mmio`, `.relaxed` or `.acquire` (those have side effects). A load can fault on a bad
 //! address, but in PTX an out-of-bounds access is undefined behaviour, not
 //! an effect a program can rely on; ptxas deletes unused loads too (an unused
 //! `ld.global` does not appear in its SASS). Ordered and volatile loads are
@@ -68,6 +71,7 @@ use std::sync::Arc;
 use ptx_analysis::{cfg, liveness};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{Function, Inst, InstId, RegId};
+use ptx_isa::OpFlags;
 
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
@@ -349,53 +353,42 @@ fn kept_with_unused_results(func: &Function) -> Vec<(InstId, String)> {
     out
 }
 
-/// Opcodes whose only effect is writing their destination registers.
-const PURE: &[&str] = &[
-    "abs", "add", "addc", "and", "bfe", "bfi", "bfind", "bmsk", "brev", "clz", "cnot", "copysign",
-    "cos", "cvt", "cvta", "div", "dp2a", "dp4a", "ex2", "fma", "fns", "isspacep", "istypep", "lg2",
-    "lop3", "mad", "mad24", "madc", "max", "min", "mov", "mul", "mul24", "neg", "not", "or",
-    "popc", "prmt", "rcp", "rem", "rsqrt", "sad", "selp", "set", "setp", "shf", "shl", "shr",
-    "sin", "slct", "sqrt", "sub", "subc", "szext", "tanh", "testp", "xor",
-];
-
 /// Why `inst` must stay even when its results are unused; `None` when its
 /// only effect is writing its registers (see the module documentation).
 ///
-/// This is this phase's own conservative classification; when `ptx_ir`'s
-/// `Opcode` carries effect flags (branch `typed`), it reads those instead.
+/// Reads the opcode's typed flags ([`ptx_isa::OpFlags`], decoded once per
+/// instruction by lowering): removable when pure, or a load with no other
+/// flag that matters (a plain load has `LOAD` and `MAY_TRAP` only; volatile,
+/// `.mmio` and ordered loads also have `SIDE_EFFECTS`). An opcode the table
+/// does not know has `SIDE_EFFECTS` and stays.
 pub(crate) fn side_effect(inst: &Inst) -> Option<&'static str> {
-    let op = &inst.opcode;
-    if op.has_modifier(".cc") {
-        return Some("it writes the carry flag (.cc)");
+    let f = inst.opcode.flags();
+    let reasons: [(OpFlags, &'static str); 10] = [
+        (OpFlags::CARRY_OUT, "it writes the carry flag (.cc)"),
+        (OpFlags::ATOMIC, "atomic read-modify-write"),
+        (OpFlags::STORE, "it writes memory"),
+        (
+            OpFlags::VOLATILE,
+            "volatile access (every execution must happen)",
+        ),
+        (OpFlags::BARRIER, "barrier (other threads wait for it)"),
+        (OpFlags::FENCE, "memory fence"),
+        (
+            OpFlags::CONVERGENT,
+            "warp-synchronous (other lanes take part)",
+        ),
+        (OpFlags::CALL, "call (the callee may have side effects)"),
+        (OpFlags::TERMINATOR, "control transfer"),
+        (
+            OpFlags::SIDE_EFFECTS,
+            "side effects (memory-model order, state, or asynchronous work)",
+        ),
+    ];
+    if let Some((_, why)) = reasons.iter().find(|(flag, _)| f.intersects(*flag)) {
+        return Some(why);
     }
-    let name = op.name.as_str();
-    if PURE.contains(&name) {
+    if f.is_pure() || f.loads() {
         return None;
     }
-    match name {
-        "ld" | "ldu" => {
-            if [".volatile", ".mmio", ".relaxed", ".acquire"]
-                .iter()
-                .any(|m| op.has_modifier(m))
-            {
-                Some("volatile or ordered load (memory model)")
-            } else {
-                None
-            }
-        }
-        "st" | "stu" | "sust" | "sured" | "cp" | "stmatrix" | "wmma" | "tensormap" => {
-            Some("it writes memory")
-        }
-        "atom" => Some("atomic read-modify-write"),
-        "red" => Some("atomic reduction"),
-        "bar" | "barrier" | "membar" | "fence" | "mbarrier" | "griddepcontrol" | "elect" => {
-            Some("barrier or fence")
-        }
-        "shfl" | "vote" | "match" | "redux" | "activemask" => {
-            Some("warp-synchronous (other lanes take part)")
-        }
-        "call" => Some("call (the callee may have side effects)"),
-        "bra" | "brx" | "ret" | "exit" | "trap" | "brkpt" => Some("control transfer"),
-        _ => Some("not known to be free of side effects"),
-    }
+    Some("not known to be free of side effects")
 }
