@@ -51,7 +51,10 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
     let out = match id {
         PhaseId::OriPerformLiveDeadFirst => phases::live_dead::run(id, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
-        _ if phases::general_optimize::is_bundle(id) => phases::general_optimize::run(id, input),
+        PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
+        _ if phases::general_optimize::is_bundle(id) => {
+            phases::general_optimize::run(id, ctx, input)
+        }
         _ => PhaseOutput::unchanged(input),
     };
     if cfg!(debug_assertions) && !Arc::ptr_eq(&out.function, input) {

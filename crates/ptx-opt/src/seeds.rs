@@ -127,6 +127,7 @@ macro_rules! with_phase_table {
     },
     GeneralOptimizeEarly => phase_13_general_optimize_early {
         tool: Ptxas, number: Some(13), name: "GeneralOptimizeEarly",
+        aliases: ["OriCopyProp"],
         seeds: [$crate::seeds::S000, $crate::seeds::S001],
         summary: "GeneralOptimize bundle: constant folding, forward copy propagation (OriCopyProp), DCE; feeds loop analysis",
     },
@@ -177,6 +178,7 @@ macro_rules! with_phase_table {
     },
     GeneralOptimize => phase_29_general_optimize {
         tool: Ptxas, number: Some(29), name: "GeneralOptimize",
+        aliases: ["OriCopyProp"],
         seeds: [$crate::seeds::S000, $crate::seeds::S001],
         summary: "GeneralOptimize bundle: partial CSE, OriCopyProp, folding (iteration cap, knob 464)",
     },
@@ -189,11 +191,13 @@ macro_rules! with_phase_table {
     Phase37 => phase_37_general_optimize_bundle {
         tool: Ptxas, number: Some(37), name: "Phase37",
         unnamed: true,
+        aliases: ["OriCopyProp"],
         seeds: [$crate::seeds::S001],
         summary: "a GeneralOptimize bundle (cost-threshold fixpoint, knob 474); the seeds do not name it",
     },
     GeneralOptimizeMid2 => phase_46_general_optimize_mid2 {
         tool: Ptxas, number: Some(46), name: "GeneralOptimizeMid2",
+        aliases: ["OriCopyProp"],
         seeds: [$crate::seeds::S001],
         summary: "GeneralOptimize bundle: OriCopyProp, folding, algebraic simplification, DCE",
     },
@@ -236,6 +240,7 @@ macro_rules! with_phase_table {
     },
     GeneralOptimizeLate => phase_58_general_optimize_late {
         tool: Ptxas, number: Some(58), name: "GeneralOptimizeLate",
+        aliases: ["OriCopyProp"],
         seeds: [$crate::seeds::S000, $crate::seeds::S001],
         summary: "GeneralOptimize bundle: OriCopyProp after expansion (cost threshold 0.25, knob 474)",
     },
@@ -256,6 +261,7 @@ macro_rules! with_phase_table {
     },
     GeneralOptimizeLate2 => phase_65_general_optimize_late2 {
         tool: Ptxas, number: Some(65), name: "GeneralOptimizeLate2",
+        aliases: ["OriCopyProp"],
         seeds: [$crate::seeds::S001],
         summary: "GeneralOptimize bundle: final OriCopyProp and DCE",
     },

@@ -150,13 +150,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
         PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
-        PhaseId::GeneralOptimizeEarly
-        | PhaseId::GeneralOptimize
-        | PhaseId::Phase37
-        | PhaseId::GeneralOptimizeMid2
-        | PhaseId::GeneralOptimizeLate
-        | PhaseId::GeneralOptimizeLate2 => {
-            Some("constant folding (ptx_opt::phases::general_optimize::const_fold)")
+        PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
+        id if is_general_optimize(id) => {
+            Some("OriCopyProp (forward copy propagation), then constant folding and algebraic simplification (ptx_opt::phases::general_optimize)")
         }
         _ => None,
     }
@@ -164,10 +160,18 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
 
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
+    matches!(id, PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt)
+        || is_general_optimize(id)
+}
+
+/// The six GeneralOptimize bundles (13, 29, 37, 46, 58, 65), which run the
+/// GeneralOptimize bundle: OriCopyProp (alias `OriCopyProp` in the table,
+/// so `--named-phases OriCopyProp` selects the six bundles, constant folding
+/// included), then constant folding.
+pub const fn is_general_optimize(id: PhaseId) -> bool {
     matches!(
         id,
-        PhaseId::OriPerformLiveDeadFirst
-            | PhaseId::GeneralOptimizeEarly
+        PhaseId::GeneralOptimizeEarly
             | PhaseId::GeneralOptimize
             | PhaseId::Phase37
             | PhaseId::GeneralOptimizeMid2

@@ -59,17 +59,18 @@ fn every_example_verifies_equal() {
             "{file}: one count line per kernel:\n{stdout}"
         );
         for line in counts {
-            // `FILE: KERNEL: N -> M instructions`; the pipeline passes
-            // everything through today, so N == M.
+            // `FILE: KERNEL: N -> M instructions`; the phases implemented
+            // (copy propagation, branch simplification, DCE) only remove
+            // instructions, so M <= N.
             let (n, m) = arrow_counts(line.trim_end_matches(" instructions"));
-            assert!(n > 0 && n == m, "{file}: {line}");
+            assert!(n > 0 && m <= n, "{file}: {line}");
         }
         assert!(shapes.len() >= 3, "{file}: one line per shape:\n{stdout}");
         for line in shapes {
             assert!(line.contains(": equal ("), "{file}: {line}");
             let inner = line.rsplit('(').next().unwrap();
             let (n, m) = arrow_counts(inner.trim_end_matches(" thread-instructions)"));
-            assert!(n > 0 && n == m, "{file}: {line}");
+            assert!(n > 0 && m <= n, "{file}: {line}");
         }
         assert!(
             stderr.contains("0 different, 0 skipped, 0 with errors"),

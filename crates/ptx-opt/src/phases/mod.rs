@@ -2,6 +2,9 @@
 //! Phases not listed here pass their input through (see
 //! [`crate::run_phase`]).
 
+pub mod branch_opt;
+pub mod copy_prop;
 pub mod general_optimize;
+pub(crate) mod known;
 pub mod live_dead;
 pub mod loop_unrolling;

@@ -10,39 +10,48 @@
 //! point (variant A, phases 13/29, capped by OCG knob 464; variant B,
 //! phases 37/58, a cost threshold, knob 474).
 //!
-//! Sub-passes, one module each:
+//! Sub-passes, one module each, run in this order in every bundle phase:
 //!
+//! - [`crate::phases::copy_prop`]: OriCopyProp, forward copy propagation
+//!   (and `selp` with a known condition); it makes `mov`s of immediates
+//!   reach the instructions that read them through copies;
 //! - [`const_fold`]: constant folding and algebraic simplification.
 //!
-//! Not yet: OriCopyProp (forward copy propagation), the bundle's own DCE
-//! (phase 16 runs after phase 13), the fixed-point loop (constant folding
-//! is one linear scan per block that already chains: a folded value feeds
-//! the next fold, so a second round finds nothing new without copy
-//! propagation across blocks).
+//! Each bundle phase runs the two once, in that order; the six bundles of
+//! the pipeline give six rounds. Not yet: the bundle's own DCE (phase 16
+//! runs after phase 13) and the fixed-point loop of knobs 464/474 within a
+//! phase. `--named-phases OriCopyProp` selects the six bundle phases (the
+//! table's alias), so constant folding runs with it; a switch per sub-pass
+//! is not there yet.
 
 use std::sync::Arc;
 
 use ptx_ir::ir::Function;
 
 use crate::remark::PhaseOutput;
+use crate::PassContext;
 use crate::PhaseId;
 
 pub mod const_fold;
 
 /// The phases that run the bundle.
 pub fn is_bundle(id: PhaseId) -> bool {
-    matches!(
-        id,
-        PhaseId::GeneralOptimizeEarly
-            | PhaseId::GeneralOptimize
-            | PhaseId::Phase37
-            | PhaseId::GeneralOptimizeMid2
-            | PhaseId::GeneralOptimizeLate
-            | PhaseId::GeneralOptimizeLate2
-    )
+    crate::table::is_general_optimize(id)
 }
 
-/// Runs the bundle's sub-passes on one function (phase `id`).
-pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
-    const_fold::run(id, input)
+/// Runs the bundle's sub-passes on one function (phase `id`): copy
+/// propagation, then constant folding on its result; the remarks and
+/// counters of both, in that order.
+pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
+    let copied = crate::phases::copy_prop::run(id, ctx, input);
+    let folded = const_fold::run(id, &copied.function);
+    let mut remarks = copied.remarks;
+    remarks.extend(folded.remarks);
+    let mut stats = copied.stats;
+    stats.extend(folded.stats);
+    PhaseOutput {
+        function: folded.function,
+        remarks,
+        stats,
+    }
 }

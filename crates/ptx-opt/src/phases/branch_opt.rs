@@ -1,0 +1,696 @@
+//! Phase 15, OriBranchOpt: branch simplification.
+//!
+//! Seed `000_ed667d9feced6e07.txt`, "Pipeline Placement" ("Phase 15
+//! OriBranchOpt -- branch simplification (may change loop shape)"), between
+//! GeneralOptimizeEarly (13, folding and copy propagation, which expose
+//! constant conditions) and OriPerformLiveDeadFirst (16, which removes what
+//! this phase leaves dead). The seed gives the placement and purpose, not the
+//! algorithm; this module writes the classic CFG clean-up.
+//!
+//! Knobs: none (the seeds name no knob for phase 15).
+//!
+//! # What it does
+//!
+//! Repeated (at most [`MAX_ROUNDS`] rounds) until nothing changes:
+//!
+//! 1. **Constant conditions.** `@%p bra L` whose predicate is known (its one
+//!    definition dominates the branch and is a `setp` of two integer
+//!    immediates, or a `not.pred`/`mov.pred` of a known predicate; see
+//!    `known::known_pred`): a branch always taken loses its guard, one never
+//!    taken is removed (the block falls through to its layout successor,
+//!    which is where the not-taken edge went).
+//! 2. **`not.pred` feeding guards.** `not.pred %p2, %p1` whose result is read
+//!    only by guards, where `%p1` holds the same value at each of them
+//!    (`known::Facts::unchanged_between`): the guards become `@!%p1` (`@%p1` for
+//!    `@!%p2`) and the `not` is removed.
+//! 3. **Unreachable blocks** (not reachable from the entry) leave the
+//!    layout; blocks named by a `.branchtargets` list stay.
+//! 4. **Branches to the next block** of the layout (guarded or not) are
+//!    removed: both edges reach the same block.
+//! 5. **Empty blocks.** A block holding only an unguarded `bra T` is
+//!    bypassed: every branch to it goes to `T` (a fall-through into it
+//!    stays; the block is removed once nothing reaches it). A block holding
+//!    nothing is removed and branches to it go to the block after it.
+//! 6. **Straight-line blocks.** A block that falls through into the next
+//!    block of the layout, when that block has no other predecessor, no
+//!    `.pragma`, no label anything names and is in no `.branchtargets`
+//!    list, takes that block's instructions.
+//!
+//! 7. **A branch over a jump.** `@%p bra X` followed by a block that only
+//!    holds `bra Y` (reached from nowhere else), itself followed by `X`,
+//!    becomes `@!%p bra Y` and the jump block goes (the `if (!c) goto
+//!    join; goto else;` ladders of `-O0` code). The branch keeps its own
+//!    opcode (`.uni` or not).
+//!
+//! # What it never does
+//!
+//! - `brx.idx` is never changed, nor are the blocks of its `.branchtargets`
+//!   list removed or bypassed (the list is shared by every `brx.idx` that
+//!   names it).
+//! - It never adds `.uni`: `bra.uni` keeps its modifier where the branch
+//!   stays (a constant or negated condition is uniform exactly when the
+//!   original was), and a plain `bra` stays plain.
+//! - A block with a `.pragma` (`nounroll` at a loop header) is never merged
+//!   into its predecessor nor bypassed, so the pragma stays at the start of
+//!   the block it describes.
+//! - A removed instruction's `.loc` lines move to the next instruction of
+//!   the layout (ptxas wants every `inlined_at` position to appear in an
+//!   earlier `.loc`); origins are untouched (instructions keep their ids).
+//!
+//! # Adapted from Ori/SASS to PTX
+//!
+//! Ori's branch optimization runs on SASS `BRA` with physical predicates and
+//! condition codes and may re-lay-out blocks; here the layout of PTX blocks
+//! is the fall-through order the emitter prints, so this phase only removes
+//! blocks and merges a block with its layout successor (no block moves: a
+//! moved block would need new `bra`s and would reorder `.loc` lines). PTX
+//! has no uniform-datapath `BRA.U` decision to make: `.uni` is the author's
+//! claim and is kept, never invented.
+
+use std::sync::Arc;
+
+use ptx_analysis::cfg;
+use ptx_ir::ir::{BlockId, Function, InstId, LocalDecl, Operand, RegId};
+use ptx_isa::{FamilyId, Ty};
+use rustc_hash::FxHashSet;
+
+use super::known::{
+    give_locs, is_param, known_pred, plain_reg, reads_outside_guard, remove_keeping_locs, Facts,
+};
+use crate::origin::origin;
+use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
+use crate::{PassContext, PhaseId};
+
+/// The most rounds of the six rules (each round only removes or merges, so
+/// a handful suffices; the bound keeps the phase linear-ish on huge input).
+pub const MAX_ROUNDS: u32 = 8;
+
+#[derive(Default)]
+struct Counts {
+    constant_taken: u64,
+    constant_not_taken: u64,
+    not_folded: u64,
+    unreachable: u64,
+    jumps_to_next: u64,
+    empty_bypassed: u64,
+    merged: u64,
+    inverted: u64,
+    rounds: u64,
+}
+
+struct State {
+    id: PhaseId,
+    remarks: Vec<Remark>,
+    counts: Counts,
+}
+
+impl State {
+    fn remark(&mut self, kind: RemarkKind, name: &'static str, at: Option<InstId>, msg: String) {
+        self.remarks.push(Remark {
+            phase: self.id,
+            kind,
+            name,
+            origin: at,
+            message: msg,
+        });
+    }
+}
+
+/// Runs branch simplification on one function (phase `id`).
+pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
+    let mut f = (**input).clone();
+    let mut st = State {
+        id,
+        remarks: Vec::new(),
+        counts: Counts::default(),
+    };
+    let mut changed = false;
+    for _ in 0..MAX_ROUNDS {
+        st.counts.rounds += 1;
+        let mut any = false;
+        any |= constant_branches(&mut f, &mut st);
+        any |= fold_not_guards(&mut f, &mut st);
+        any |= remove_unreachable(&mut f, &mut st);
+        any |= jumps_to_next(&mut f, &mut st);
+        any |= empty_blocks(&mut f, &mut st);
+        any |= merge_blocks(&mut f, &mut st);
+        any |= branch_over_jump(&mut f, &mut st);
+        changed |= any;
+        if !any {
+            break;
+        }
+    }
+    // The missed remarks are the same every round: report them once.
+    let mut seen = FxHashSet::default();
+    st.remarks
+        .retain(|r| r.kind == RemarkKind::Applied || seen.insert((r.origin, r.name)));
+    st.remarks
+        .sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
+    let c = &st.counts;
+    let stats = vec![
+        Stat {
+            name: "branches folded: always taken",
+            value: c.constant_taken,
+        },
+        Stat {
+            name: "branches folded: never taken",
+            value: c.constant_not_taken,
+        },
+        Stat {
+            name: "not.pred folded into guards",
+            value: c.not_folded,
+        },
+        Stat {
+            name: "unreachable blocks removed",
+            value: c.unreachable,
+        },
+        Stat {
+            name: "branches to the next block removed",
+            value: c.jumps_to_next,
+        },
+        Stat {
+            name: "empty blocks bypassed",
+            value: c.empty_bypassed,
+        },
+        Stat {
+            name: "blocks merged",
+            value: c.merged,
+        },
+        Stat {
+            name: "branches over a jump inverted",
+            value: c.inverted,
+        },
+        Stat {
+            name: "rounds",
+            value: c.rounds,
+        },
+    ];
+    if !changed {
+        // No counters when nothing changed (they would all be zero).
+        return PhaseOutput {
+            function: input.clone(),
+            remarks: st.remarks,
+            stats: Vec::new(),
+        };
+    }
+    PhaseOutput {
+        function: Arc::new(f),
+        remarks: st.remarks,
+        stats,
+    }
+}
+
+/// The target block of a `bra` (not `brx.idx`): its one label.
+fn bra_target(f: &Function, i: InstId) -> Option<BlockId> {
+    let inst = f.has_inst(i).then(|| &f.insts[i])?;
+    if inst.opcode.info.family != FamilyId::Bra {
+        return None;
+    }
+    match inst.operands.as_slice() {
+        [Operand::Label(b)] => Some(b.to_owned()),
+        _ => None,
+    }
+}
+
+fn last_inst(f: &Function, b: BlockId) -> Option<InstId> {
+    f.has_block(b).then(|| f.blocks[b].insts.last().copied())?
+}
+
+/// Blocks named by `.branchtargets` lists.
+fn branch_target_blocks(f: &Function) -> FxHashSet<BlockId> {
+    f.locals
+        .iter()
+        .filter_map(|l| match l {
+            LocalDecl::BranchTargets { targets, .. } => Some(targets.iter().copied()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn label_name(f: &Function, b: BlockId) -> String {
+    f.has_block(b)
+        .then(|| f.blocks[b].label.clone())
+        .flatten()
+        .unwrap_or_else(|| "(unlabeled block)".to_string())
+}
+
+fn reg_name(f: &Function, r: RegId) -> &str {
+    if f.has_reg(r) {
+        f.regs[r].name.as_str()
+    } else {
+        "?"
+    }
+}
+
+/// Rule 1.
+fn constant_branches(f: &mut Function, st: &mut State) -> bool {
+    let facts = Facts::new(f);
+    let mut edits: Vec<(BlockId, InstId, bool)> = Vec::new();
+    for &b in &f.layout {
+        let Some(last) = last_inst(f, b) else {
+            continue;
+        };
+        let Some(target) = bra_target(f, last) else {
+            continue;
+        };
+        let Some(guard) = f.insts[last].guard else {
+            continue;
+        };
+        if let Some(value) = known_pred(f, &facts, guard.reg, last, 0) {
+            let taken = value != guard.negated;
+            let g = if guard.negated { "@!" } else { "@" };
+            let msg = if taken {
+                format!(
+                    "branch `{g}{} {}` to {} is always taken ({} is {value}): guard removed",
+                    reg_name(f, guard.reg),
+                    f.insts[last].opcode.text(),
+                    label_name(f, target),
+                    reg_name(f, guard.reg),
+                )
+            } else {
+                format!(
+                    "branch `{g}{} {}` to {} is never taken ({} is {value}): removed",
+                    reg_name(f, guard.reg),
+                    f.insts[last].opcode.text(),
+                    label_name(f, target),
+                    reg_name(f, guard.reg),
+                )
+            };
+            st.remark(RemarkKind::Applied, "constant-branch", origin(f, last), msg);
+            edits.push((b, last, taken));
+        }
+    }
+    let any = !edits.is_empty();
+    for (b, i, taken) in edits {
+        if taken {
+            f.insts[i].guard = None;
+            st.counts.constant_taken += 1;
+        } else {
+            remove_keeping_locs(f, b, i);
+            st.counts.constant_not_taken += 1;
+        }
+    }
+    any
+}
+
+/// Rule 2.
+fn fold_not_guards(f: &mut Function, st: &mut State) -> bool {
+    let facts = Facts::new(f);
+    let mut any = false;
+    let nots: Vec<(BlockId, InstId)> = f
+        .layout
+        .iter()
+        .flat_map(|&b| f.blocks[b].insts.iter().map(move |&i| (b, i)))
+        .filter(|&(_, i)| {
+            let inst = &f.insts[i];
+            inst.opcode.info.family == FamilyId::Not
+                && inst.opcode.info.ty() == Some(Ty::Pred)
+                && inst.guard.is_none()
+                && inst.operands.len() == 2
+                && plain_reg(&inst.operands[0]).is_some()
+                && plain_reg(&inst.operands[1]).is_some()
+        })
+        .collect();
+    for (b, n) in nots {
+        let (Some(p2), Some(p1)) = (
+            plain_reg(&f.insts[n].operands[0]),
+            plain_reg(&f.insts[n].operands[1]),
+        ) else {
+            continue;
+        };
+        if p1 == p2 || facts.single_writer(p2) != Some(n) || is_param(f, p2) {
+            continue;
+        }
+        let readers: Vec<InstId> = facts.readers(p2).to_vec();
+        if readers.is_empty() {
+            continue;
+        }
+        let mut folded = 0usize;
+        let mut why_not: Option<String> = None;
+        for &u in &readers {
+            let inst = &f.insts[u];
+            let guard_use = inst.guard.is_some_and(|g| g.reg == p2);
+            if !guard_use || reads_outside_guard(inst, p2) {
+                why_not.get_or_insert_with(|| {
+                    format!(
+                        "`{}` reads {} as an operand, not a guard",
+                        inst.opcode.text(),
+                        reg_name(f, p2)
+                    )
+                });
+                continue;
+            }
+            if !facts.dominates(n, u) || !facts.unchanged_between(f, p1, n, u) {
+                why_not.get_or_insert_with(|| {
+                    format!(
+                        "{} may change between the `not` and `{}` ({} writers)",
+                        reg_name(f, p1),
+                        inst.opcode.text(),
+                        facts.writers(p1).len()
+                    )
+                });
+                continue;
+            }
+            if let Some(g) = f.insts[u].guard.as_mut() {
+                g.reg = p1;
+                g.negated = !g.negated;
+                folded += 1;
+            }
+        }
+        let total = readers.len();
+        if folded > 0 {
+            any = true;
+            st.counts.not_folded += 1;
+            let removed = folded == total;
+            st.remark(
+                RemarkKind::Applied,
+                "not-pred",
+                origin(f, n),
+                format!(
+                    "`not.pred {}, {}` folded into {folded} of {total} guards as `@!{}`{}",
+                    reg_name(f, p2),
+                    reg_name(f, p1),
+                    reg_name(f, p1),
+                    if removed { "; removed" } else { "" }
+                ),
+            );
+            if removed {
+                remove_keeping_locs(f, b, n);
+            }
+        }
+        if let Some(why) = why_not {
+            st.remark(
+                RemarkKind::Missed,
+                "not-pred",
+                origin(f, n),
+                format!(
+                    "`not.pred {}, {}` kept for {} of {total} readers: {why}",
+                    reg_name(f, p2),
+                    reg_name(f, p1),
+                    total - folded
+                ),
+            );
+        }
+    }
+    any
+}
+
+/// Rule 3.
+fn remove_unreachable(f: &mut Function, st: &mut State) -> bool {
+    let g = cfg(f);
+    let keep = branch_target_blocks(f);
+    let dead: Vec<BlockId> = f
+        .layout
+        .iter()
+        .copied()
+        .filter(|&b| !g.is_reachable(b) && !keep.contains(&b))
+        .collect();
+    if dead.is_empty() {
+        return false;
+    }
+    for &b in &dead {
+        let n = f.blocks[b].insts.len();
+        let at = f.blocks[b].insts.first().and_then(|&i| origin(f, i));
+        st.remark(
+            RemarkKind::Applied,
+            "unreachable",
+            at,
+            format!(
+                "removed unreachable block {} ({n} instructions)",
+                label_name(f, b)
+            ),
+        );
+        st.counts.unreachable += 1;
+    }
+    // Move the removed blocks' `.loc` lines to the next kept instruction.
+    let mut pending = Vec::new();
+    let dead_set: FxHashSet<BlockId> = dead.iter().copied().collect();
+    let layout = f.layout.clone();
+    for &b in &layout {
+        if dead_set.contains(&b) {
+            let insts = std::mem::take(&mut f.blocks[b].insts);
+            for i in insts {
+                pending.append(&mut f.insts[i].locs);
+            }
+        } else if !pending.is_empty() && !f.blocks[b].insts.is_empty() {
+            give_locs(f, b, 0, std::mem::take(&mut pending));
+        }
+    }
+    f.layout.retain(|b| !dead_set.contains(b));
+    true
+}
+
+/// Rule 4.
+fn jumps_to_next(f: &mut Function, st: &mut State) -> bool {
+    let mut edits = Vec::new();
+    for (pos, &b) in f.layout.iter().enumerate() {
+        let Some(last) = last_inst(f, b) else {
+            continue;
+        };
+        let Some(target) = bra_target(f, last) else {
+            continue;
+        };
+        if f.layout.get(pos + 1) == Some(&target) {
+            edits.push((b, last));
+        }
+    }
+    for &(b, i) in &edits {
+        st.remark(
+            RemarkKind::Applied,
+            "jump-to-next",
+            origin(f, i),
+            format!(
+                "removed `{}` to the next block {}",
+                f.insts[i].opcode.text(),
+                label_name(
+                    f,
+                    bra_target(f, i).unwrap_or_else(|| f.layout.first().copied().unwrap_or(b))
+                )
+            ),
+        );
+        remove_keeping_locs(f, b, i);
+        st.counts.jumps_to_next += 1;
+    }
+    !edits.is_empty()
+}
+
+/// Rule 5.
+fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
+    let keep = branch_target_blocks(f);
+    let Some(&entry) = f.layout.first() else {
+        return false;
+    };
+    let mut any = false;
+    let candidates: Vec<BlockId> = f.layout.iter().copied().filter(|&b| b != entry).collect();
+    for b in candidates {
+        let Some(pos) = f.layout.iter().position(|&x| x == b) else {
+            continue;
+        };
+        let blk = &f.blocks[b];
+        if keep.contains(&b) {
+            continue;
+        }
+        let target = match blk.insts.as_slice() {
+            [] => match f.layout.get(pos + 1) {
+                Some(&next) => next,
+                None => continue,
+            },
+            [i] if f.insts[*i].guard.is_none() => match bra_target(f, *i) {
+                Some(t) if t != b => t,
+                _ => continue,
+            },
+            _ => continue,
+        };
+        if !blk.pragmas.is_empty() {
+            st.remark(
+                RemarkKind::Missed,
+                "empty-block",
+                blk.insts.first().and_then(|&i| origin(f, i)),
+                format!(
+                    "empty block {} kept: it carries `.pragma` {:?}",
+                    label_name(f, b),
+                    blk.pragmas
+                ),
+            );
+            continue;
+        }
+        let empty = blk.insts.is_empty();
+        let n = f.replace_branch_target(b, target);
+        if empty {
+            let labeled = f.blocks[b].label.is_some();
+            f.layout.remove(pos);
+            st.counts.empty_bypassed += 1;
+            any = true;
+            if !labeled && n == 0 {
+                // What a removed branch left behind: said by that remark.
+                continue;
+            }
+            st.remark(
+                RemarkKind::Applied,
+                "empty-block",
+                None,
+                if n == 0 {
+                    format!("removed empty block {}", label_name(f, b))
+                } else {
+                    format!(
+                        "removed empty block {} ({n} branches now go to {})",
+                        label_name(f, b),
+                        label_name(f, target)
+                    )
+                },
+            );
+        } else if n > 0 {
+            st.counts.empty_bypassed += 1;
+            any = true;
+            let at = f.blocks[b].insts.first().and_then(|&i| origin(f, i));
+            st.remark(
+                RemarkKind::Applied,
+                "empty-block",
+                at,
+                format!(
+                    "bypassed block {} holding only `bra`: {n} branches now go to {}",
+                    label_name(f, b),
+                    label_name(f, target)
+                ),
+            );
+        }
+    }
+    any
+}
+
+/// Rule 6.
+fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
+    let keep = branch_target_blocks(f);
+    let g = cfg(f);
+    // Blocks a label operand names.
+    let mut named: FxHashSet<BlockId> = FxHashSet::default();
+    for (_, inst) in f.insts_in_order() {
+        for op in &inst.operands {
+            if let Operand::Label(t) = op {
+                named.insert(*t);
+            }
+        }
+    }
+    let mut any = false;
+    let mut pos = 0;
+    while pos + 1 < f.layout.len() {
+        let (a, b) = (f.layout[pos], f.layout[pos + 1]);
+        let falls = match last_inst(f, a) {
+            Some(l) => !f.insts[l].is_terminator(),
+            None => true,
+        };
+        let ok = falls
+            && g.preds(b) == [a]
+            && g.succs(a) == [b]
+            && !keep.contains(&b)
+            && !named.contains(&b)
+            && f.blocks[b].pragmas.is_empty();
+        if !ok {
+            if falls && g.preds(b) == [a] && !f.blocks[b].pragmas.is_empty() {
+                st.remark(
+                    RemarkKind::Missed,
+                    "merge",
+                    f.blocks[b].insts.first().and_then(|&i| origin(f, i)),
+                    format!(
+                        "block {} not merged into its predecessor: it carries `.pragma` {:?}",
+                        label_name(f, b),
+                        f.blocks[b].pragmas
+                    ),
+                );
+            }
+            pos += 1;
+            continue;
+        }
+        let moved = std::mem::take(&mut f.blocks[b].insts);
+        st.remark(
+            RemarkKind::Applied,
+            "merge",
+            moved.first().and_then(|&i| origin(f, i)),
+            format!(
+                "merged block {} ({} instructions) into its only predecessor",
+                label_name(f, b),
+                moved.len()
+            ),
+        );
+        f.blocks[a].insts.extend(moved);
+        f.layout.remove(pos + 1);
+        st.counts.merged += 1;
+        any = true;
+        // `a` may now merge with the block after `b`; its CFG facts are
+        // stale, so the next round does it.
+        pos += 1;
+    }
+    any
+}
+
+/// Rule 7.
+fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
+    let keep = branch_target_blocks(f);
+    let g = cfg(f);
+    let mut named: FxHashSet<BlockId> = FxHashSet::default();
+    for (_, inst) in f.insts_in_order() {
+        for op in &inst.operands {
+            if let Operand::Label(t) = op {
+                named.insert(*t);
+            }
+        }
+    }
+    let mut any = false;
+    let mut pos = 0;
+    while pos + 2 < f.layout.len() {
+        let (a, b, x) = (f.layout[pos], f.layout[pos + 1], f.layout[pos + 2]);
+        pos += 1;
+        let Some(br) = last_inst(f, a) else { continue };
+        let Some(guard) = f.insts[br].guard else {
+            continue;
+        };
+        if bra_target(f, br) != Some(x) {
+            continue;
+        }
+        let jump = match f.blocks[b].insts.as_slice() {
+            [j] if f.insts[*j].guard.is_none() => *j,
+            _ => continue,
+        };
+        let Some(y) = bra_target(f, jump) else {
+            continue;
+        };
+        if y == b
+            || g.preds(b) != [a]
+            || keep.contains(&b)
+            || named.contains(&b)
+            || !f.blocks[b].pragmas.is_empty()
+        {
+            continue;
+        }
+        let gname = reg_name(f, guard.reg).to_string();
+        let (old, new) = if guard.negated {
+            ("@!", "@")
+        } else {
+            ("@", "@!")
+        };
+        st.remark(
+            RemarkKind::Applied,
+            "branch-over-jump",
+            origin(f, br),
+            format!(
+                "`{old}{gname} bra {}` over `bra {}` became `{new}{gname} {} {}`",
+                label_name(f, x),
+                label_name(f, y),
+                f.insts[br].opcode.text(),
+                label_name(f, y)
+            ),
+        );
+        let inst = &mut f.insts[br];
+        inst.guard = Some(ptx_ir::ir::Guard {
+            reg: guard.reg,
+            negated: !guard.negated,
+        });
+        inst.map_labels(|t| if t == x { y } else { t });
+        remove_keeping_locs(f, b, jump);
+        f.layout.remove(pos);
+        st.counts.inverted += 1;
+        any = true;
+    }
+    any
+}

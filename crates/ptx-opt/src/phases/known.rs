@@ -1,0 +1,408 @@
+//! Facts shared by the scalar phases (15 OriBranchOpt, OriCopyProp in the
+//! GeneralOptimize bundles): where each instruction is, which instructions
+//! write each register, instruction-level dominance, and predicates whose
+//! value is known at compile time.
+//!
+//! The facts describe the function they were built from; a phase that edits
+//! the function rebuilds them (or only changes register *uses*, which leaves
+//! definitions, positions and dominance as they were).
+
+use la_arena::ArenaMap;
+use ptx_analysis::{cfg, dominators, DomTree};
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{BlockId, Function, ImmValue, Inst, InstId, Operand, RegId};
+use ptx_isa::{Cmp, FamilyId, Ty};
+
+/// Positions, definitions and dominance of one function.
+pub(crate) struct Facts {
+    block: ArenaMap<InstId, BlockId>,
+    index: ArenaMap<InstId, u32>,
+    /// The placed instructions writing each register (guarded ones too).
+    writers: Vec<Vec<InstId>>,
+    /// The placed instructions reading each register (guards too).
+    readers: Vec<Vec<InstId>>,
+    dom: DomTree,
+}
+
+fn ri(r: RegId) -> usize {
+    r.into_raw().into_u32() as usize
+}
+
+impl Facts {
+    pub(crate) fn new(func: &Function) -> Facts {
+        let mut block = ArenaMap::default();
+        let mut index = ArenaMap::default();
+        let mut writers = vec![Vec::new(); func.regs.len()];
+        let mut readers = vec![Vec::new(); func.regs.len()];
+        for &b in &func.layout {
+            for (k, &i) in func.blocks[b].insts.iter().enumerate() {
+                block.insert(i, b);
+                index.insert(i, k as u32);
+                visit_defs_and_uses(&func.insts[i], |access, r| {
+                    let list = match access {
+                        Access::Def => writers.get_mut(ri(r)),
+                        Access::Use => readers.get_mut(ri(r)),
+                    };
+                    if let Some(list) = list {
+                        if list.last() != Some(&i) {
+                            list.push(i);
+                        }
+                    }
+                });
+            }
+        }
+        let dom = dominators(&cfg(func));
+        Facts {
+            block,
+            index,
+            writers,
+            readers,
+            dom,
+        }
+    }
+
+    /// The placed instructions that write `r`.
+    pub(crate) fn writers(&self, r: RegId) -> &[InstId] {
+        self.writers.get(ri(r)).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The placed instructions that read `r` (when the facts were built).
+    pub(crate) fn readers(&self, r: RegId) -> &[InstId] {
+        self.readers.get(ri(r)).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The one instruction writing `r`, if exactly one does.
+    pub(crate) fn single_writer(&self, r: RegId) -> Option<InstId> {
+        match self.writers(r) {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn block_of(&self, i: InstId) -> Option<BlockId> {
+        self.block.get(i).copied()
+    }
+
+    pub(crate) fn index_of(&self, i: InstId) -> Option<u32> {
+        self.index.get(i).copied()
+    }
+
+    /// Whether every path from the entry to `b` passes `a` first: `a` is
+    /// before `b` in one block, or `a`'s block strictly dominates `b`'s.
+    pub(crate) fn dominates(&self, a: InstId, b: InstId) -> bool {
+        let (Some(ba), Some(bb), Some(ia), Some(ib)) = (
+            self.block_of(a),
+            self.block_of(b),
+            self.index_of(a),
+            self.index_of(b),
+        ) else {
+            return false;
+        };
+        if ba == bb {
+            ia < ib
+        } else {
+            self.dom.contains(ba) && self.dom.contains(bb) && self.dom.strictly_dominates(ba, bb)
+        }
+    }
+
+    /// Whether the value `r` holds right after `at` is the value it holds at
+    /// `later` (which `at` dominates), because nothing can write `r` on a
+    /// path from `at` to `later`: either `r` is a `.reg` parameter never
+    /// written, or its one writer dominates `at` (a path from `at` to
+    /// `later` through that writer would give a path from the entry to
+    /// `later` avoiding `at`), or `at` and `later` are in one block with no
+    /// writer of `r` between them.
+    pub(crate) fn unchanged_between(
+        &self,
+        func: &Function,
+        r: RegId,
+        at: InstId,
+        later: InstId,
+    ) -> bool {
+        let writers = self.writers(r);
+        let global = match writers {
+            [] => is_param(func, r),
+            [w] => *w == at || self.dominates(*w, at),
+            _ => false,
+        };
+        if global {
+            return true;
+        }
+        // The same block, no writer in between.
+        match (
+            self.block_of(at),
+            self.block_of(later),
+            self.index_of(at),
+            self.index_of(later),
+        ) {
+            (Some(ba), Some(bb), Some(ia), Some(ib)) if ba == bb && ia < ib => {
+                !writers.iter().any(|&w| {
+                    self.block_of(w) == Some(ba)
+                        && self.index_of(w).is_some_and(|k| k > ia && k < ib)
+                })
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Blocks reachable from the end of a block without passing through a
+/// given block (which is reached but not left), computed on demand and
+/// cached: for "can a write happen between a copy and a use, with no
+/// execution of the copy in between".
+pub(crate) struct Reach {
+    succs: la_arena::ArenaMap<BlockId, Vec<BlockId>>,
+    cache: rustc_hash::FxHashMap<(BlockId, BlockId), rustc_hash::FxHashSet<BlockId>>,
+}
+
+impl Reach {
+    pub(crate) fn new(func: &Function) -> Reach {
+        Reach {
+            succs: func.all_successors(),
+            cache: Default::default(),
+        }
+    }
+
+    /// Whether `to` can be reached from the end of `from` (one edge or
+    /// more) on a path that does not go through `avoid` (it may end there).
+    pub(crate) fn reaches(&mut self, from: BlockId, to: BlockId, avoid: BlockId) -> bool {
+        let key = (from, avoid);
+        if !self.cache.contains_key(&key) {
+            let mut seen = rustc_hash::FxHashSet::default();
+            let mut work: Vec<BlockId> = self.succs.get(from).cloned().unwrap_or_default();
+            while let Some(b) = work.pop() {
+                if seen.insert(b) && b != avoid {
+                    work.extend(self.succs.get(b).into_iter().flatten().copied());
+                }
+            }
+            self.cache.insert(key, seen);
+        }
+        self.cache.get(&key).is_some_and(|s| s.contains(&to))
+    }
+}
+
+impl Facts {
+    /// Whether no write of `r` can execute after `at` and before `later`
+    /// (which `at` dominates) on a path that does not execute `at` again:
+    /// then `r` holds at `later` what it held at the last execution of
+    /// `at`.
+    pub(crate) fn no_write_on_paths(
+        &self,
+        reach: &mut Reach,
+        r: RegId,
+        at: InstId,
+        later: InstId,
+    ) -> bool {
+        let (Some(bm), Some(bu), Some(im), Some(iu)) = (
+            self.block_of(at),
+            self.block_of(later),
+            self.index_of(at),
+            self.index_of(later),
+        ) else {
+            return false;
+        };
+        self.writers(r).iter().all(|&d| {
+            let (Some(bd), Some(id)) = (self.block_of(d), self.index_of(d)) else {
+                return false;
+            };
+            let on_path = if bd == bm {
+                // Before `at` in its block: reaching it again passes `at`.
+                id > im
+                    && if bu == bm {
+                        id < iu
+                    } else {
+                        reach.reaches(bm, bu, bm)
+                    }
+            } else {
+                bu != bm
+                    && reach.reaches(bm, bd, bm)
+                    && ((bd == bu && id < iu) || reach.reaches(bd, bu, bm))
+            };
+            !on_path
+        })
+    }
+}
+
+/// Whether `r` is a `.reg` parameter of the function.
+pub(crate) fn is_param(func: &Function, r: RegId) -> bool {
+    func.has_reg(r)
+        && func.regs[r]
+            .decl
+            .is_some_and(|d| func.reg_decls[d].is_param)
+}
+
+/// A plain register operand (no component): its register.
+pub(crate) fn plain_reg(op: &Operand) -> Option<RegId> {
+    match op {
+        Operand::Reg {
+            reg,
+            component: None,
+        } => Some(*reg),
+        _ => None,
+    }
+}
+
+/// The value predicate `p` has when `at` executes, when the compiler can
+/// tell: its one writer dominates `at` and is an unguarded `setp` of two
+/// integer immediates (no `.and`/`.or`/`.xor`), a `not.pred` or `mov.pred`
+/// of a known predicate, or a `mov.pred` of an immediate. `depth` bounds
+/// the chain.
+pub(crate) fn known_pred(
+    func: &Function,
+    facts: &Facts,
+    p: RegId,
+    at: InstId,
+    depth: u32,
+) -> Option<bool> {
+    if depth > 8 {
+        return None;
+    }
+    let def = facts.single_writer(p)?;
+    if !facts.dominates(def, at) {
+        return None;
+    }
+    let inst = func.has_inst(def).then(|| &func.insts[def])?;
+    if inst.guard.is_some() || plain_reg(inst.operands.first()?)? != p {
+        return None;
+    }
+    let info = &inst.opcode.info;
+    match info.family {
+        FamilyId::Setp => {
+            if info.bool_op.is_some() || inst.operands.len() != 3 {
+                return None;
+            }
+            let ty = info.ty()?;
+            let a = int_imm(&inst.operands[1])?;
+            let b = int_imm(&inst.operands[2])?;
+            compare(info.cmp?, ty, a, b)
+        }
+        FamilyId::Not | FamilyId::Mov if info.ty() == Some(Ty::Pred) => {
+            if inst.operands.len() != 2 {
+                return None;
+            }
+            let value = match &inst.operands[1] {
+                Operand::Imm(imm) if info.family == FamilyId::Mov => match imm.value {
+                    ImmValue::Int(v) => Some(v != 0),
+                    _ => None,
+                },
+                op => {
+                    let q = plain_reg(op)?;
+                    known_pred(func, facts, q, def, depth + 1)
+                }
+            }?;
+            Some(if info.family == FamilyId::Not {
+                !value
+            } else {
+                value
+            })
+        }
+        _ => None,
+    }
+}
+
+fn int_imm(op: &Operand) -> Option<i128> {
+    match op {
+        Operand::Imm(imm) => match imm.value {
+            ImmValue::Int(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `a cmp b` for integer type `ty` (the immediates truncated to its width
+/// as PTX does); `None` for float types and comparisons that need them.
+fn compare(cmp: Cmp, ty: Ty, a: i128, b: i128) -> Option<bool> {
+    if !ty.is_int() && !matches!(ty, Ty::B16 | Ty::B32 | Ty::B64 | Ty::B8) {
+        return None;
+    }
+    let bits = ty.bits();
+    if bits == 0 || bits > 64 {
+        return None;
+    }
+    let mask: u128 = (1u128 << bits) - 1;
+    let (ua, ub) = ((a as u128) & mask, (b as u128) & mask);
+    let sext = |u: u128| -> i128 {
+        let sign = 1u128 << (bits - 1);
+        if u & sign != 0 {
+            (u as i128) - (1i128 << bits)
+        } else {
+            u as i128
+        }
+    };
+    let (sa, sb) = (sext(ua), sext(ub));
+    let signed = ty.is_signed();
+    Some(match cmp {
+        Cmp::Eq => ua == ub,
+        Cmp::Ne => ua != ub,
+        Cmp::Lt if signed => sa < sb,
+        Cmp::Le if signed => sa <= sb,
+        Cmp::Gt if signed => sa > sb,
+        Cmp::Ge if signed => sa >= sb,
+        Cmp::Lt | Cmp::Lo => ua < ub,
+        Cmp::Le | Cmp::Ls => ua <= ub,
+        Cmp::Gt | Cmp::Hi => ua > ub,
+        Cmp::Ge | Cmp::Hs => ua >= ub,
+        _ => return None,
+    })
+}
+
+/// Whether `inst` reads `r` anywhere but its guard.
+pub(crate) fn reads_outside_guard(inst: &Inst, r: RegId) -> bool {
+    let mut found = false;
+    let mut first_guard = inst.guard.is_some();
+    visit_defs_and_uses(inst, |access, reg| {
+        if access == Access::Use {
+            if first_guard {
+                first_guard = false;
+                return;
+            }
+            if reg == r {
+                found = true;
+            }
+        }
+    });
+    found
+}
+
+/// Takes `inst` out of `block`, moving its `.loc` lines to the instruction
+/// that follows it in the layout (ptxas wants every `inlined_at` position
+/// to appear in an earlier `.loc`, so a removed line must not vanish).
+pub(crate) fn remove_keeping_locs(func: &mut Function, block: BlockId, inst: InstId) {
+    let Some(pos) = func
+        .has_block(block)
+        .then(|| func.blocks[block].insts.iter().position(|&i| i == inst))
+        .flatten()
+    else {
+        return;
+    };
+    func.blocks[block].insts.remove(pos);
+    let locs = std::mem::take(&mut func.insts[inst].locs);
+    give_locs(func, block, pos, locs);
+}
+
+/// Prepends `locs` to the first instruction at or after index `pos` of
+/// `block` in the layout (dropped at the end of the function).
+pub(crate) fn give_locs(
+    func: &mut Function,
+    block: BlockId,
+    pos: usize,
+    mut locs: Vec<ptx_ir::ir::Loc>,
+) {
+    if locs.is_empty() {
+        return;
+    }
+    let Some(start) = func.layout.iter().position(|&b| b == block) else {
+        return;
+    };
+    let mut first = Some(pos);
+    for &b in &func.layout[start..] {
+        let from = first.take().unwrap_or(0);
+        if let Some(&i) = func.blocks[b].insts.get(from) {
+            let target = &mut func.insts[i];
+            locs.append(&mut target.locs);
+            target.locs = locs;
+            return;
+        }
+    }
+}
