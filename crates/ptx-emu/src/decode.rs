@@ -777,52 +777,7 @@ impl Decoder<'_> {
                     c: self.src(o(3)?, ty)?,
                 })
             }
-            F::Add
-            | F::Sub
-            | F::Mul
-            | F::Mad
-            | F::Fma
-            | F::Div
-            | F::Rem
-            | F::Abs
-            | F::Neg
-            | F::Min
-            | F::Max
-            | F::Rcp
-            | F::RcpApproxFtzF64
-            | F::Sqrt
-            | F::Rsqrt
-            | F::RsqrtApproxFtzF64
-            | F::Sin
-            | F::Cos
-            | F::Lg2
-            | F::Ex2
-            | F::Tanh
-            | F::Copysign
-            | F::Mul24
-            | F::Mad24
-            | F::Sad
-            | F::Popc
-            | F::Clz
-            | F::Bfind
-            | F::Fns
-            | F::Brev
-            | F::Bfe
-            | F::Bfi
-            | F::Bmsk
-            | F::Szext
-            | F::Dp4a
-            | F::Dp2a
-            | F::And
-            | F::Or
-            | F::Xor
-            | F::Not
-            | F::Cnot
-            | F::Lop3
-            | F::Shl
-            | F::Shr
-            | F::Shf
-            | F::Prmt => self.decode_arith(inst, &m),
+            f if select::is_arith(f) => self.decode_arith(inst, &m),
             F::Testp => {
                 let ty = m.last_type()?;
                 let kind = inst

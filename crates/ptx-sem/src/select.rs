@@ -14,6 +14,61 @@ fn has<S: AsRef<str>>(mods: &[S], m: &str) -> bool {
     mods.iter().any(|x| x.as_ref() == m)
 }
 
+/// The arithmetic, logic and shift families: those whose operation
+/// [`int_op`], [`float_op`] or [`half_op`] selects (the emulator decodes them
+/// with `decode_arith`, the constant folder folds them).
+pub fn is_arith(f: F) -> bool {
+    matches!(
+        f,
+        F::Add
+            | F::Sub
+            | F::Mul
+            | F::Mad
+            | F::Fma
+            | F::Div
+            | F::Rem
+            | F::Abs
+            | F::Neg
+            | F::Min
+            | F::Max
+            | F::Rcp
+            | F::RcpApproxFtzF64
+            | F::Sqrt
+            | F::Rsqrt
+            | F::RsqrtApproxFtzF64
+            | F::Sin
+            | F::Cos
+            | F::Lg2
+            | F::Ex2
+            | F::Tanh
+            | F::Copysign
+            | F::Mul24
+            | F::Mad24
+            | F::Sad
+            | F::Popc
+            | F::Clz
+            | F::Bfind
+            | F::Fns
+            | F::Brev
+            | F::Bfe
+            | F::Bfi
+            | F::Bmsk
+            | F::Szext
+            | F::Dp4a
+            | F::Dp2a
+            | F::And
+            | F::Or
+            | F::Xor
+            | F::Not
+            | F::Cnot
+            | F::Lop3
+            | F::Shl
+            | F::Shr
+            | F::Shf
+            | F::Prmt
+    )
+}
+
 /// The integer operation of an arithmetic, logic or bit instruction of an
 /// integer (or bit) type; `None` for families that are not one. `lop3`
 /// needs its table (`lut`, the immediate operand); without it `lop3` is

@@ -407,59 +407,6 @@ fn plain_reg(func: &Function, op: Option<&Operand>) -> Option<(RegId, u32)> {
     Some((*reg, r.class.bits()))
 }
 
-/// The families the emulator decodes as arithmetic (`decode_arith`).
-fn is_arith(f: F) -> bool {
-    matches!(
-        f,
-        F::Add
-            | F::Sub
-            | F::Mul
-            | F::Mad
-            | F::Fma
-            | F::Div
-            | F::Rem
-            | F::Abs
-            | F::Neg
-            | F::Min
-            | F::Max
-            | F::Rcp
-            | F::RcpApproxFtzF64
-            | F::Sqrt
-            | F::Rsqrt
-            | F::RsqrtApproxFtzF64
-            | F::Sin
-            | F::Cos
-            | F::Lg2
-            | F::Ex2
-            | F::Tanh
-            | F::Copysign
-            | F::Mul24
-            | F::Mad24
-            | F::Sad
-            | F::Popc
-            | F::Clz
-            | F::Bfind
-            | F::Fns
-            | F::Brev
-            | F::Bfe
-            | F::Bfi
-            | F::Bmsk
-            | F::Szext
-            | F::Dp4a
-            | F::Dp2a
-            | F::And
-            | F::Or
-            | F::Xor
-            | F::Not
-            | F::Cnot
-            | F::Lop3
-            | F::Shl
-            | F::Shr
-            | F::Shf
-            | F::Prmt
-    )
-}
-
 fn evaluate(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
     let info = &inst.opcode.info;
     if info.flags.contains(OpFlags::CARRY_IN) || info.flags.contains(OpFlags::CARRY_OUT) {
@@ -470,7 +417,7 @@ fn evaluate(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
         F::Setp => eval_setp(func, inst, s).unwrap_or(Eval::Nothing),
         F::Selp => eval_selp(func, inst, s).unwrap_or(Eval::Nothing),
         F::Cvt => eval_cvt(func, inst, s).unwrap_or(Eval::Nothing),
-        f if is_arith(f) => {
+        f if select::is_arith(f) => {
             let Some(ty) = info.ty() else {
                 return Eval::Nothing;
             };
