@@ -157,7 +157,13 @@ pub struct Ctx<'a> {
     pub static_smem: u32,
     pub steps: u64,
     pub limit: u64,
-    pub clock: u64,
+    /// The emulated clock (`%clock`, `%clock64`, `%globaltimer`): it advances
+    /// by one at each warp-wide read of a timer register, not per
+    /// instruction, so that an optimization that changes how many other
+    /// instructions run does not change the values a kernel reads (a real
+    /// clock gives no reproducible values at all; the differential check
+    /// needs the same ones before and after a pass).
+    pub clock: std::cell::Cell<u64>,
     pub warp_insts: u64,
     pub max_depth: u32,
     /// The position of the last executed instruction: (function, pc).
@@ -367,6 +373,13 @@ fn undefined(cx: &Ctx, w: &Warp, slot: usize, missing: u32) -> Fault {
     fault(ErrorKind::UndefinedRegister(name), first_lane(missing))
 }
 
+/// Advances the emulated clock (see [`Ctx::clock`]) and returns it.
+fn tick(cx: &Ctx) -> u64 {
+    let now = cx.clock.get() + 1;
+    cx.clock.set(now);
+    now
+}
+
 /// The value of a special register in every lane.
 fn special(cx: &Ctx, w: &Warp, sr: Sreg) -> [u64; 32] {
     let mut out = [0u64; 32];
@@ -388,12 +401,12 @@ fn special(cx: &Ctx, w: &Warp, sr: Sreg) -> [u64; 32] {
             Sreg::LaneMaskLt => mask(lane),
             Sreg::LaneMaskGe => !mask(lane) & 0xffff_ffff,
             Sreg::LaneMaskGt => !mask(lane + 1) & 0xffff_ffff,
-            Sreg::Clock => cx.clock & 0xffff_ffff,
-            Sreg::ClockHi => cx.clock >> 32,
-            Sreg::Clock64 => cx.clock,
-            Sreg::GlobalTimer => cx.clock * 1000,
-            Sreg::GlobalTimerLo => (cx.clock * 1000) & 0xffff_ffff,
-            Sreg::GlobalTimerHi => (cx.clock * 1000) >> 32,
+            Sreg::Clock => tick(cx) & 0xffff_ffff,
+            Sreg::ClockHi => tick(cx) >> 32,
+            Sreg::Clock64 => tick(cx),
+            Sreg::GlobalTimer => tick(cx) * 1000,
+            Sreg::GlobalTimerLo => (tick(cx) * 1000) & 0xffff_ffff,
+            Sreg::GlobalTimerHi => (tick(cx) * 1000) >> 32,
             Sreg::DynamicSmem => cx.dyn_smem as u64,
             Sreg::TotalSmem => (cx.static_smem + cx.dyn_smem) as u64,
             Sreg::One => 1,
@@ -611,7 +624,6 @@ pub fn run_warp(cx: &mut Ctx, w: &mut Warp, budget: u32) -> F<Event> {
         let emask = top.mask;
         cx.steps += emask.count_ones() as u64;
         cx.warp_insts += 1;
-        cx.clock += 1;
         if cx.steps > cx.limit {
             return Err(fault(ErrorKind::StepLimit(cx.limit), first_lane(emask)));
         }

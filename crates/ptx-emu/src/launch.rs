@@ -467,7 +467,7 @@ impl Emulator {
             static_smem: static_smem as u32,
             steps: 0,
             limit: self.step_limit,
-            clock: 0,
+            clock: std::cell::Cell::new(0),
             warp_insts: 0,
             max_depth: 1,
             at: (ki, 0),

@@ -129,3 +129,27 @@ fn verify_compares_printf_output() {
         "{r:?}"
     );
 }
+
+/// The emulated clock advances at reads of timer registers only, so code
+/// with more or fewer other instructions between two reads reads the same
+/// values (what the differential check of a pass needs), and it increases.
+#[test]
+fn the_clock_counts_timer_reads_not_instructions() {
+    let read = |filler: &str| {
+        let body = format!(
+            "mov.u32 %r1, %clock;
+            {filler}
+            mov.u32 %r2, %clock;
+            st.global.u32 [%rd0], %r1;
+            st.global.u32 [%rd0+4], %r2;"
+        );
+        let text = kernel("", &body);
+        run_words(&text, 1, 2).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    };
+    let plain = read("");
+    assert!(plain[1] > plain[0], "{plain:?}");
+    assert_eq!(
+        read("add.u32 %r3, %r1, 1;\n add.u32 %r4, %r3, 1;\n add.u32 %r5, %r4, 1;"),
+        plain
+    );
+}
