@@ -312,29 +312,39 @@ impl State {
             let path = convert::path_of(&uri);
             // The line index is a query: built once per revision, on a worker,
             // and shared with the requests on this revision.
-            let diagnostics = analysis.line_index(&path).and_then(|index| {
-                let mut out: Vec<lsp::Diagnostic> = analysis
-                    .diagnostics(&path)?
-                    .iter()
-                    .map(|d| convert::diagnostic(&index, d))
-                    .collect();
-                // Optimization remarks, as hints (see `convert::remark`).
-                out.extend(
-                    analysis
-                        .remarks(&path)?
-                        .iter()
-                        .map(|r| convert::remark(&index, r)),
-                );
-                Ok(out)
+            let Ok(index) = analysis.line_index(&path) else {
+                return;
+            };
+            // Two publications: the problems of the text first, as soon as
+            // they are known, then the same list with the optimization
+            // remarks as hints (see `convert::remark`). Remarks need the
+            // phase pipeline of the edited functions, which the problems do
+            // not wait for. A newer edit cancels the second one.
+            let Ok(problems) = analysis.diagnostics(&path) else {
+                return;
+            };
+            let mut diagnostics: Vec<lsp::Diagnostic> = problems
+                .iter()
+                .map(|d| convert::diagnostic(&index, d))
+                .collect();
+            let _ = tasks.send(Task::Diagnostics {
+                uri: uri.clone(),
+                version,
+                diagnostics: diagnostics.clone(),
             });
+            let Ok(remarks) = analysis.remarks(&path) else {
+                return;
+            };
             drop(analysis);
-            if let Ok(diagnostics) = diagnostics {
-                let _ = tasks.send(Task::Diagnostics {
-                    uri,
-                    version,
-                    diagnostics,
-                });
+            if remarks.is_empty() {
+                return;
             }
+            diagnostics.extend(remarks.iter().map(|r| convert::remark(&index, r)));
+            let _ = tasks.send(Task::Diagnostics {
+                uri,
+                version,
+                diagnostics,
+            });
         }));
     }
 

@@ -135,9 +135,34 @@ impl Client {
         }
     }
 
+    /// The next publication of the text's problems. The server publishes
+    /// twice per version when a file has optimization remarks: the problems
+    /// first, then the same list with the remarks as hints; this skips the
+    /// second kind (see [`Client::diagnostics_with_remarks`]).
     fn diagnostics(&mut self) -> lsp::PublishDiagnosticsParams {
-        serde_json::from_value(self.notification(n::PublishDiagnostics::METHOD)).unwrap()
+        loop {
+            let p: lsp::PublishDiagnosticsParams =
+                serde_json::from_value(self.notification(n::PublishDiagnostics::METHOD)).unwrap();
+            if !p.diagnostics.iter().any(is_remark) {
+                return p;
+            }
+        }
     }
+
+    /// The next publication that carries optimization remarks.
+    fn diagnostics_with_remarks(&mut self) -> lsp::PublishDiagnosticsParams {
+        loop {
+            let p: lsp::PublishDiagnosticsParams =
+                serde_json::from_value(self.notification(n::PublishDiagnostics::METHOD)).unwrap();
+            if p.diagnostics.iter().any(is_remark) {
+                return p;
+            }
+        }
+    }
+}
+
+fn is_remark(d: &lsp::Diagnostic) -> bool {
+    d.source.as_deref() == Some("ptxopt remarks")
 }
 
 impl Drop for Client {
@@ -969,7 +994,9 @@ fn optimization_remarks_are_hints() {
     let mut c = Client::new(None);
     let text = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 1;\n\tst.global.u32 [%rd2], %r1;\n\tret;\n}\n";
     c.open("file:///remarks.ptx", text);
-    let d = c.diagnostics();
+    // The problems first (none), then the same list with the remarks.
+    assert!(c.diagnostics().diagnostics.is_empty());
+    let d = c.diagnostics_with_remarks();
     let hints: Vec<String> = d
         .diagnostics
         .iter()
