@@ -9,7 +9,7 @@ equal with both runs stopping at the same point, different) and the rest by
 reason. Exit status 0.
 
     cargo build --release -p ptxopt
-    PTXOPT_CORPUS=/work/shared/corpus PTXOPT_CUDA_HOME=/root/.cache/ptxopt/cuda-13.0.88 \
+    PTXOPT_CUDA_HOME=$(../shared/tools/cuda-toolchain.sh) \
         python3 scripts/verify_share.py [--ptxopt target/release/ptxopt] [--jobs 2] [-v]
 """
 
