@@ -70,7 +70,20 @@ enum Task {
         version: i32,
         diagnostics: Vec<lsp::Diagnostic>,
     },
+    /// [`REMARKS_DELAY`] has passed since this version of the document was
+    /// set: publish its remarks if it is still the current one.
+    RemarksDue {
+        uri: lsp::Uri,
+        version: i32,
+    },
 }
+
+/// How long the optimization remarks of a document wait after an edit. They
+/// need the phase pipeline of the edited functions, which is far more work
+/// than the problems and the hints the user is waiting for while typing, so
+/// they are computed once typing pauses (an edit within the delay starts it
+/// again), on a worker, and published with the problems as hints.
+const REMARKS_DELAY: std::time::Duration = std::time::Duration::from_millis(150);
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -215,6 +228,11 @@ impl State {
                     );
                 }
             }
+            Task::RemarksDue { uri, version } => {
+                if self.docs.get(&uri).is_some_and(|d| d.version == version) {
+                    self.publish_remarks(uri, version);
+                }
+            }
         }
         Ok(())
     }
@@ -315,36 +333,58 @@ impl State {
             let Ok(index) = analysis.line_index(&path) else {
                 return;
             };
-            // Two publications: the problems of the text first, as soon as
-            // they are known, then the same list with the optimization
-            // remarks as hints (see `convert::remark`). Remarks need the
-            // phase pipeline of the edited functions, which the problems do
-            // not wait for. A newer edit cancels the second one.
+            // Two publications: the problems of the text now, then, once
+            // typing pauses (`REMARKS_DELAY`), the same list with the
+            // optimization remarks as hints (`publish_remarks`).
             let Ok(problems) = analysis.diagnostics(&path) else {
                 return;
             };
-            let mut diagnostics: Vec<lsp::Diagnostic> = problems
+            let diagnostics: Vec<lsp::Diagnostic> = problems
                 .iter()
                 .map(|d| convert::diagnostic(&index, d))
                 .collect();
             let _ = tasks.send(Task::Diagnostics {
                 uri: uri.clone(),
                 version,
-                diagnostics: diagnostics.clone(),
-            });
-            let Ok(remarks) = analysis.remarks(&path) else {
-                return;
-            };
-            drop(analysis);
-            if remarks.is_empty() {
-                return;
-            }
-            diagnostics.extend(remarks.iter().map(|r| convert::remark(&index, r)));
-            let _ = tasks.send(Task::Diagnostics {
-                uri,
-                version,
                 diagnostics,
             });
+            drop(analysis);
+            std::thread::spawn(move || {
+                std::thread::sleep(REMARKS_DELAY);
+                let _ = tasks.send(Task::RemarksDue { uri, version });
+            });
+        }));
+    }
+
+    /// Publishes the problems of a document with its optimization remarks as
+    /// hints (see `convert::remark`), computed on a worker; nothing when it
+    /// has no remarks (the problems alone are published already).
+    fn publish_remarks(&mut self, uri: lsp::Uri, version: i32) {
+        let analysis = self.host.analysis();
+        let tasks = self.tasks.clone();
+        let _ = self.jobs.send(Box::new(move || {
+            let path = convert::path_of(&uri);
+            let published = analysis.line_index(&path).and_then(|index| {
+                let remarks = analysis.remarks(&path)?;
+                if remarks.is_empty() {
+                    return Ok(None);
+                }
+                let mut out: Vec<lsp::Diagnostic> = analysis
+                    .diagnostics(&path)?
+                    .iter()
+                    .map(|d| convert::diagnostic(&index, d))
+                    .collect();
+                out.extend(remarks.iter().map(|r| convert::remark(&index, r)));
+                Ok(Some(out))
+            });
+            drop(analysis);
+            if let Ok(Some(diagnostics)) = published {
+                let _ = tasks.send(Task::Diagnostics {
+                    uri,
+                    version,
+                    diagnostics,
+                });
+            }
         }));
     }
 
