@@ -140,21 +140,20 @@ impl Client {
     /// first, then the same list with the remarks as hints; this skips the
     /// second kind (see [`Client::diagnostics_with_remarks`]).
     fn diagnostics(&mut self) -> lsp::PublishDiagnosticsParams {
-        loop {
-            let p: lsp::PublishDiagnosticsParams =
-                serde_json::from_value(self.notification(n::PublishDiagnostics::METHOD)).unwrap();
-            if !p.diagnostics.iter().any(is_remark) {
-                return p;
-            }
-        }
+        self.publication(false)
     }
 
     /// The next publication that carries optimization remarks.
     fn diagnostics_with_remarks(&mut self) -> lsp::PublishDiagnosticsParams {
+        self.publication(true)
+    }
+
+    /// The next publication with (or without) optimization remarks.
+    fn publication(&mut self, with_remarks: bool) -> lsp::PublishDiagnosticsParams {
         loop {
             let p: lsp::PublishDiagnosticsParams =
                 serde_json::from_value(self.notification(n::PublishDiagnostics::METHOD)).unwrap();
-            if p.diagnostics.iter().any(is_remark) {
+            if p.diagnostics.iter().any(is_remark) == with_remarks {
                 return p;
             }
         }

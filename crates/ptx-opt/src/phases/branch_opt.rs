@@ -559,19 +559,22 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
     any
 }
 
+/// The blocks a label operand (a `bra` target) names.
+fn label_operand_blocks(f: &Function) -> FxHashSet<BlockId> {
+    f.insts_in_order()
+        .flat_map(|(_, inst)| inst.operands.iter())
+        .filter_map(|op| match op {
+            Operand::Label(t) => Some(*t),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Rule 6.
 fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
     let keep = branch_target_blocks(f);
     let g = cfg(f);
-    // Blocks a label operand names.
-    let mut named: FxHashSet<BlockId> = FxHashSet::default();
-    for (_, inst) in f.insts_in_order() {
-        for op in &inst.operands {
-            if let Operand::Label(t) = op {
-                named.insert(*t);
-            }
-        }
-    }
+    let named = label_operand_blocks(f);
     let mut any = false;
     let mut pos = 0;
     while pos + 1 < f.layout.len() {
@@ -628,14 +631,7 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
 fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
     let keep = branch_target_blocks(f);
     let g = cfg(f);
-    let mut named: FxHashSet<BlockId> = FxHashSet::default();
-    for (_, inst) in f.insts_in_order() {
-        for op in &inst.operands {
-            if let Operand::Label(t) = op {
-                named.insert(*t);
-            }
-        }
-    }
+    let named = label_operand_blocks(f);
     let mut any = false;
     let mut pos = 0;
     while pos + 2 < f.layout.len() {
