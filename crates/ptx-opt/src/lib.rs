@@ -38,7 +38,7 @@ use ptx_ir::ir::Function;
 
 pub use context::{Defaults, PassContext};
 pub use ptx_knobs::knobs;
-pub use remark::{PhaseOutput, Remark, RemarkKind, Stat};
+pub use remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat, UnrollDecision};
 pub use table::{
     find_phases, phase_info, status_note, suggest_phases, PhaseId, PhaseInfo, Tool, PHASES,
 };

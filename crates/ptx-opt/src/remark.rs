@@ -61,6 +61,48 @@ pub struct PhaseOutput {
     pub function: Arc<Function>,
     pub remarks: Vec<Remark>,
     pub stats: Vec<Stat>,
+    /// What a loop phase decided about each loop it looked at (empty for
+    /// other phases): read by `ptxopt explain`, the `unroll` field of
+    /// `analyze` JSON and the editor's code lens over loop headers.
+    pub loops: Vec<LoopReport>,
+}
+
+/// One loop phase's decision about one loop, with the numbers that decided
+/// it. A loop is named by the origin of its header's first instruction (an
+/// instruction of the lowered function, see [`crate::origin`]), so the
+/// reports of phases that run on different versions of the code meet at the
+/// same source line.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LoopReport {
+    pub phase: PhaseId,
+    /// Origin of the first instruction of the loop header (`None` when the
+    /// header has no instruction with an origin, e.g. created by a phase).
+    pub header: Option<InstId>,
+    /// One line for a code lens: `"unrolled x4: unknown trip count,
+    /// UnrollUnknownCount=4"`, `"not unrolled: code 14, unsupported
+    /// induction variable"`, `"hoisted 3 instructions"`.
+    pub summary: String,
+    /// Set by the unrolling phases (ptxas 22, cicc loop-unroll).
+    pub unroll: Option<UnrollDecision>,
+    /// The numbers and facts that decided, in the order the phase looked at
+    /// them: `("trip count", "12")`, `("body size", "34")`,
+    /// `("budget left", "108")`.
+    pub facts: Vec<(&'static str, String)>,
+}
+
+/// An unrolling decision (`analyze` JSON: `"unroll": {"factor", "full",
+/// "code", "reason", "by"}`; `by` is the phase's tool).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UnrollDecision {
+    /// 1 when the loop was left rolled.
+    pub factor: u32,
+    /// Fully unrolled (no loop left).
+    pub full: bool,
+    /// The seed's rejection code when not unrolled (ptxas phase 22: 7, 11,
+    /// ..., 24), `None` otherwise or when the tool has no codes.
+    pub code: Option<u32>,
+    /// The seed's reason, one line.
+    pub reason: String,
 }
 
 impl PhaseOutput {
@@ -70,6 +112,7 @@ impl PhaseOutput {
             function: input.clone(),
             remarks: Vec::new(),
             stats: Vec::new(),
+            loops: Vec::new(),
         }
     }
 }

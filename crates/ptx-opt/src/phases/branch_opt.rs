@@ -189,12 +189,14 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
         // No counters when nothing changed (they would all be zero).
         return PhaseOutput {
             function: input.clone(),
+            loops: Vec::new(),
             remarks: st.remarks,
             stats: Vec::new(),
         };
     }
     PhaseOutput {
         function: Arc::new(f),
+        loops: Vec::new(),
         remarks: st.remarks,
         stats,
     }

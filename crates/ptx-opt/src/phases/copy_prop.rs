@@ -301,12 +301,14 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         // zeros per kernel would drown `--stats`.
         return PhaseOutput {
             function: input.clone(),
+            loops: Vec::new(),
             remarks,
             stats: Vec::new(),
         };
     }
     PhaseOutput {
         function: Arc::new(f),
+        loops: Vec::new(),
         remarks,
         stats: vec![
             Stat {

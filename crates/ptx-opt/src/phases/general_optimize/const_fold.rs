@@ -305,6 +305,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     ];
     PhaseOutput {
         function: output,
+        loops: Vec::new(),
         remarks,
         stats,
     }

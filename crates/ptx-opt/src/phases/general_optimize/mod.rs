@@ -51,6 +51,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     stats.extend(folded.stats);
     PhaseOutput {
         function: folded.function,
+        loops: Vec::new(),
         remarks,
         stats,
     }
