@@ -17,8 +17,12 @@ mod analyze_cmd;
 mod atomic_write;
 mod build_cmd;
 mod check_cmd;
+mod cli;
+mod diff_cmd;
+mod inputs;
 mod knobs_cmd;
 mod phase_list;
+mod progress;
 mod remarks_fmt;
 mod render;
 mod run_cmd;
@@ -166,6 +170,24 @@ Exit status: 0 = clean run, 1 = errors in the input or an emulation error (funct
         after_help = "Exit status: 0 = no kernel differs or fails, 1 = a difference, an emulation error or errors in the input, 2 = usage or I/O error."
     )]
     Verify(verify_cmd::VerifyArgs),
+
+    /// Compare two builds per kernel: registers (ptxas -v with --ptxas, else
+    /// the optimizer's estimate when the reports carry it, else the maximum
+    /// live R), spill bytes, static instructions, loops and their unroll
+    /// decisions, occupancy; added, removed and renamed kernels.
+    ///
+    /// OLD and NEW are two PTX files, two folders (files paired by relative
+    /// path) or two saved `ptxopt analyze --format json` reports. Output as
+    /// text, a GitHub markdown table (for a pull-request comment) or JSON.
+    #[command(
+        after_help = "Examples:
+  ptxopt diff old/ new/ --format markdown --fail-on regs+4,spills
+  ptxopt analyze k.ptx --format json > base.json;  ptxopt diff base.json k.ptx --fail-on regs+5%
+
+Exit status: 0 = no regression named by --fail-on, 1 = regressions (listed), 2 = bad input (unreadable file, PTX with errors, JSON of another format version).",
+        verbatim_doc_comment
+    )]
+    Diff(diff_cmd::DiffArgs),
 }
 
 const BUILD_AFTER_HELP: &str = "Examples:
@@ -198,6 +220,7 @@ fn main() -> ExitCode {
         Command::Watch(args) => watch_cmd::run(args),
         Command::Run(args) => run_cmd::run(args),
         Command::Verify(args) => verify_cmd::run(args),
+        Command::Diff(args) => diff_cmd::run(args),
         Command::Lsp => match ptx_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
