@@ -16,7 +16,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fmt::Write as FmtWrite;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// Items this many or more get `build`'s progress lines even when stderr is
 /// not a terminal.
@@ -49,10 +51,16 @@ impl Progress {
                 ProgressDrawTarget::stderr_with_hz(20),
             );
             let template = format!(
-                "{verb} [{{bar:25}}] {{pos}}/{{len}} {unit}, {{elapsed}}, {{per_sec}} {{wide_msg}}"
+                "{verb} [{{bar:25}}] {{pos}}/{{len}} {unit}, {{elapsed}}, {{rate}} {{wide_msg}}"
             );
             if let Ok(style) = ProgressStyle::with_template(&template) {
-                bar.set_style(style.progress_chars("=> "));
+                let style = style.progress_chars("=> ").with_key(
+                    "rate",
+                    move |state: &ProgressState, w: &mut dyn FmtWrite| {
+                        let _ = write!(w, "{:.1} {unit}/s", state.per_sec());
+                    },
+                );
+                bar.set_style(style);
             }
             bar.enable_steady_tick(Duration::from_millis(200));
             bar
@@ -66,10 +74,12 @@ impl Progress {
         }
     }
 
-    /// An item is being started (shown as the current one).
+    /// An item is being started (shown as the current one; for a path, its
+    /// file name, which fits a narrow terminal better).
     pub fn start(&self, name: &str) {
         if let Some(bar) = &self.bar {
-            bar.set_message(name.to_string());
+            let short = name.rsplit('/').next().unwrap_or(name);
+            bar.set_message(short.to_string());
         }
     }
 
