@@ -25,6 +25,7 @@ mod phase_list;
 mod progress;
 mod remarks_fmt;
 mod render;
+mod report_cmd;
 mod run_cmd;
 mod settings;
 mod verify_cmd;
@@ -188,6 +189,20 @@ Exit status: 0 = no regression named by --fail-on, 1 = regressions (listed), 2 =
         verbatim_doc_comment
     )]
     Diff(diff_cmd::DiffArgs),
+
+    /// Write one self-contained HTML page (no network needed: inline CSS,
+    /// SVG and script) about PTX files or folders: per function, a plot of
+    /// live R and P registers along the source lines with the peak and the
+    /// target's occupancy steps; the source with a pressure bar per line and
+    /// the phases' remarks; each loop with its trip count, the loop phases'
+    /// decisions and the registers live at its peak; the optimized code
+    /// beside the original when the phases changed it. Function sections are
+    /// rendered when opened, so large modules stay usable.
+    #[command(after_help = "Example:
+  ptxopt report kernels/ --html report.html
+
+Exit status: 0 = written, 1 = written but some file has errors or cannot be read, 2 = usage error or the page cannot be written.")]
+    Report(report_cmd::ReportArgs),
 }
 
 const BUILD_AFTER_HELP: &str = "Examples:
@@ -221,6 +236,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_cmd::run(args),
         Command::Verify(args) => verify_cmd::run(args),
         Command::Diff(args) => diff_cmd::run(args),
+        Command::Report(args) => report_cmd::run(args),
         Command::Lsp => match ptx_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
