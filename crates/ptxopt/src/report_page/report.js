@@ -18,7 +18,7 @@ DATA.files.forEach((file, fi) => {
   const table = document.createElement('table');
   table.className = 'summary';
   table.innerHTML = '<tr><th>function</th><th>lines</th><th>instructions</th><th>max live R</th><th>max live P</th><th>warps/SM at max R</th><th>loops</th><th>remarks</th></tr>' +
-    file.functions.map((f, i) => '<tr><td><a href="#f' + fi + '_' + i + '">' + esc(f.name) + '</a></td><td>' + f.start + '–' + f.end +
+    file.functions.map((f, i) => '<tr><td title="' + esc(f.name) + '"><a href="#f' + fi + '_' + i + '">' + esc(f.name) + '</a></td><td>' + f.start + '–' + f.end +
       '</td><td>' + f.instructions + '</td><td>' + f.max_r + '</td><td>' + f.max_p + '</td><td>' + occupancy(file, f.max_r) +
       '</td><td>' + f.loops.length + '</td><td>' + f.remarks.length + '</td></tr>').join('');
   root.appendChild(table);
@@ -35,7 +35,7 @@ DATA.files.forEach((file, fi) => {
 });
 // `#open-all` opens every section; `#fN_M` opens one.
 if (location.hash === '#open-all') document.querySelectorAll('details.fn').forEach(d => { d.open = true; d.render(); });
-else if (location.hash) { const t = document.getElementById(location.hash.slice(1)); if (t && t.tagName === 'DETAILS') { t.open = true; t.render(); } }
+else if (location.hash) { const t = document.getElementById(location.hash.slice(1)); if (t && t.tagName === 'DETAILS') { t.open = true; t.render(); t.scrollIntoView({block: 'start', inline: 'nearest'}); } }
 document.body.dataset.resources = String(performance.getEntriesByType('resource').length);
 document.body.dataset.rendered = 'yes';
 
