@@ -105,7 +105,7 @@ enum Command {
     /// Settings come from initializationOptions or workspace configuration:
     /// `{"target": "sm_90", "knobs": {"LoopUnroll": false}}`.
     #[command(after_help = "Exit status: 0 after a clean shutdown, 1 if the connection fails.")]
-    Lsp,
+    Lsp(LspArgs),
 
     /// Build PTX files, then rebuild each one when it changes, until Ctrl-C.
     ///
@@ -205,6 +205,15 @@ Exit status: 0 = written, 1 = written but some file has errors or cannot be read
     Report(report_cmd::ReportArgs),
 }
 
+/// Arguments of `ptxopt lsp`.
+#[derive(clap::Args, Debug)]
+struct LspArgs {
+    /// Talk over standard input/output (the only transport, and the default;
+    /// accepted because clients such as VS Code's language client pass it).
+    #[arg(long)]
+    stdio: bool,
+}
+
 const BUILD_AFTER_HELP: &str = "Examples:
   ptxopt build kernel.ptx                      writes kernel.opt.ptx
   ptxopt build a.ptx b.ptx --out-dir out/      writes out/a.ptx and out/b.ptx
@@ -237,7 +246,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify_cmd::run(args),
         Command::Diff(args) => diff_cmd::run(args),
         Command::Report(args) => report_cmd::run(args),
-        Command::Lsp => match ptx_lsp::run_stdio() {
+        Command::Lsp(LspArgs { stdio: _ }) => match ptx_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("ptxopt lsp: {e}");
