@@ -16,13 +16,18 @@
 //! added, none renamed):
 //!
 //! ```text
-//! {"file": "...", "target": "sm_80", "functions": [{"name": "...",
+//! {"format_version": 1, "file": "...", "target": "sm_80", "functions": [{"name": "...",
 //!   "kind": "entry"|"func", "line": N, "blocks": N, "instructions": N,
 //!   "max_live": {"r": N, "p": N, "line": N, "p_line": N},
 //!   "loops": [{"header_line": N, "depth": N, "latch_lines": [N],
 //!              "trip_count": N|null, "res_mii": N|null, "rec_mii": N|null}],
 //!   "latency_classes": {"6": N, ...}}]}
 //! ```
+//!
+//! `format_version` changes only when a field changes meaning or goes away;
+//! `ptxopt diff` reads saved reports and refuses another version. Fields
+//! other analyses add later (`estimated_registers`, `occupancy`, a loop's
+//! `unroll`) are optional for readers.
 //!
 //! Exit status: 0; 1 when the file has errors (printed on stderr as `check`
 //! prints them, nothing on stdout); 2 on a usage or I/O error (unreadable
@@ -59,10 +64,8 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT")]
     format: Format,
 
-    /// The target profile for latencies and ResMII, such as `sm_86`.
-    /// Default: the file's `.target`.
-    #[arg(long, value_name = "sm_XX")]
-    arch: Option<String>,
+    #[command(flatten)]
+    arch: crate::cli::ArchArg,
 
     /// Print diagnostics as single `path:line:col: severity: message` lines.
     #[arg(long)]
@@ -122,9 +125,12 @@ pub struct LoopAnalysis {
     pub rec_mii: Option<u32>,
 }
 
+/// The version of the JSON report (`"format_version"`).
+pub const FORMAT_VERSION: u32 = 1;
+
 /// Runs `ptxopt analyze`.
 pub fn run(args: AnalyzeArgs) -> ExitCode {
-    let arch = match args.arch.as_deref().map(settings::parse_arch).transpose() {
+    let arch = match args.arch.parse() {
         Ok(arch) => arch,
         Err(settings::UsageError(message)) => return usage(&message),
     };
@@ -210,7 +216,7 @@ fn usage(message: &str) -> ExitCode {
 ///
 /// Only the functions `wanted` accepts are in the report (the others are not
 /// lowered or analyzed).
-fn analyze(
+pub(crate) fn analyze(
     db: &RootDatabase,
     file: SourceFile,
     display: &str,
@@ -234,7 +240,7 @@ fn analyze(
 }
 
 /// The queries [`analyze_kernel`] reads (to compute them ahead, in parallel).
-fn compute_kernel_analyses(db: &RootDatabase, kernel: Kernel<'_>) {
+pub(crate) fn compute_kernel_analyses(db: &RootDatabase, kernel: Kernel<'_>) {
     ptx_db::kernel_lowered(db, kernel);
     analysis::cfg(db, kernel);
     analysis::loops(db, kernel);
@@ -417,7 +423,7 @@ pub fn render_json(report: &FileAnalysis) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "{{\"file\":{},\"target\":{},\"functions\":[",
+        "{{\"format_version\":{FORMAT_VERSION},\"file\":{},\"target\":{},\"functions\":[",
         ptx_knobs::json_string(&report.file),
         ptx_knobs::json_string(&report.target)
     );
@@ -471,4 +477,41 @@ pub fn render_json(report: &FileAnalysis) -> String {
 
 fn json_opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "null".to_string(), |v| v.to_string())
+}
+
+/// Analyzes the PTX file at `path` (shown as `display`) for another command
+/// (`diff`, `report`): the report as JSON (the saved form), or a message
+/// saying why not (unreadable, not UTF-8, errors in the file).
+pub(crate) fn analyze_to_json(
+    path: &std::path::Path,
+    display: &str,
+    arch: Option<&settings::Arch>,
+) -> Result<String, String> {
+    let bytes =
+        crate::build_cmd::read_bytes(path).map_err(|e| format!("cannot read `{display}`: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "`{display}` is not valid UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let mut db = RootDatabase::new();
+    if let Some(arch) = arch {
+        db.set_target(arch.sm, &arch.suffix);
+    }
+    let file = db.set_file_text(path, text);
+    let errors = ptx_db::file_problems(&db, file)
+        .iter()
+        .filter(|d| d.severity == ptx_syntax::check::Severity::Error)
+        .count();
+    if errors > 0 {
+        return Err(format!(
+            "`{display}` has {errors} error{} (`ptxopt check {display}` shows them)",
+            plural(errors)
+        ));
+    }
+    let report = analyze(&db, file, display, &|_, _| true);
+    let json = render_json(&report);
+    std::mem::forget(db);
+    Ok(json)
 }
