@@ -1043,6 +1043,9 @@ impl Decoder<'_> {
                 })
             }
             F::Ldmatrix | F::Stmatrix => self.decode_ldst_matrix(inst, &m, family == F::Ldmatrix),
+            F::Tex | F::Tld4 => self.decode_tex(inst, family == F::Tld4, &m),
+            F::Suld | F::Sust | F::Sured => self.decode_surf(inst, family, &m),
+            F::Txq | F::Suq | F::Istypep => self.decode_query(inst, family == F::Istypep, &m),
             F::Mma | F::MmaSp | F::MmaSpOrderedMetadata => self.decode_mma(inst, &m),
             F::CpAsync
             | F::CpAsyncCommitGroup
@@ -1742,6 +1745,215 @@ impl Decoder<'_> {
                 None => Src::Imm(1),
             },
         })
+    }
+
+    /// A texture, sampler or surface operand: a register, a module-level
+    /// object, or a `.texref`-like parameter (its handle is loaded).
+    fn handle(&self, op: &Operand) -> R<Handle> {
+        let from_sym = |name: &str| -> R<Handle> {
+            Ok(match self.symbol(name)? {
+                SymLoc::Value(v) => Handle::Val(Src::Imm(v)),
+                loc @ (SymLoc::KParam(_) | SymLoc::FrameParam(_)) => {
+                    Handle::Param(Src::Sym(loc, 0))
+                }
+                _ => return Err(format!("`{name}` is not a texture, sampler or surface")),
+            })
+        };
+        match op {
+            Operand::Reg { .. } => Ok(Handle::Val(self.src(op, Ty::U64)?)),
+            Operand::Symbol { name, .. } => from_sym(name),
+            Operand::Address(Address { base, .. }) => match base {
+                AddressBase::Reg(r) => Ok(Handle::Val(Src::Reg(self.slot(*r, None)?))),
+                AddressBase::Symbol(name) => from_sym(name),
+                AddressBase::Absolute => Err("absolute texture address".into()),
+            },
+            Operand::AddressList(items) if items.len() == 1 => self.handle(&items[0]),
+            other => Err(format!("texture operand {other:?}")),
+        }
+    }
+
+    /// The sources of a vector operand `{a, b}` (or a single operand).
+    fn srcs(&self, op: &Operand, ty: Ty) -> R<Vec<Src>> {
+        match (self.vector_items(op), self.vector_reg(op)) {
+            (Some(items), _) => items.iter().map(|x| self.src(x, ty)).collect(),
+            (None, Some((base, n))) => Ok((0..n).map(|i| Src::Reg(base + i)).collect()),
+            _ => Ok(vec![self.src(op, ty)?]),
+        }
+    }
+
+    fn dsts(&self, op: &Operand, ty: Ty) -> R<Vec<Dst>> {
+        match (self.vector_items(op), self.vector_reg(op)) {
+            (Some(items), _) => items.iter().map(|x| self.dst(x, ty)).collect(),
+            (None, Some((base, n))) => Ok((0..n)
+                .map(|i| Dst {
+                    slot: base + i,
+                    reg_bits: self.reg_bits(base + i),
+                    bits: ty.bits().min(64) as u8,
+                    signed: ty.is_signed(),
+                })
+                .collect()),
+            _ => Ok(vec![self.dst(op, ty)?]),
+        }
+    }
+
+    /// `[a, {c}]`, `[a, b, {c}]`: the texture, the sampler, the coordinates.
+    fn tex_operand(&self, op: &Operand) -> R<(Handle, Option<Handle>, Vec<Src>)> {
+        let Operand::AddressList(items) = op else {
+            return Err(format!("texture operand {op:?}"));
+        };
+        let (coords, rest) = items.split_last().ok_or("empty texture operand")?;
+        let coords = self.srcs(coords, Ty::B32)?;
+        match rest {
+            [t] => Ok((self.handle(t)?, None, coords)),
+            [t, s] => Ok((self.handle(t)?, Some(self.handle(s)?), coords)),
+            _ => Err("texture operand".into()),
+        }
+    }
+
+    fn decode_tex(&self, inst: &Inst, gather: bool, m: &Mods) -> R<Op> {
+        use crate::texture::Geom;
+        let geom = inst
+            .opcode
+            .modifiers
+            .iter()
+            .find_map(|x| Geom::parse(x))
+            .ok_or("texture geometry")?;
+        let tys = m.types();
+        let (dty, cty) = match tys.as_slice() {
+            [d, c] => (*d, *c),
+            _ => return Err("texture types".into()),
+        };
+        let f16x2 = dty == Ty::F16x2;
+        if !matches!(dty, Ty::F32 | Ty::S32 | Ty::U32 | Ty::F16 | Ty::F16x2) {
+            return Err(format!("texture result type {dty:?}"));
+        }
+        let gather = if gather {
+            Some(
+                m.pick(&[(".r", 0u8), (".g", 1), (".b", 2), (".a", 3)])
+                    .ok_or("tld4 component")?,
+            )
+        } else {
+            None
+        };
+        let dreg_ty = if f16x2 { Ty::B32 } else { dty };
+        let (ds, p) = match self.operand(inst, 0)? {
+            Operand::PredPair(d, p) => (self.dsts(d, dreg_ty)?, self.dst(p, Ty::Pred)?),
+            d => (self.dsts(d, dreg_ty)?, Dst::SINK),
+        };
+        let (tex, sampler, coords) = self.tex_operand(self.operand(inst, 1)?)?;
+        // Skip the level of detail (`.level`) or the gradients (`.grad`):
+        // there is one mipmap level.
+        let mut next = 2;
+        if m.has(".level") {
+            next += 1;
+        } else if m.has(".grad") {
+            next += 2;
+        }
+        let mut offsets = Vec::new();
+        let mut depth = None;
+        for op in inst.operands.iter().skip(next) {
+            match op {
+                Operand::Vector(_) => offsets = self.srcs(op, Ty::S32)?,
+                op => depth = Some(self.src(op, Ty::F32)?),
+            }
+        }
+        Ok(Op::Tex(Box::new(TexOp {
+            gather,
+            geom,
+            dty,
+            f16x2,
+            int_coords: cty == Ty::S32,
+            ds,
+            p,
+            tex,
+            sampler,
+            coords,
+            offsets,
+            depth,
+        })))
+    }
+
+    fn decode_surf(&self, inst: &Inst, family: F, m: &Mods) -> R<Op> {
+        use crate::texture::{Geom, SurfClamp};
+        let geom = inst
+            .opcode
+            .modifiers
+            .iter()
+            .find_map(|x| Geom::parse(x))
+            .ok_or("surface geometry")?;
+        let ety = m.last_type()?;
+        let clamp = m
+            .pick(&[
+                (".clamp", SurfClamp::Clamp),
+                (".zero", SurfClamp::Zero),
+                (".trap", SurfClamp::Trap),
+            ])
+            .unwrap_or(SurfClamp::Trap);
+        let formatted = m.has(".p");
+        let kind = match family {
+            F::Suld => SurfKind::Ld,
+            F::Sust => SurfKind::St,
+            _ => SurfKind::Red(
+                m.pick(&[
+                    (".add", AtomOp::Add),
+                    (".min", AtomOp::Min),
+                    (".max", AtomOp::Max),
+                    (".and", AtomOp::And),
+                    (".or", AtomOp::Or),
+                ])
+                .ok_or("sured operation")?,
+            ),
+        };
+        let (addr_op, val_op) = if kind == SurfKind::Ld {
+            (self.operand(inst, 1)?, self.operand(inst, 0)?)
+        } else {
+            (self.operand(inst, 0)?, self.operand(inst, 1)?)
+        };
+        let (surf, sampler, coords) = self.tex_operand(addr_op)?;
+        if sampler.is_some() {
+            return Err("surface operand with a sampler".into());
+        }
+        let vty = if formatted { Ty::B32 } else { ety };
+        let (ds, vals) = if kind == SurfKind::Ld {
+            (self.dsts(val_op, ety)?, Vec::new())
+        } else {
+            (Vec::new(), self.srcs(val_op, vty)?)
+        };
+        Ok(Op::Surf(Box::new(SurfOp {
+            kind,
+            formatted,
+            geom,
+            ety,
+            clamp,
+            surf,
+            coords,
+            ds,
+            vals,
+        })))
+    }
+
+    fn decode_query(&self, inst: &Inst, istypep: bool, m: &Mods) -> R<Op> {
+        let what = inst
+            .opcode
+            .modifiers
+            .iter()
+            .find(|x| !matches!(x.as_str(), ".b32" | ".level"))
+            .ok_or("query attribute")?;
+        let level = if m.has(".level") {
+            Some(self.src(self.operand(inst, 2)?, Ty::U32)?)
+        } else {
+            None
+        };
+        Ok(Op::Query(Box::new(QueryOp {
+            what: what.as_str().into(),
+            istypep,
+            level,
+            d: self.dst(
+                self.operand(inst, 0)?,
+                if istypep { Ty::Pred } else { Ty::B32 },
+            )?,
+            obj: self.handle(self.operand(inst, 1)?)?,
+        })))
     }
 
     fn decode_ldst_matrix(&self, inst: &Inst, m: &Mods, load: bool) -> R<Op> {

@@ -105,6 +105,7 @@ use rustc_hash::FxHashMap;
 
 use crate::error::{EmuError, ErrorKind};
 use crate::launch::{Buffer, Dim3, ElemType, Emulator, KernelArg, LaunchConfig};
+use crate::texture::{AddrMode, Filter, Image, Sampler};
 
 /// How [`verify`] runs.
 #[derive(Clone, Debug)]
@@ -149,6 +150,15 @@ pub enum ParamClass {
     Float { size: u64 },
     /// Anything else (arrays, `.b8` aggregates, half types): zero bytes.
     Bytes { size: u64 },
+    /// A texture object: a `.texref` parameter, or an address-sized integer
+    /// parameter that reaches the texture operand of `tex`/`tld4`/`txq`.
+    Texture,
+    /// A surface object (`.surfref`, or the surface operand of
+    /// `suld`/`sust`/`sured`/`suq`).
+    Surface,
+    /// A sampler object (`.samplerref`, or the sampler operand of an
+    /// independent-mode `tex`).
+    Sampler,
 }
 
 /// A module plus, optionally, the text it was lowered from (for PTX line
@@ -393,6 +403,7 @@ pub fn verify_sources(
             .max(emu_b.program().layout.shared_static);
         max_dynamic_shared(arch).saturating_sub(static_smem.min(u32::MAX as u64) as u32)
     });
+    let (globals_a, globals_b) = (emu_a.save_globals(), emu_b.save_globals());
     for (si, (grid, shape_block)) in launch_shapes(&orig_fn, opts).into_iter().enumerate() {
         let threads = (grid.count() * shape_block.count()) as usize;
         let words = opts.elements.unwrap_or((threads * 4).max(4096));
@@ -430,9 +441,14 @@ pub fn verify_sources(
                 dynamic_smem,
             };
             let seed = opts.seed ^ (si as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let args = make_args(&classes, words, seed, ival, fscalar);
+            let args = make_args(&classes, words, seed, ival, fscalar, si);
             scalars = describe_scalars(&report.params, ival, fscalar);
             let mut a = args.clone();
+            // Every try starts from the module's initial state, so that a
+            // try of the original alone (one that faults, and is retried)
+            // leaves nothing behind in the module's variables and surfaces.
+            emu_a.restore_globals(&globals_a);
+            emu_b.restore_globals(&globals_b);
             let ra = emu_a.launch(kernel, cfg, &mut a);
             let last = ti + 1 == tries.len();
             match ra {
@@ -656,6 +672,59 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
             }
         }
     }
+    // Texture, surface and sampler operands.
+    let (mut textures, mut surfaces, mut samplers) = (0u128, 0u128, 0u128);
+    for (_, inst) in func.insts_in_order() {
+        let family = inst.opcode.info.family;
+        let carried = |op: Option<&Operand>| {
+            let mut bits = 0u128;
+            let op = match op {
+                Some(Operand::AddressList(items)) if items.len() == 1 => items.first(),
+                op => op,
+            };
+            match op {
+                Some(Operand::Address(a)) => {
+                    if let AddressBase::Reg(r) = a.base {
+                        bits |= carries.get(&r).copied().unwrap_or(0);
+                    }
+                }
+                Some(op @ Operand::Reg { .. }) => {
+                    op.for_each_reg(&mut |r| bits |= carries.get(&r).copied().unwrap_or(0))
+                }
+                _ => {}
+            }
+            bits
+        };
+        let list = |i: usize| match inst.operands.get(i) {
+            Some(Operand::AddressList(items)) => items.clone(),
+            _ => Vec::new(),
+        };
+        match family {
+            FamilyId::Tex | FamilyId::Tld4 => {
+                let items = list(1);
+                textures |= carried(items.first());
+                if items.len() == 3 {
+                    samplers |= carried(items.get(1));
+                }
+            }
+            FamilyId::Suld => surfaces |= carried(list(1).first()),
+            FamilyId::Sust | FamilyId::Sured => surfaces |= carried(list(0).first()),
+            FamilyId::Suq => surfaces |= carried(inst.operands.get(1)),
+            FamilyId::Txq => {
+                let sampler_query = inst.opcode.modifiers.iter().any(|m| {
+                    m.starts_with(".addr_mode")
+                        || m == ".filter_mode"
+                        || m == ".force_unnormalized_coords"
+                });
+                if sampler_query {
+                    samplers |= carried(inst.operands.get(1));
+                } else {
+                    textures |= carried(inst.operands.get(1));
+                }
+            }
+            _ => {}
+        }
+    }
     let mut addressed = 0u128;
     for (_, inst) in func.insts_in_order() {
         let info = &inst.opcode.info;
@@ -685,6 +754,23 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
         .map(|(i, p)| {
             let size = sizes.get(i).copied().unwrap_or(0);
             let scalar_like = p.dims.is_empty() && p.vector.is_none();
+            match p.ty.as_str() {
+                ".texref" => return ParamClass::Texture,
+                ".surfref" => return ParamClass::Surface,
+                ".samplerref" => return ParamClass::Sampler,
+                _ => {}
+            }
+            if scalar_like && ptr_ty(&p.ty) && size >= 8 {
+                if textures & bit(i) != 0 {
+                    return ParamClass::Texture;
+                }
+                if surfaces & bit(i) != 0 {
+                    return ParamClass::Surface;
+                }
+                if samplers & bit(i) != 0 {
+                    return ParamClass::Sampler;
+                }
+            }
             if p.ptr.is_some() || (scalar_like && ptr_ty(&p.ty) && addressed & bit(i) != 0) {
                 return ParamClass::Buffer;
             }
@@ -813,17 +899,47 @@ pub fn generate_words(seed: u64, words: usize) -> Vec<u32> {
         .collect()
 }
 
+/// The sampler of launch shape `shape`: clamp and point filtering with
+/// unnormalized coordinates (CUDA's defaults) first, then linear filtering
+/// with normalized coordinates and wrap, then mirror / border / clamp.
+pub fn shape_sampler(shape: usize) -> Sampler {
+    match shape % 3 {
+        0 => Sampler::default(),
+        1 => Sampler {
+            addr: [AddrMode::Wrap; 3],
+            filter: Filter::Linear,
+            normalized: true,
+            force_unnormalized: false,
+        },
+        _ => Sampler {
+            addr: [AddrMode::Mirror, AddrMode::Border, AddrMode::Clamp],
+            filter: Filter::Linear,
+            normalized: true,
+            force_unnormalized: false,
+        },
+    }
+}
+
 fn make_args(
     classes: &[ParamClass],
     words: usize,
     seed: u64,
     ival: i64,
     fval: f64,
+    shape: usize,
 ) -> Vec<KernelArg> {
     classes
         .iter()
         .enumerate()
         .map(|(i, c)| match c {
+            ParamClass::Texture => KernelArg::Texture {
+                image: Image::default_texture(seed.wrapping_add(i as u64 * 0x1000_0001)),
+                sampler: shape_sampler(shape),
+            },
+            ParamClass::Surface => KernelArg::Surface(Image::default_surface(
+                seed.wrapping_add(i as u64 * 0x1000_0001),
+            )),
+            ParamClass::Sampler => KernelArg::Sampler(shape_sampler(shape)),
             ParamClass::Buffer => {
                 let w = generate_words(seed.wrapping_add(i as u64 * 0x1000_0001), words);
                 KernelArg::Buffer(Buffer::from_slice(&w))
@@ -848,7 +964,10 @@ fn describe_scalars(params: &[(String, ParamClass)], ival: i64, fval: f64) -> St
             ParamClass::Int { .. } => out.push(format!("{name}={ival}")),
             ParamClass::Float { .. } => out.push(format!("{name}={fval}")),
             ParamClass::Bytes { .. } => out.push(format!("{name}=0")),
-            ParamClass::Buffer => {}
+            ParamClass::Buffer
+            | ParamClass::Texture
+            | ParamClass::Surface
+            | ParamClass::Sampler => {}
         }
     }
     out.join(" ")
@@ -877,22 +996,22 @@ fn compare(
     ulps: u32,
 ) -> Option<Difference> {
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        let (Some(x), Some(y)) = (x.buffer(), y.buffer()) else {
+        let (Some(x), Some(y)) = (x.device_bytes(), y.device_bytes()) else {
             continue;
         };
         let mut first = None;
         let mut count = 0;
-        let words = x.bytes.len().max(y.bytes.len()).div_ceil(4);
+        let words = x.len().max(y.len()).div_ceil(4);
         for w in 0..words {
-            let get = |buf: &Buffer| {
+            let get = |buf: &[u8]| {
                 let mut b = [0u8; 4];
                 for (k, slot) in b.iter_mut().enumerate() {
-                    *slot = buf.bytes.get(w * 4 + k).copied().unwrap_or(0);
+                    *slot = buf.get(w * 4 + k).copied().unwrap_or(0);
                 }
                 u32::from_le_bytes(b)
             };
             let (va, vb) = (get(x), get(y));
-            let full = w * 4 + 4 <= x.bytes.len();
+            let full = w * 4 + 4 <= x.len();
             let ok = if full {
                 words_match(va, vb, approx, ulps)
             } else {

@@ -18,6 +18,7 @@ use ptx_ir::ir::{LocalDecl, Module, ModuleItem, VarDecl, Variable};
 use crate::error::{EmuError, ErrorKind};
 use crate::float::{from_f64, Fmt, Rnd};
 use crate::memory::{write_le, AddrMap, GlobalMem};
+use crate::texture;
 use crate::types::{mask, Ty, TyFmt};
 
 /// The largest variable the emulator allocates (4 GiB).
@@ -56,6 +57,10 @@ pub struct Layout {
     pub shared_static: u64,
     pub static_local: u64,
     pub const_seg: Vec<u8>,
+    /// Texture, sampler and surface objects of module-level `.texref`,
+    /// `.samplerref`, `.surfref` (and legacy `.tex`) variables; their
+    /// handles are [`texture::handle`] of the index.
+    pub objects: Vec<texture::Obj>,
 }
 
 /// A variable to initialize once every address is known.
@@ -112,6 +117,7 @@ impl Layout {
             shared_static: 0,
             static_local: 0,
             const_seg: Vec::new(),
+            objects: Vec::new(),
         };
         layout
             .module_syms
@@ -184,6 +190,9 @@ impl Layout {
     ) -> Result<Option<SymLoc>, EmuError> {
         let (elem, align) = elem_size(decl);
         let space = decl.space.split("::").next().unwrap_or("");
+        if let Some(kind) = opaque_kind(space, &decl.ty) {
+            return self.place_object(kind, var, global).map(Some);
+        }
         let count = elem_count(var);
         if space == ".shared" && count.is_none() {
             extern_shared.push((func, var.name.clone()));
@@ -243,6 +252,39 @@ impl Layout {
             });
         }
         Ok(Some(loc))
+    }
+
+    /// Creates the object of a `.texref`/`.samplerref`/`.surfref` variable:
+    /// a default image generated from the name's hash, a sampler from the
+    /// initializer.
+    fn place_object(
+        &mut self,
+        kind: texture::ObjKind,
+        var: &Variable,
+        global: &mut GlobalMem,
+    ) -> Result<SymLoc, EmuError> {
+        use texture::{Image, ImageDesc, Obj, ObjKind, Sampler};
+        let seed = name_seed(&var.name);
+        let sampler = var
+            .init
+            .as_deref()
+            .map(Sampler::from_init)
+            .unwrap_or_default();
+        let mut image = |img: Image| {
+            let dims = img.dims;
+            let base = global.alloc(img.bytes, 256, &var.name);
+            ImageDesc { base, dims }
+        };
+        let obj = match kind {
+            ObjKind::Texture => Obj::Texture {
+                img: image(Image::default_texture(seed)),
+                sampler,
+            },
+            ObjKind::Surface => Obj::Surface(image(Image::default_surface(seed))),
+            ObjKind::Sampler => Obj::Sampler(sampler),
+        };
+        self.objects.push(obj);
+        Ok(SymLoc::Value(texture::handle(self.objects.len() - 1, kind)))
     }
 
     fn lookup(&self, name: &str, func: Option<usize>) -> Option<SymLoc> {
@@ -312,6 +354,27 @@ impl Layout {
         }
         Ok(())
     }
+}
+
+/// The object kind of an opaque declaration (`.global .texref t`, legacy
+/// `.tex .u32 t`).
+pub fn opaque_kind(space: &str, ty: &str) -> Option<texture::ObjKind> {
+    use texture::ObjKind;
+    match ty {
+        ".texref" => Some(ObjKind::Texture),
+        ".samplerref" => Some(ObjKind::Sampler),
+        ".surfref" => Some(ObjKind::Surface),
+        _ if space == ".tex" => Some(ObjKind::Texture),
+        _ => None,
+    }
+}
+
+/// A seed from a name (FNV-1a), so that a variable's default image is the
+/// same in every module that declares it.
+pub fn name_seed(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 fn int_as(ty: Ty, v: i128) -> u64 {

@@ -94,6 +94,7 @@ pub mod layout;
 pub mod memory;
 pub mod mma;
 pub mod op;
+pub mod texture;
 pub mod types;
 
 /// The arithmetic lives in `ptx-sem` (shared with the optimizer's constant

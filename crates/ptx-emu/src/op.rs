@@ -308,6 +308,75 @@ pub enum VideoOp2 {
     Max,
 }
 
+/// Where a texture, sampler or surface handle comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handle {
+    /// A register or a module-level object's handle.
+    Val(Src),
+    /// A `.texref`/`.samplerref`/`.surfref` parameter: the handle is read
+    /// from this param-space address.
+    Param(Src),
+}
+
+/// `tex` or `tld4.comp`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TexOp {
+    /// `Some(channel)` for `tld4`.
+    pub gather: Option<u8>,
+    pub geom: crate::texture::Geom,
+    /// The result type: `.f32`, `.f16` (float fetches), `.s32`, `.u32`.
+    pub dty: Ty,
+    /// `.v2.f16x2`: two packed halves.
+    pub f16x2: bool,
+    /// `.s32` coordinates.
+    pub int_coords: bool,
+    pub ds: Vec<Dst>,
+    /// The residency predicate (`|p`).
+    pub p: Dst,
+    pub tex: Handle,
+    pub sampler: Option<Handle>,
+    pub coords: Vec<Src>,
+    pub offsets: Vec<Src>,
+    pub depth: Option<Src>,
+}
+
+/// A surface access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SurfOp {
+    pub kind: SurfKind,
+    /// `.p` (formatted; x in texels) vs `.b` (bytes).
+    pub formatted: bool,
+    pub geom: crate::texture::Geom,
+    /// Element type (`.b32`, `.u64`, ...).
+    pub ety: Ty,
+    pub clamp: crate::texture::SurfClamp,
+    pub surf: Handle,
+    pub coords: Vec<Src>,
+    /// Destinations of `suld`.
+    pub ds: Vec<Dst>,
+    /// Values of `sust`/`sured`.
+    pub vals: Vec<Src>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SurfKind {
+    Ld,
+    St,
+    Red(AtomOp),
+}
+
+/// `txq`/`suq`/`istypep`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryOp {
+    /// The attribute (`.width`, `.filter_mode`, ...; `istypep`: `.texref`,
+    /// `.samplerref`, `.surfref`).
+    pub what: Box<str>,
+    pub istypep: bool,
+    pub level: Option<Src>,
+    pub d: Dst,
+    pub obj: Handle,
+}
+
 /// An executable operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -549,6 +618,9 @@ pub enum Op {
     Matrix(Box<Matrix>),
     Video(Box<Video>),
     VideoSimd(Box<VideoSimd>),
+    Tex(Box<TexOp>),
+    Surf(Box<SurfOp>),
+    Query(Box<QueryOp>),
     /// `cp.async`: copies at once (the wait instructions are no-ops).
     CpAsync {
         dst: Addr,
