@@ -1046,6 +1046,7 @@ impl Decoder<'_> {
             F::Tex | F::Tld4 => self.decode_tex(inst, family == F::Tld4, &m),
             F::Suld | F::Sust | F::Sured => self.decode_surf(inst, family, &m),
             F::Txq | F::Suq | F::Istypep => self.decode_query(inst, family == F::Istypep, &m),
+            F::WmmaLoad | F::WmmaStore | F::WmmaMma => self.decode_wmma(inst, family, &m),
             F::Mma | F::MmaSp | F::MmaSpOrderedMetadata => self.decode_mma(inst, &m),
             F::CpAsync
             | F::CpAsyncCommitGroup
@@ -1954,6 +1955,95 @@ impl Decoder<'_> {
             )?,
             obj: self.handle(self.operand(inst, 1)?)?,
         })))
+    }
+
+    fn decode_wmma(&self, inst: &Inst, family: F, m: &Mods) -> R<Op> {
+        use crate::wmma::{valid_shape, BitOp, Frag, MmaSpec, WTy};
+        let mods = &inst.opcode.modifiers;
+        let mnk = mods
+            .iter()
+            .find_map(|x| {
+                let rest = x.strip_prefix(".m")?;
+                let (m, rest) = rest.split_once('n')?;
+                let (n, k) = rest.split_once('k')?;
+                Some((m.parse().ok()?, n.parse().ok()?, k.parse().ok()?))
+            })
+            .ok_or("wmma shape")?;
+        let tys: Vec<WTy> = mods.iter().filter_map(|x| WTy::parse(x)).collect();
+        let row = m.has(".row");
+        let reg_ty = |t: WTy| if t == WTy::F64 { Ty::B64 } else { Ty::B32 };
+        let stride = |i: usize| -> R<Option<Src>> {
+            match inst.operands.get(i) {
+                Some(op) => Ok(Some(self.src(op, Ty::U32)?)),
+                None => Ok(None),
+            }
+        };
+        let op = match family {
+            F::WmmaLoad => {
+                let ty = *tys.last().ok_or("wmma type")?;
+                let frag = m
+                    .pick(&[(".a", Frag::A), (".b", Frag::B), (".c", Frag::C)])
+                    .ok_or("wmma fragment")?;
+                if frag != Frag::C && !valid_shape(ty, mnk) {
+                    return Err(format!("wmma shape {mnk:?} with {ty:?}"));
+                }
+                WmmaOp::Load {
+                    frag,
+                    ty,
+                    mnk,
+                    row,
+                    space: m.space(),
+                    ds: self.dsts(self.operand(inst, 0)?, reg_ty(ty))?,
+                    addr: self.addr(self.operand(inst, 1)?, m.space())?,
+                    stride: stride(2)?,
+                }
+            }
+            F::WmmaStore => {
+                let ty = *tys.last().ok_or("wmma type")?;
+                WmmaOp::Store {
+                    ty,
+                    mnk,
+                    row,
+                    space: m.space(),
+                    srcs: self.srcs(self.operand(inst, 1)?, reg_ty(ty))?,
+                    addr: self.addr(self.operand(inst, 0)?, m.space())?,
+                    stride: stride(2)?,
+                }
+            }
+            _ => {
+                let (dty, aty, bty, cty) = match tys.as_slice() {
+                    [d, c] => (*d, WTy::F16, WTy::F16, *c),
+                    [d, a, b, c] => (*d, *a, *b, *c),
+                    _ => return Err("wmma.mma types".into()),
+                };
+                if !valid_shape(aty, mnk) {
+                    return Err(format!("wmma shape {mnk:?} with {aty:?}"));
+                }
+                let bop = if m.has(".xor") {
+                    Some(BitOp::Xor)
+                } else if m.has(".and") {
+                    Some(BitOp::And)
+                } else {
+                    None
+                };
+                WmmaOp::Mma {
+                    spec: MmaSpec {
+                        mnk,
+                        aty,
+                        bty,
+                        cty,
+                        dty,
+                        sat: m.has(".satfinite"),
+                        bop,
+                    },
+                    d: self.dsts(self.operand(inst, 0)?, reg_ty(dty))?,
+                    a: self.srcs(self.operand(inst, 1)?, reg_ty(aty))?,
+                    b: self.srcs(self.operand(inst, 2)?, reg_ty(bty))?,
+                    c: self.srcs(self.operand(inst, 3)?, reg_ty(cty))?,
+                }
+            }
+        };
+        Ok(Op::Wmma(Box::new(op)))
     }
 
     fn decode_ldst_matrix(&self, inst: &Inst, m: &Mods, load: bool) -> R<Op> {

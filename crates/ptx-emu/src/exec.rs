@@ -1916,6 +1916,7 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
         Op::Tex(t) => exec_tex(cx, w, t, active)?,
         Op::Surf(t) => exec_surf(cx, w, t, active)?,
         Op::Query(q) => exec_query(cx, w, q, active)?,
+        Op::Wmma(m) => exec_wmma(cx, w, m, active)?,
         Op::Video(v) => exec_video(cx, w, v, active)?,
         Op::VideoSimd(v) => exec_video_simd(cx, w, v, active),
         Op::CpAsync {
@@ -3060,5 +3061,101 @@ fn exec_query(cx: &mut Ctx, w: &mut Warp, q: &QueryOp, active: u32) -> F<()> {
         out[li] = v;
     }
     write(w, q.d, &out, active, active);
+    Ok(())
+}
+
+/// Memory address of element `(r, c)` of a `wmma` matrix, as a bit offset
+/// from the base.
+fn wmma_bit(ty: crate::wmma::WTy, row: bool, ld: u64, r: u64, c: u64) -> u64 {
+    let idx = if row { r * ld + c } else { c * ld + r };
+    idx * ty.bits() as u64
+}
+
+fn exec_wmma(cx: &mut Ctx, w: &mut Warp, op: &WmmaOp, active: u32) -> F<()> {
+    use crate::wmma::{element_at, frag_dims, mma, read_element, slot_place, slots, Frag};
+    match op {
+        WmmaOp::Load {
+            frag,
+            ty,
+            mnk,
+            row,
+            space,
+            ds,
+            addr,
+            stride,
+        } => {
+            let (rows, cols) = frag_dims(*frag, *mnk);
+            let elems = (rows * cols) as usize;
+            let av = addresses(cx, w, addr, active)?;
+            let sv = match stride {
+                Some(s) => Some(strict(cx, w, *s, active)?),
+                None => None,
+            };
+            let bits = ty.bits() as u64;
+            let mut out = vec![[0u64; 32]; ds.len()];
+            for l in lane_iter(active) {
+                let li = l as usize;
+                let ld = sv.map_or(if *row { cols } else { rows } as u64, |s| {
+                    s[li] as u32 as u64
+                });
+                for s in 0..slots(*ty, ds.len()) {
+                    let e = element_at(*ty, ds.len(), elems, li, s);
+                    let (r, c) = ((e / cols as usize) as u64, (e % cols as usize) as u64);
+                    let bit = wmma_bit(*ty, *row, ld, r, c);
+                    let a = av[li].wrapping_add(bit / 8);
+                    let v = if bits >= 8 {
+                        load(cx, w, *space, a, bits / 8, l)?
+                    } else {
+                        (load(cx, w, *space, a, 1, l)? >> (bit % 8)) & mask(bits as u32)
+                    };
+                    let (ri, sh) = slot_place(*ty, s);
+                    out[ri][li] |= v << sh;
+                }
+            }
+            for (d, v) in ds.iter().zip(&out) {
+                write(w, *d, v, active, active);
+            }
+        }
+        WmmaOp::Store {
+            ty,
+            mnk,
+            row,
+            space,
+            srcs,
+            addr,
+            stride,
+        } => {
+            let (rows, cols) = frag_dims(Frag::C, *mnk);
+            let av = addresses(cx, w, addr, active)?;
+            let sv = match stride {
+                Some(s) => Some(strict(cx, w, *s, active)?),
+                None => None,
+            };
+            let regs: Vec<[u64; 32]> = srcs.iter().map(|s| val(cx, w, *s)).collect();
+            let bytes = (ty.bits() / 8).max(1) as u64;
+            // The warp stores the matrix once, at the first active lane's
+            // address.
+            let l = first_lane(active);
+            let li = l as usize;
+            let ld = sv.map_or(if *row { cols } else { rows } as u64, |s| {
+                s[li] as u32 as u64
+            });
+            for e in 0..(rows * cols) as usize {
+                let (r, c) = ((e / cols as usize) as u64, (e % cols as usize) as u64);
+                let a = av[li].wrapping_add(wmma_bit(*ty, *row, ld, r, c) / 8);
+                store(cx, w, *space, a, bytes, l, read_element(*ty, &regs, e))?;
+            }
+        }
+        WmmaOp::Mma { spec, d, a, b, c } => {
+            let get = |cx: &Ctx, w: &Warp, v: &[Src]| -> Vec<[u64; 32]> {
+                v.iter().map(|s| val(cx, w, *s)).collect()
+            };
+            let (av, bv, cv) = (get(cx, w, a), get(cx, w, b), get(cx, w, c));
+            let out = mma(spec, &av, &bv, &cv, d.len());
+            for (dst, v) in d.iter().zip(&out) {
+                write(w, *dst, v, active, active);
+            }
+        }
+    }
     Ok(())
 }

@@ -96,6 +96,7 @@ pub mod mma;
 pub mod op;
 pub mod texture;
 pub mod types;
+pub mod wmma;
 
 /// The arithmetic lives in `ptx-sem` (shared with the optimizer's constant
 /// folding); these paths keep the emulator's module names.

@@ -377,6 +377,38 @@ pub struct QueryOp {
     pub obj: Handle,
 }
 
+/// A `wmma` instruction (see [`crate::wmma`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WmmaOp {
+    Load {
+        frag: crate::wmma::Frag,
+        ty: crate::wmma::WTy,
+        mnk: (u32, u32, u32),
+        /// `.row` (vs `.col`) memory layout.
+        row: bool,
+        space: Space,
+        ds: Vec<Dst>,
+        addr: Addr,
+        stride: Option<Src>,
+    },
+    Store {
+        ty: crate::wmma::WTy,
+        mnk: (u32, u32, u32),
+        row: bool,
+        space: Space,
+        srcs: Vec<Src>,
+        addr: Addr,
+        stride: Option<Src>,
+    },
+    Mma {
+        spec: crate::wmma::MmaSpec,
+        d: Vec<Dst>,
+        a: Vec<Src>,
+        b: Vec<Src>,
+        c: Vec<Src>,
+    },
+}
+
 /// An executable operation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -621,6 +653,7 @@ pub enum Op {
     Tex(Box<TexOp>),
     Surf(Box<SurfOp>),
     Query(Box<QueryOp>),
+    Wmma(Box<WmmaOp>),
     /// `cp.async`: copies at once (the wait instructions are no-ops).
     CpAsync {
         dst: Addr,
