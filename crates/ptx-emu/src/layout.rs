@@ -24,6 +24,9 @@ use crate::types::{mask, Ty, TyFmt};
 /// The largest variable the emulator allocates (4 GiB).
 pub const MAX_VARIABLE: u64 = 1 << 32;
 
+/// The size of a constant bank.
+pub const CONST_BANK: u64 = 64 * 1024;
+
 /// Where a named symbol lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SymLoc {
@@ -127,8 +130,25 @@ impl Layout {
         }
         let mut pending = Vec::new();
         let mut extern_shared = Vec::new();
-        for item in &module.items {
-            if let ModuleItem::Var(decl) = item {
+        let banks: Vec<VarDecl> = module
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                ModuleItem::Verbatim(text) => Some(bank_decls(text)),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let decls = module
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                ModuleItem::Var(decl) => Some(decl),
+                _ => None,
+            })
+            .chain(&banks);
+        for decl in decls {
+            {
                 for var in &decl.vars {
                     if let Some(loc) =
                         layout.place(decl, var, global, &mut pending, &mut extern_shared, None)?
@@ -189,11 +209,20 @@ impl Layout {
         func: Option<usize>,
     ) -> Result<Option<SymLoc>, EmuError> {
         let (elem, align) = elem_size(decl);
-        let space = decl.space.split("::").next().unwrap_or("");
+        let mut space = decl.space.split("::").next().unwrap_or("");
         if let Some(kind) = opaque_kind(space, &decl.ty) {
             return self.place_object(kind, var, global).map(Some);
         }
-        let count = elem_count(var);
+        // Legacy constant banks (`.const[1]`) share the const segment.
+        if space.starts_with(".const[") {
+            space = ".const";
+        }
+        let mut count = elem_count(var);
+        if space == ".const" && count.is_none() {
+            // An `.extern .const[N]` bank of unknown size (filled by the
+            // driver): a bank's 64 KiB of zeros.
+            count = Some(CONST_BANK / elem.max(1));
+        }
         if space == ".shared" && count.is_none() {
             extern_shared.push((func, var.name.clone()));
             return Ok(None);
@@ -354,6 +383,32 @@ impl Layout {
         }
         Ok(())
     }
+}
+
+/// The declarations of a legacy constant-bank declaration that lowering
+/// keeps verbatim (`.const[0] .b32 bias;`, `.extern .const[1] .b8
+/// bank[];`): the same declaration in the plain `.const` space, which holds
+/// every bank here.
+fn bank_decls(text: &str) -> Vec<VarDecl> {
+    let Some(at) = text.find(".const[") else {
+        return Vec::new();
+    };
+    let Some(close) = text[at..].find(']') else {
+        return Vec::new();
+    };
+    let plain = format!(
+        ".version 8.0\n.target sm_80\n.address_size 64\n{}.const{}\n",
+        &text[..at],
+        &text[at + close + 1..]
+    );
+    let (m, _) = ptx_ir::lower_module(&ptx_syntax::parse(&plain));
+    m.items
+        .into_iter()
+        .filter_map(|item| match item {
+            ModuleItem::Var(d) if d.space == ".const" => Some(d),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The object kind of an opaque declaration (`.global .texref t`, legacy

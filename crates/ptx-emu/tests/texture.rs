@@ -614,3 +614,23 @@ fn bad_handles_fault() {
     let e = run(&fixed, &mut args, 1).unwrap_err();
     assert!(matches!(e.kind, ErrorKind::OutOfBounds { .. }), "{e}");
 }
+
+#[test]
+fn legacy_constant_banks_and_tex_variables() {
+    // `.const[0]` variables with initializers, an `.extern .const[1]` bank
+    // (64 KiB of zeros) and a `.tex` variable, as PTX 1.x wrote them.
+    let ptx = ".version 1.4\n.target sm_13\n\
+        .const[0] .u32 bias = 7;\n\
+        .extern .const[1] .b8 bank1[];\n\
+        .tex .u64 texRef;\n\
+        .entry k(.param .u64 out)\n{\n.reg .u32 %r<8>;\n.reg .u64 %rd<4>;\n\
+        ld.param.u64 %rd1, [out];\n\
+        ld.const[0].u32 %r1, [bias];\n\
+        ld.const[1].u32 %r2, [bank1+65532];\n\
+        txq.width.b32 %r3, [texRef];\n\
+        st.global.u32 [%rd1], %r1;\nst.global.u32 [%rd1+4], %r2;\nst.global.u32 [%rd1+8], %r3;\nexit;\n}\n";
+    let mut emu = Emulator::from_ptx(ptx).unwrap();
+    let mut args = [KernelArg::Buffer(Buffer::from_slice(&[9u32; 3]))];
+    emu.launch("k", cfg(1), &mut args).unwrap();
+    assert_eq!(args[0].buffer().unwrap().to_vec::<u32>(), [7, 0, 32]);
+}
