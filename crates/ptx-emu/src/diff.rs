@@ -41,6 +41,18 @@
 //! same for the original and the optimized run. Buffers wider than 4 bytes
 //! per element see pairs of these words.
 //!
+//! Texture, surface and sampler parameters (`.texref`, `.surfref`,
+//! `.samplerref`, or an address-sized integer parameter that reaches the
+//! handle operand of `tex`/`tld4`/`txq`, `suld`/`sust`/`sured`/`suq`, or the
+//! sampler operand of an independent-mode `tex`) get objects
+//! ([`crate::texture`]): a texture the generated RGBA `f32` image of
+//! [`Image::default_texture`], a surface the generated RGBA `u32` image of
+//! [`Image::default_surface`] (compared after the launch like a buffer), a
+//! sampler (and a texture's own sampler state) by launch shape
+//! ([`shape_sampler`]): CUDA's defaults (clamp, point, unnormalized
+//! coordinates), then linear filtering with normalized coordinates and
+//! wrap, then mirror / border / clamp.
+//!
 //! Integer scalars get the candidates `T` (total threads), `T - T/4 - 1`,
 //! `16`, `1` in turn (all integer scalars the same value), first with the
 //! one-dimensional block of the shape, then with a square-ish
@@ -83,12 +95,20 @@
 //! out-of-bounds or misaligned access, an undefined value, the step limit,
 //! ...), the optimized kernel runs on the last candidate's inputs too. If it
 //! stops at the same point ([`same_stop`]: the same kind of error, function
-//! and thread, the same address for a memory fault) and every buffer is equal
-//! (not compared for the step limit), that is a verdict,
-//! [`Outcome::BothStopped`] ("equal: both stop at ..."). A run that stops
-//! where the other does not is a difference ([`Outcome::Error`]), except an
-//! original that exceeds the step limit while the optimized one finishes:
-//! skipped, nothing to compare.
+//! and thread, the same address for a memory fault) and every buffer (and
+//! surface) is equal, that is a verdict, [`Outcome::BothStopped`] ("equal:
+//! both stop at ..."). Two runs that both reach the step limit stopped after
+//! the same number of steps, not necessarily at the same point of the
+//! program: equal memory is the verdict, different memory is skipped
+//! (nothing is proven either way). A run that stops where the other does
+//! not is a difference ([`Outcome::Error`]), except an original that exceeds
+//! the step limit while the optimized one finishes: skipped, nothing to
+//! compare.
+//!
+//! Every try (each launch shape, each scalar candidate) starts from the
+//! module's initial global memory ([`Emulator::save_globals`]), so a try
+//! that faults in the original alone leaves nothing behind in the module's
+//! variables or surfaces for the next one.
 //!
 //! # Shared memory
 //!
@@ -478,12 +498,15 @@ pub fn verify_sources(
                             Outcome::Skipped(eb.to_string())
                         }
                         Err(eb) if same_stop(&e, &eb) => {
-                            let diff = if matches!(e.kind, ErrorKind::StepLimit(_)) {
-                                None
-                            } else {
-                                compare(&a, &b, &report.params, approx, opts.approx_ulps)
-                            };
+                            let diff = compare(&a, &b, &report.params, approx, opts.approx_ulps);
+                            let limit = matches!(e.kind, ErrorKind::StepLimit(_));
                             match diff {
+                                // The two runs stopped after the same number
+                                // of steps, not at the same point of the
+                                // program: different memory proves nothing.
+                                Some(d) if limit => Outcome::Skipped(format!(
+                                    "both runs reached the step limit, with different memory ({d})"
+                                )),
                                 Some(d) => Outcome::Different(d),
                                 None => Outcome::BothStopped { error: e },
                             }
@@ -1178,6 +1201,53 @@ mod tests {
         let elsewhere = kernel("st.global.u32 [%rd4], %r1;\nsetp.eq.u32 %p1, %r1, 4;\n@%p1 trap;");
         let r = verify(&m, &elsewhere, "k", &VerifyOptions::default());
         assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+    }
+
+    #[test]
+    fn texture_and_surface_objects_are_classified_and_compared() {
+        let m = lower(include_str!("../../../test-data/frontend/tex_surf.ptx"));
+        let f = &m.functions[0];
+        assert_eq!(
+            classify_params(f, 64, &[8, 8, 8, 4, 4]),
+            vec![
+                ParamClass::Texture,
+                ParamClass::Surface,
+                ParamClass::Buffer,
+                ParamClass::Int { size: 4 },
+                ParamClass::Int { size: 4 }
+            ]
+        );
+        let r = verify(&m, &m, &f.sig.name, &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
+        // A store to the surface that differs is found in the surface.
+        let text = include_str!("../../../test-data/frontend/tex_surf.ptx");
+        let changed = text.replace("and.b16  \t%rs7, %rs2, 255;", "and.b16  \t%rs7, %rs2, 254;");
+        assert_ne!(changed, text);
+        let r = verify(&m, &lower(&changed), &f.sig.name, &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+    }
+
+    #[test]
+    fn step_limits_compare_memory() {
+        let opts = VerifyOptions {
+            step_limit: 20_000,
+            ..VerifyOptions::default()
+        };
+        let spin = kernel("st.global.u32 [%rd4], %r1;\nL: bra L;");
+        let r = verify(&spin, &spin, "k", &opts);
+        assert!(
+            r.runs.iter().all(|run| matches!(
+                &run.outcome,
+                Outcome::BothStopped { error } if matches!(error.kind, ErrorKind::StepLimit(_))
+            )),
+            "{r:?}"
+        );
+        // Another value stored before spinning: not equal, and no proof of a
+        // difference either (the runs stop after as many steps, not at the
+        // same point).
+        let other = kernel("add.u32 %r2, %r1, 1;\nst.global.u32 [%rd4], %r2;\nL: bra L;");
+        let r = verify(&spin, &other, "k", &opts);
+        assert_eq!(r.verdict(), Verdict::Skipped, "{r:?}");
     }
 
     #[test]
