@@ -721,7 +721,57 @@ impl Decoder<'_> {
                     addr: self.addr(o(1)?, space)?,
                 })
             }
-            F::St | F::StAsync | F::StBulk => {
+            F::StBulk => {
+                let space = if m.has(".shared::cta") || m.has(".shared") {
+                    Space::Shared
+                } else {
+                    Space::Generic
+                };
+                match o(2)? {
+                    Operand::Imm(imm) if matches!(imm.value, ImmValue::Int(0)) => {}
+                    _ => return Err("st.bulk with a non-zero value".into()),
+                }
+                Ok(Op::Bulk(Box::new(BulkOp {
+                    dst: self.addr(o(0)?, space)?,
+                    dst_space: space,
+                    src: None,
+                    size: self.src(o(1)?, Ty::U64)?,
+                    mbar: None,
+                })))
+            }
+            F::CpAsyncBulkPrefetch
+            | F::CpAsyncBulkPrefetchTensor
+            | F::CpAsyncBulkCommitGroup
+            | F::CpAsyncBulkWaitGroup => Ok(Op::Nop),
+            F::CpAsyncBulk if !m.has(".tensor") => {
+                // The state spaces in order: destination, source.
+                let spaces: Vec<Space> = inst
+                    .opcode
+                    .modifiers
+                    .iter()
+                    .filter_map(|x| match x.split("::").next() {
+                        Some(".global") => Some(Space::Global),
+                        Some(".shared") => Some(Space::Shared),
+                        _ => None,
+                    })
+                    .collect();
+                let [dst_space, src_space] = spaces[..] else {
+                    return Err("cp.async.bulk state spaces".into());
+                };
+                let mbar = if m.mods.iter().any(|x| x.starts_with(".mbarrier")) {
+                    Some(self.addr(o(3)?, Space::Shared)?)
+                } else {
+                    None
+                };
+                Ok(Op::Bulk(Box::new(BulkOp {
+                    dst: self.addr(o(0)?, dst_space)?,
+                    dst_space,
+                    src: Some((self.addr(o(1)?, src_space)?, src_space)),
+                    size: self.src(o(2)?, Ty::U32)?,
+                    mbar,
+                })))
+            }
+            F::St | F::StAsync => {
                 let space = m.space();
                 let ety = m.last_type()?;
                 let v = o(1)?;
@@ -1055,12 +1105,8 @@ impl Decoder<'_> {
             | F::CpAsyncMbarrierArrive
             | F::CpAsyncBulk
             | F::CpReduceAsyncBulk
-            | F::CpAsyncBulkPrefetch
             | F::CpAsyncBulkTensor
-            | F::CpReduceAsyncBulkTensor
-            | F::CpAsyncBulkPrefetchTensor
-            | F::CpAsyncBulkCommitGroup
-            | F::CpAsyncBulkWaitGroup => {
+            | F::CpReduceAsyncBulkTensor => {
                 if m.has(".bulk") || m.has(".tensor") || m.has(".reduce") {
                     return Err("bulk asynchronous copies".into());
                 }

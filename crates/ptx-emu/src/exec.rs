@@ -1917,6 +1917,50 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
         Op::Surf(t) => exec_surf(cx, w, t, active)?,
         Op::Query(q) => exec_query(cx, w, q, active)?,
         Op::Wmma(m) => exec_wmma(cx, w, m, active)?,
+        Op::Bulk(b) => {
+            let dv = addresses(cx, w, &b.dst, active)?;
+            let sv = match &b.src {
+                Some((a, _)) => Some(addresses(cx, w, a, active)?),
+                None => None,
+            };
+            let nv = strict(cx, w, b.size, active)?;
+            for l in lane_iter(active) {
+                let li = l as usize;
+                let n = nv[li];
+                check_align(b.dst_space, dv[li], 16).map_err(|k| fault(k, l))?;
+                if n > 1 << 24 {
+                    return Err(fault(
+                        ErrorKind::Malformed(format!("bulk copy of {n} bytes")),
+                        l,
+                    ));
+                }
+                let mut i = 0;
+                while i < n {
+                    // 8 bytes at a time where both sides allow it.
+                    let step = if n - i >= 8 { 8 } else { 1 };
+                    let v = match (&b.src, &sv) {
+                        (Some((_, space)), Some(sv)) => {
+                            load(cx, w, *space, sv[li].wrapping_add(i), step, l)?
+                        }
+                        _ => 0,
+                    };
+                    store(cx, w, b.dst_space, dv[li].wrapping_add(i), step, l, v)?;
+                    i += step;
+                }
+            }
+            if let Some(mb) = &b.mbar {
+                exec_mbar(
+                    cx,
+                    w,
+                    MbarKind::CompleteTx,
+                    Space::Shared,
+                    Dst::SINK,
+                    mb,
+                    b.size,
+                    active,
+                )?;
+            }
+        }
         Op::Video(v) => exec_video(cx, w, v, active)?,
         Op::VideoSimd(v) => exec_video_simd(cx, w, v, active),
         Op::CpAsync {

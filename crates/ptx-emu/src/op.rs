@@ -377,6 +377,20 @@ pub struct QueryOp {
     pub obj: Handle,
 }
 
+/// `cp.async.bulk` (non-tensor) and `st.bulk`: copies `size` bytes (or
+/// zeroes them), at once, then completes the transaction bytes on an
+/// mbarrier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BulkOp {
+    pub dst: Addr,
+    pub dst_space: Space,
+    /// `None`: `st.bulk` (zero fill).
+    pub src: Option<(Addr, Space)>,
+    pub size: Src,
+    /// `.mbarrier::complete_tx::bytes`: the barrier (shared memory).
+    pub mbar: Option<Addr>,
+}
+
 /// A `wmma` instruction (see [`crate::wmma`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WmmaOp {
@@ -654,6 +668,7 @@ pub enum Op {
     Surf(Box<SurfOp>),
     Query(Box<QueryOp>),
     Wmma(Box<WmmaOp>),
+    Bulk(Box<BulkOp>),
     /// `cp.async`: copies at once (the wait instructions are no-ops).
     CpAsync {
         dst: Addr,
