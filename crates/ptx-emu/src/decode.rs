@@ -1507,6 +1507,25 @@ impl Decoder<'_> {
                 },
             });
         }
+        if m.has(".rs") {
+            let dty = *tys.first().ok_or("cvt.rs type")?;
+            let n = inst.operands.len();
+            if n < 3 {
+                return Err("cvt.rs operands".into());
+            }
+            let mut vals = Vec::new();
+            for op in &inst.operands[1..n - 1] {
+                vals.extend(self.srcs(op, Ty::F32)?);
+            }
+            return Ok(Op::CvtRs {
+                dty,
+                relu: m.info.relu,
+                satfinite: m.info.satfinite,
+                d: self.dst_bits(o(0)?, dty.bits().min(32))?,
+                vals: vals.into(),
+                rbits: self.src(o(n - 1)?, Ty::B32)?,
+            });
+        }
         let (dty, sty) = match tys.as_slice() {
             [d, s] => (*d, *s),
             _ => return Err("cvt needs two types".into()),

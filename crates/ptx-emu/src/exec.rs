@@ -1620,6 +1620,34 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
             }
             write(w, *d, &out, active, def);
         }
+        Op::CvtRs {
+            dty,
+            relu,
+            satfinite,
+            d,
+            vals,
+            rbits,
+        } => {
+            let vs: Vec<[u64; 32]> = vals.iter().map(|s| val(cx, w, *s)).collect();
+            let rv = val(cx, w, *rbits);
+            let mut srcs = vals.to_vec();
+            srcs.push(*rbits);
+            let def = dm(w, &srcs);
+            let mut out = [0u64; 32];
+            for l in 0..32 {
+                let x: Vec<u32> = vs.iter().map(|v| v[l] as u32).collect();
+                match crate::cvt::cvt_rs(*dty, &x, rv[l] as u32, *relu, *satfinite) {
+                    Some(r) => out[l] = r,
+                    None => {
+                        return Err(fault(
+                            ErrorKind::Unsupported(format!("cvt.rs to {dty:?}")),
+                            first_lane(active),
+                        ))
+                    }
+                }
+            }
+            write(w, *d, &out, active, def);
+        }
         Op::CvtPack { dty, d, a, b, c } => {
             let av = val(cx, w, *a);
             let bv = val(cx, w, *b);

@@ -545,6 +545,16 @@ pub enum Op {
         a: Src,
         b: Src,
     },
+    /// `cvt.rs`: stochastic rounding of two or four `f32` values with random
+    /// bits (`ptx_sem::cvt::cvt_rs`).
+    CvtRs {
+        dty: Ty,
+        relu: bool,
+        satfinite: bool,
+        d: Dst,
+        vals: Box<[Src]>,
+        rbits: Src,
+    },
     CvtPack {
         dty: Ty,
         d: Dst,
