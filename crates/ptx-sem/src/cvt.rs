@@ -171,12 +171,14 @@ pub fn round_stochastic(fmt: Fmt, x: u32, r: u32, n: u32, relu: bool, satfinite:
         } else {
             vt - fmt.to_f64(s | mag.saturating_sub(1)).abs()
         };
+        // Saturating: a value past the largest finite one (clamped by
+        // `.satfinite`) counts as a whole unit or more.
         let frac = ((xf.abs() - vt) / ulp * (1u64 << n) as f64).floor() as u64;
-        if frac + (r as u64 & mask(n)) >= 1 << n {
+        if frac.min(1 << n) + (r as u64 & mask(n)) >= 1 << n {
             out = up;
         }
     }
-    if satfinite && !fmt.is_nan(out) && !finite(out) && !xf.is_nan() {
+    if satfinite && !finite(out) && !xf.is_nan() {
         out = (out & sign) | fmt.max_finite();
     }
     if relu {
@@ -297,6 +299,38 @@ mod tests {
             0x7bff
         );
         assert_eq!(round_stochastic(Fmt::F16, f(-3.0), 0, 13, true, false), 0);
+        // Far past the largest e4m3 (448) with .satfinite: 448.
+        assert_eq!(
+            round_stochastic(Fmt::E4M3, f(1e30), 0xffff, 16, false, true),
+            0x7e
+        );
+        assert_eq!(
+            round_stochastic(Fmt::E4M3, f(-1e30), 0, 16, false, true),
+            0xfe
+        );
+        for x in [
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            1e-45,
+            -0.0,
+            f32::INFINITY,
+            f32::NAN,
+        ] {
+            for fmt in [
+                Fmt::F16,
+                Fmt::BF16,
+                Fmt::E4M3,
+                Fmt::E5M2,
+                Fmt::E2M1,
+                Fmt::E2M3,
+                Fmt::E3M2,
+            ] {
+                for sat in [false, true] {
+                    round_stochastic(fmt, x.to_bits(), u32::MAX, 16, true, sat);
+                    round_stochastic(fmt, x.to_bits(), 0, 8, false, sat);
+                }
+            }
+        }
         // Subnormal f16: 2^-25 is half of the smallest subnormal 2^-24.
         assert_eq!(
             round_stochastic(Fmt::F16, f(2f32.powi(-25)), 0x1000, 13, false, false),
