@@ -134,7 +134,7 @@ impl Layout {
             .items
             .iter()
             .filter_map(|item| match item {
-                ModuleItem::Verbatim(text) => Some(bank_decls(text)),
+                ModuleItem::Verbatim(text) => Some(verbatim_decls(text)),
                 _ => None,
             })
             .flatten()
@@ -385,27 +385,32 @@ impl Layout {
     }
 }
 
-/// The declarations of a legacy constant-bank declaration that lowering
-/// keeps verbatim (`.const[0] .b32 bias;`, `.extern .const[1] .b8
-/// bank[];`): the same declaration in the plain `.const` space, which holds
-/// every bank here.
-fn bank_decls(text: &str) -> Vec<VarDecl> {
-    let Some(at) = text.find(".const[") else {
+/// The variables of a declaration that lowering keeps verbatim, when the
+/// words it does not model do not matter to the emulator: a legacy constant
+/// bank (`.const[0] .b32 bias;`, `.extern .const[1] .b8 bank[];`: the plain
+/// `.const` space holds every bank here) and `.attribute(.managed)` (managed
+/// memory is global memory). The rest is re-lowered without them.
+fn verbatim_decls(text: &str) -> Vec<VarDecl> {
+    let mut plain = text.to_string();
+    if let Some(at) = plain.find(".const[") {
+        if let Some(close) = plain[at..].find(']') {
+            plain.replace_range(at + ".const".len()..at + close + 1, "");
+        }
+    }
+    if let Some(at) = plain.find(".attribute") {
+        if let Some(close) = plain[at..].find(')') {
+            plain.replace_range(at..at + close + 1, "");
+        }
+    }
+    if plain == text {
         return Vec::new();
-    };
-    let Some(close) = text[at..].find(']') else {
-        return Vec::new();
-    };
-    let plain = format!(
-        ".version 8.0\n.target sm_80\n.address_size 64\n{}.const{}\n",
-        &text[..at],
-        &text[at + close + 1..]
-    );
+    }
+    let plain = format!(".version 8.0\n.target sm_80\n.address_size 64\n{plain}\n");
     let (m, _) = ptx_ir::lower_module(&ptx_syntax::parse(&plain));
     m.items
         .into_iter()
         .filter_map(|item| match item {
-            ModuleItem::Var(d) if d.space == ".const" => Some(d),
+            ModuleItem::Var(d) if matches!(d.space.as_str(), ".const" | ".global") => Some(d),
             _ => None,
         })
         .collect()

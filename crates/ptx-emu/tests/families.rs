@@ -759,3 +759,19 @@ fn stochastic_rounding_conversions() {
     assert_eq!(w[1], 0x3322);
     assert_eq!(w[2], 0x3838_3838);
 }
+
+#[test]
+fn managed_variables_are_global_memory() {
+    let w = one_with(
+        ".global .attribute(.managed) .align 4 .u32 mc = 5;\n\
+         .global .attribute(.managed) .align 8 .f64 ms = 0d3FF0000000000000;",
+        "mov.u64 %rd1, mc;
+         ld.global.u32 %r1, [%rd1];
+         add.u32 %r1, %r1, 1;
+         st.global.u32 [mc], %r1;
+         ld.global.u32 %r2, [mc];             st.global.u32 [%rd0], %r2;
+         ld.global.f64 %fd1, [ms];            st.global.f64 [%rd0+8], %fd1;",
+    );
+    assert_eq!(w[0], 6);
+    assert_eq!(w64(&w, 2), 1f64.to_bits());
+}
