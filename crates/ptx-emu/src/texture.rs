@@ -689,8 +689,8 @@ fn place(img: &ImageDesc, smp: &Sampler, tex_smp: &Sampler, f: &Fetch) -> Place 
         ndims = 2;
         int = false;
     } else if int {
-        for k in 0..ndims {
-            i[k] = (f.coords.c[k] as i32 as i64).saturating_add(f.offsets[k] as i64);
+        for (k, ik) in i.iter_mut().enumerate().take(ndims) {
+            *ik = (f.coords.c[k] as i32 as i64).saturating_add(f.offsets[k] as i64);
         }
     } else {
         c = f.coords.c.map(f32::from_bits);

@@ -202,11 +202,11 @@ pub fn build_fragment(
     get: impl Fn(usize) -> u64,
 ) -> Vec<[u64; 32]> {
     let mut regs = vec![[0u64; 32]; nregs];
-    for lane in 0..32 {
-        for s in 0..slots(ty, nregs) {
+    for s in 0..slots(ty, nregs) {
+        let (r, sh) = slot_place(ty, s);
+        for (lane, v) in regs[r].iter_mut().enumerate() {
             let e = element_at(ty, nregs, elems, lane, s);
-            let (r, sh) = slot_place(ty, s);
-            regs[r][lane] |= (get(e) & crate::types::mask(ty.bits())) << sh;
+            *v |= (get(e) & crate::types::mask(ty.bits())) << sh;
         }
     }
     regs
