@@ -1948,6 +1948,9 @@ impl Decoder<'_> {
             .find_map(|x| Geom::parse(x))
             .ok_or("surface geometry")?;
         let ety = m.last_type()?;
+        if ety.bytes() > 8 {
+            return Err(format!("surface access of {ety:?}"));
+        }
         let clamp = m
             .pick(&[
                 (".clamp", SurfClamp::Clamp),

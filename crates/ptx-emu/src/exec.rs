@@ -1956,7 +1956,7 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
                 let li = l as usize;
                 let n = nv[li];
                 check_align(b.dst_space, dv[li], 16).map_err(|k| fault(k, l))?;
-                if n > 1 << 24 {
+                if n > 1 << 20 {
                     return Err(fault(
                         ErrorKind::Malformed(format!("bulk copy of {n} bytes")),
                         l,
@@ -3038,7 +3038,7 @@ fn exec_surf(cx: &mut Ctx, w: &mut Warp, t: &SurfOp, active: u32) -> F<()> {
             }
             SurfKind::St => {
                 let bytes = g(cx, a, size, l)?;
-                for (i, v) in vals.iter().enumerate() {
+                for (i, v) in vals.iter().enumerate().take(n) {
                     let s = i * esize as usize;
                     write_le(&mut bytes[s..s + esize as usize], v[li]);
                 }

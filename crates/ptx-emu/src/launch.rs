@@ -438,7 +438,10 @@ impl Emulator {
         for (i, arg) in args.iter().enumerate() {
             let name = format!("argument {i} (`{}`)", kf.kparams[i].name);
             let mut image = |img: &crate::texture::Image| -> Result<_, EmuError> {
-                let bytes = crate::memory::try_copy(&img.bytes, &name)?;
+                // As many bytes as the sizes say, whatever `bytes` holds.
+                let mut bytes = crate::memory::try_zeroed(img.dims.bytes(), &name)?;
+                let n = bytes.len().min(img.bytes.len());
+                bytes[..n].copy_from_slice(&img.bytes[..n]);
                 let base = self.global.alloc(bytes, 256, &name);
                 Ok(crate::texture::ImageDesc {
                     base,

@@ -284,19 +284,35 @@ pub struct Dims {
 }
 
 impl Dims {
+    /// Texels (saturating: a descriptor's sizes come from the user).
     pub fn texels(&self) -> u64 {
-        self.width as u64 * self.height as u64 * self.depth as u64 * self.layers as u64
+        (self.width as u64)
+            .saturating_mul(self.height as u64)
+            .saturating_mul(self.depth as u64)
+            .saturating_mul(self.layers as u64)
     }
 
     pub fn bytes(&self) -> u64 {
-        self.texels() * self.format.texel_bytes() as u64
+        self.texels()
+            .saturating_mul(self.format.texel_bytes() as u64)
     }
 
     /// Byte offset of texel `(x, y, z, layer)` (all in range).
     pub fn offset(&self, x: u32, y: u32, z: u32, layer: u32) -> u64 {
         let (w, h, d) = (self.width as u64, self.height as u64, self.depth as u64);
-        (((layer as u64 * d + z as u64) * h + y as u64) * w + x as u64)
-            * self.format.texel_bytes() as u64
+        (layer as u64)
+            .wrapping_mul(d)
+            .wrapping_add(z as u64)
+            .wrapping_mul(h)
+            .wrapping_add(y as u64)
+            .wrapping_mul(w)
+            .wrapping_add(x as u64)
+            .wrapping_mul(self.format.texel_bytes() as u64)
+    }
+
+    /// The number of layers (at least 1).
+    pub fn layer_count(&self) -> u32 {
+        self.layers.max(1)
     }
 
     /// The size of dimension `i` (0: width, 1: height, 2: depth).
@@ -670,19 +686,19 @@ fn place(img: &ImageDesc, smp: &Sampler, tex_smp: &Sampler, f: &Fetch) -> Place 
     let mut normalized = tex_smp.normalized_with(smp);
     let mut c = [0f32; 3];
     let mut i = [0i64; 3];
-    let mut layer = f.coords.index.min(d.layers - 1);
+    let mut layer = f.coords.index.min(d.layer_count() - 1);
     let mut ndims = f.geom.dims();
     let mut int = f.coords.int;
     if matches!(f.geom, Geom::Cube | Geom::ACube) {
         let v = f.coords.c.map(f32::from_bits);
         let (face, s, t) = cube_face(v[0], v[1], v[2]);
-        let cubes = (d.layers / 6).max(1);
+        let cubes = (d.layer_count() / 6).max(1);
         let idx = if f.geom == Geom::ACube {
             f.coords.index.min(cubes - 1)
         } else {
             0
         };
-        layer = (idx * 6 + face).min(d.layers - 1);
+        layer = (idx * 6 + face).min(d.layer_count() - 1);
         c = [s, t, 0.0];
         normalized = true;
         modes = [AddrMode::Clamp; 3];
@@ -882,7 +898,7 @@ pub fn surface_addr(
 ) -> Result<Option<u64>, SurfError> {
     let d = &img.dims;
     let tc = TexCoords::split(geom, coords, true);
-    let tb = d.format.texel_bytes() as i64;
+    let tb = d.format.texel_bytes().max(1) as i64;
     let row = d.width as i64 * tb;
     let mut x = tc.c[0] as i32 as i64;
     if !bytes_x {
@@ -899,7 +915,7 @@ pub fn surface_addr(
         0
     };
     let mut layer = tc.index as i64;
-    let size = size as i64;
+    let size = size.max(1) as i64;
     let in_range = |x: i64, y: i64, z: i64, l: i64| {
         (0..=row - size).contains(&x)
             && (0..d.height as i64).contains(&y)
@@ -916,9 +932,9 @@ pub fn surface_addr(
             SurfClamp::Zero => return Ok(None),
             SurfClamp::Clamp => {
                 x = x.clamp(0, (row - size).max(0)) / size * size;
-                y = y.clamp(0, d.height as i64 - 1);
-                z = z.clamp(0, d.depth as i64 - 1);
-                layer = layer.clamp(0, d.layers as i64 - 1);
+                y = y.clamp(0, (d.height as i64 - 1).max(0));
+                z = z.clamp(0, (d.depth as i64 - 1).max(0));
+                layer = layer.clamp(0, (d.layers as i64 - 1).max(0));
             }
         }
     }
@@ -970,6 +986,65 @@ mod tests {
         assert_eq!(s.addr[0], AddrMode::Mirror);
         assert_eq!(s.addr[1], AddrMode::Border);
         assert_eq!(s.filter, Filter::Point);
+    }
+
+    #[test]
+    fn degenerate_descriptors_do_not_panic() {
+        let fmt = Format {
+            ty: ChannelType::U8,
+            channels: 0,
+        };
+        for (w, h, d, l) in [
+            (0, 0, 0, 0),
+            (u32::MAX, u32::MAX, u32::MAX, u32::MAX),
+            (1, 0, 3, 0),
+        ] {
+            let dims = Dims {
+                width: w,
+                height: h,
+                depth: d,
+                layers: l,
+                format: fmt,
+            };
+            let img = ImageDesc { base: 0, dims };
+            let _ = dims.bytes();
+            for clamp in [SurfClamp::Trap, SurfClamp::Clamp, SurfClamp::Zero] {
+                for g in [Geom::D1, Geom::D3, Geom::A2d] {
+                    let _ = surface_addr(&img, g, &[u32::MAX, 7, 0x8000_0000, 3], 0, true, clamp);
+                }
+            }
+            let mut src = |_: u64, _: usize| None;
+            for geom in [
+                Geom::D1,
+                Geom::D2,
+                Geom::D3,
+                Geom::Cube,
+                Geom::ACube,
+                Geom::A2dms,
+            ] {
+                for float in [false, true] {
+                    let f = Fetch {
+                        geom,
+                        coords: TexCoords::split(
+                            geom,
+                            &[u32::MAX, 0x7fc0_0000, 0xff80_0000, 9],
+                            false,
+                        ),
+                        offsets: [7, -8, 3],
+                        depth: Some(f32::NAN),
+                        float,
+                    };
+                    let smp = Sampler {
+                        addr: [AddrMode::Wrap, AddrMode::Mirror, AddrMode::Border],
+                        filter: Filter::Linear,
+                        normalized: true,
+                        force_unnormalized: false,
+                    };
+                    sample(&img, &smp, &smp, &f, &mut src);
+                    gather(&img, &smp, &smp, &f, 3, &mut src);
+                }
+            }
+        }
     }
 
     #[test]
