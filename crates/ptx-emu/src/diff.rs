@@ -106,8 +106,9 @@
 //! compare.
 //!
 //! Every try (each launch shape, each scalar candidate) starts from the
-//! module's initial global memory ([`Emulator::save_globals`]), so a try
-//! that faults in the original alone leaves nothing behind in the module's
+//! module's initial global memory ([`Emulator::save_globals`]; up to
+//! [`MAX_SNAPSHOT`] bytes of module variables and images), so a try that
+//! faults in the original alone leaves nothing behind in the module's
 //! variables or surfaces for the next one.
 //!
 //! # Shared memory
@@ -126,6 +127,10 @@ use rustc_hash::FxHashMap;
 use crate::error::{EmuError, ErrorKind};
 use crate::launch::{Buffer, Dim3, ElemType, Emulator, KernelArg, LaunchConfig};
 use crate::texture::{AddrMode, Filter, Image, Sampler};
+
+/// The most global memory (module variables and images) [`verify`] copies
+/// to start every try from the module's initial state.
+pub const MAX_SNAPSHOT: u64 = 64 << 20;
 
 /// How [`verify`] runs.
 #[derive(Clone, Debug)]
@@ -423,7 +428,15 @@ pub fn verify_sources(
             .max(emu_b.program().layout.shared_static);
         max_dynamic_shared(arch).saturating_sub(static_smem.min(u32::MAX as u64) as u32)
     });
-    let (globals_a, globals_b) = (emu_a.save_globals(), emu_b.save_globals());
+    // The module's initial global memory, to start tries from (a copy of
+    // every `.global` variable and image; not taken past 64 MiB, where the
+    // copies would cost more than they protect).
+    let initial = (emu_a.global_bytes().max(emu_b.global_bytes()) <= MAX_SNAPSHOT)
+        .then(|| (emu_a.save_globals(), emu_b.save_globals()));
+    // Whether the emulators' module state may differ from the initial one:
+    // after any launch (restoring after equal launches too keeps every
+    // shape independent of the ones before).
+    let mut dirty = false;
     for (si, (grid, shape_block)) in launch_shapes(&orig_fn, opts).into_iter().enumerate() {
         let threads = (grid.count() * shape_block.count()) as usize;
         let words = opts.elements.unwrap_or((threads * 4).max(4096));
@@ -467,8 +480,11 @@ pub fn verify_sources(
             // Every try starts from the module's initial state, so that a
             // try of the original alone (one that faults, and is retried)
             // leaves nothing behind in the module's variables and surfaces.
-            emu_a.restore_globals(&globals_a);
-            emu_b.restore_globals(&globals_b);
+            if let (true, Some((ga, gb))) = (dirty, &initial) {
+                emu_a.restore_globals(ga);
+                emu_b.restore_globals(gb);
+            }
+            dirty = true;
             let ra = emu_a.launch(kernel, cfg, &mut a);
             let last = ti + 1 == tries.len();
             match ra {
@@ -1225,6 +1241,29 @@ mod tests {
         assert_ne!(changed, text);
         let r = verify(&m, &lower(&changed), &f.sig.name, &VerifyOptions::default());
         assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+    }
+
+    #[test]
+    fn every_try_starts_from_the_initial_module_state() {
+        // The first two scalar candidates (32, 23) fault after every thread
+        // incremented the module's counter; the third (16) runs. Had the
+        // faulting tries of the original alone kept their increments, the
+        // original would store 96 where the optimized stores 32.
+        let m = lower(&format!(
+            "{HEADER}.global .u32 counter;\n\
+             .visible .entry k(.param .u64 k_out, .param .u32 k_n)\n{{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n\
+             ld.param.u64 %rd1, [k_out];\nld.param.u32 %r1, [k_n];\nmov.u32 %r2, %tid.x;\n\
+             atom.global.add.u32 %r3, [counter], 1;\nsetp.gt.u32 %p1, %r1, 16;\n\
+             @%p1 ld.global.u32 %r4, [%rd1+100000000];\nbar.sync 0;\nld.global.u32 %r5, [counter];\n\
+             mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r5;\nret;\n}}\n"
+        ));
+        let opts = VerifyOptions {
+            shapes: vec![(Dim3::x(1), Dim3::x(32))],
+            ..VerifyOptions::default()
+        };
+        let r = verify(&m, &m, "k", &opts);
+        assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
+        assert_eq!(r.runs[0].scalars, "k_n=16");
     }
 
     #[test]

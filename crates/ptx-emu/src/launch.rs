@@ -366,6 +366,11 @@ impl Emulator {
         self.global.clone()
     }
 
+    /// Bytes of global memory the module holds (its variables and images).
+    pub fn global_bytes(&self) -> u64 {
+        self.global.allocs.iter().map(|a| a.data.len() as u64).sum()
+    }
+
     /// Puts back global memory saved by [`Emulator::save_globals`].
     pub fn restore_globals(&mut self, saved: &GlobalMem) {
         self.global.clone_from(saved);
