@@ -2172,7 +2172,34 @@ impl Decoder<'_> {
             return Err("mma layouts other than .row.col".into());
         }
         let tys = m.types();
+        // `.s4`/`.u4`/`.b1` multiplicands are not `Ty`s: read them from the
+        // modifiers (`.s32.s4.u4.s32`: the second and third types).
+        let subs: Vec<crate::wmma::WTy> = inst
+            .opcode
+            .modifiers
+            .iter()
+            .filter_map(|x| crate::wmma::WTy::parse(x))
+            .collect();
+        let sub = match subs.as_slice() {
+            [_, a, b, _]
+                if matches!(
+                    a,
+                    crate::wmma::WTy::S4 | crate::wmma::WTy::U4 | crate::wmma::WTy::B1
+                ) =>
+            {
+                let bop = if m.has(".xor") {
+                    Some(crate::wmma::BitOp::Xor)
+                } else if m.has(".and") {
+                    Some(crate::wmma::BitOp::And)
+                } else {
+                    None
+                };
+                Some((*a, *b, bop))
+            }
+            _ => None,
+        };
         let (dty, aty, bty, cty) = match tys.as_slice() {
+            _ if sub.is_some() => (Ty::S32, Ty::B32, Ty::B32, Ty::S32),
             [d, a, b, c] => (*d, *a, *b, *c),
             [d, c] if *d == *c => (*d, *d, *d, *c),
             [d, ab, c] => (*d, *ab, *ab, *c),
@@ -2200,7 +2227,8 @@ impl Decoder<'_> {
             aty,
             bty,
             cty,
-            sat: m.info.satfinite,
+            sat: m.info.satfinite || m.has(".satfinite"),
+            sub,
             d,
             a: list(1, reg_ty(aty))?,
             b: list(2, reg_ty(bty))?,

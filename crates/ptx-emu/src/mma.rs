@@ -26,6 +26,7 @@ pub fn check_shape(m: &Matrix) -> Result<(), String> {
         bty,
         cty,
         dty,
+        sub,
         a,
         b,
         c,
@@ -36,7 +37,16 @@ pub fn check_shape(m: &Matrix) -> Result<(), String> {
         return Ok(());
     };
     let shape = (*m, *n, *k);
-    let Some((ar, br, cr)) = regs(shape, *aty, *cty) else {
+    let found = match sub {
+        Some((at, bt, bop)) => {
+            if at.bits() != bt.bits() || (at.bits() == 1) != bop.is_some() {
+                return Err(format!("mma with {at:?}/{bt:?}"));
+            }
+            sub_regs(shape, at.bits())
+        }
+        None => regs(shape, *aty, *cty),
+    };
+    let Some((ar, br, cr)) = found else {
         return Err(format!(
             "mma shape m{m}n{n}k{k} with {aty:?}/{bty:?}/{cty:?}"
         ));
@@ -67,6 +77,16 @@ fn regs(shape: (u32, u32, u32), aty: Ty, cty: Ty) -> Option<(usize, usize, usize
     })
 }
 
+/// Registers per lane of the `.s4`/`.u4` (4 bits) and `.b1` shapes.
+fn sub_regs(shape: (u32, u32, u32), bits: u32) -> Option<(usize, usize, usize)> {
+    Some(match (shape, bits) {
+        ((8, 8, 32), 4) | ((8, 8, 128), 1) => (1, 1, 2),
+        ((16, 8, 32), 4) | ((16, 8, 128), 1) => (2, 1, 4),
+        ((16, 8, 64), 4) | ((16, 8, 256), 1) => (4, 2, 4),
+        _ => return None,
+    })
+}
+
 /// Element size in bits of a multiplicand type.
 fn elem_bits(t: Ty) -> u32 {
     match t {
@@ -87,6 +107,12 @@ fn a_pos(shape: (u32, u32, u32), bits: u32, l: u32, i: u32) -> (u32, u32) {
         ((8, 8, 16), 8) => (g, t * 4 + i),
         ((16, 8, 8), 32) => (g + 8 * (i % 2), t + 4 * (i / 2)),
         ((16, 8, 4), 32) => (g + 8 * i, t),
+        ((8, 8, 32), 4) => (g, t * 8 + i),
+        ((16, 8, 32), 4) => (g + 8 * (i / 8), t * 8 + (i % 8)),
+        ((16, 8, 64), 4) => (g + 8 * ((i / 8) % 2), t * 8 + (i % 8) + 32 * (i / 16)),
+        ((8, 8, 128), 1) => (g, t * 32 + i),
+        ((16, 8, 128), 1) => (g + 8 * (i / 32), t * 32 + (i % 32)),
+        ((16, 8, 256), 1) => (g + 8 * ((i / 32) % 2), t * 32 + (i % 32) + 128 * (i / 64)),
         _ => (g, t), // m8n8k4 f64
     }
 }
@@ -101,6 +127,10 @@ fn b_pos(shape: (u32, u32, u32), bits: u32, l: u32, i: u32) -> (u32, u32) {
         ((16, 8, 16), 8) | ((8, 8, 16), 8) => (t * 4 + i, g),
         ((16, 8, 8), 32) => (t + 4 * i, g),
         ((16, 8, 4), 32) => (t, g),
+        ((8, 8, 32), 4) | ((16, 8, 32), 4) => (t * 8 + i, g),
+        ((16, 8, 64), 4) => (t * 8 + (i % 8) + 32 * (i / 8), g),
+        ((8, 8, 128), 1) | ((16, 8, 128), 1) => (t * 32 + i, g),
+        ((16, 8, 256), 1) => (t * 32 + (i % 32) + 128 * (i / 32), g),
         _ => (t, g),
     }
 }
@@ -142,6 +172,7 @@ pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> 
         bty,
         cty,
         sat,
+        sub,
         ..
     } = spec
     else {
@@ -149,8 +180,19 @@ pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> 
     };
     let shape = (*m, *n, *k);
     let (mm, nn, kk) = (*m as usize, *n as usize, *k as usize);
-    let (ab, bb) = (elem_bits(*aty), elem_bits(*bty));
-    let int = matches!(aty, Ty::S8 | Ty::U8);
+    let (ab, bb) = match sub {
+        Some((a, b, _)) => (a.bits(), b.bits()),
+        None => (elem_bits(*aty), elem_bits(*bty)),
+    };
+    let int = sub.is_some() || matches!(aty, Ty::S8 | Ty::U8);
+    let bop = sub.and_then(|s| s.2);
+    // Sub-byte elements as integers (`.s4` sign-extended, `.u4`, `.b1`).
+    let sub_value = |t: crate::wmma::WTy, v: u64| -> f64 {
+        match t {
+            crate::wmma::WTy::S4 => sext(v, 4) as i64 as f64,
+            _ => v as f64,
+        }
+    };
     let mut am = vec![0f64; mm * kk];
     let mut bm = vec![0f64; kk * nn];
     let mut ai = vec![0i64; mm * kk];
@@ -158,6 +200,7 @@ pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> 
     let gather = |regs: &[[u64; 32]],
                   bits: u32,
                   ty: Ty,
+                  sty: Option<crate::wmma::WTy>,
                   pos: &dyn Fn(u32, u32) -> (u32, u32),
                   cols: usize,
                   fm: &mut Vec<f64>,
@@ -171,8 +214,12 @@ pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> 
                     let (row, col) = pos(l, i);
                     let idx = row as usize * cols + col as usize;
                     if idx < fm.len() {
-                        fm[idx] = elem_value(ty, v);
-                        im[idx] = elem_value(ty, v) as i64;
+                        let x = match sty {
+                            Some(t) => sub_value(t, v),
+                            None => elem_value(ty, v),
+                        };
+                        fm[idx] = x;
+                        im[idx] = x as i64;
                     }
                 }
             }
@@ -182,6 +229,7 @@ pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> 
         a,
         ab,
         *aty,
+        sub.map(|s| s.0),
         &|l, i| a_pos(shape, ab, l, i),
         kk,
         &mut am,
@@ -191,6 +239,7 @@ pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> 
         b,
         bb,
         *bty,
+        sub.map(|s| s.1),
         &|l, i| b_pos(shape, bb, l, i),
         nn,
         &mut bm,
@@ -212,7 +261,12 @@ pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> 
             let out = if int {
                 let mut acc = sext(cbits, 32) as i64 as i128;
                 for kx in 0..kk {
-                    acc += (ai[row * kk + kx] * bi[kx * nn + col]) as i128;
+                    let (x, y) = (ai[row * kk + kx], bi[kx * nn + col]);
+                    acc += match bop {
+                        Some(crate::wmma::BitOp::Xor) => (x ^ y) & 1,
+                        Some(crate::wmma::BitOp::And) => x & y & 1,
+                        None => x * y,
+                    } as i128;
                 }
                 let v = if *sat {
                     acc.clamp(i32::MIN as i128, i32::MAX as i128) as i64

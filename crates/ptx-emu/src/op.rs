@@ -197,6 +197,13 @@ pub enum Matrix {
         bty: Ty,
         cty: Ty,
         sat: bool,
+        /// Sub-byte multiplicands (`.s4`/`.u4`/`.b1`, which have no [`Ty`]):
+        /// the types of A and B, and `.and.popc`/`.xor.popc` for `.b1`.
+        sub: Option<(
+            crate::wmma::WTy,
+            crate::wmma::WTy,
+            Option<crate::wmma::BitOp>,
+        )>,
         d: Vec<Dst>,
         a: Vec<Src>,
         b: Vec<Src>,

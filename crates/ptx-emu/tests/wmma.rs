@@ -399,3 +399,176 @@ fn mismatched_fragments_do_not_crash() {
     };
     emu.launch("k", cfg, &mut args).unwrap();
 }
+
+/// `mma.sync` with `.s4`/`.u4` and `.b1` multiplicands: fragments built
+/// here from the PTX ISA's "Matrix Fragments for mma.mMnNkK" formulas,
+/// D compared with the product computed here.
+#[test]
+fn mma_sub_byte_shapes() {
+    // (shape, element bits, A regs, B regs, C regs, type list)
+    let cases: [((usize, usize, usize), usize, usize, usize, usize, &str); 7] = [
+        ((8, 8, 32), 4, 1, 1, 2, ".s32.s4.s4.s32"),
+        ((16, 8, 32), 4, 2, 1, 4, ".s32.u4.s4.s32"),
+        ((16, 8, 64), 4, 4, 2, 4, ".satfinite.s32.s4.u4.s32"),
+        ((8, 8, 128), 1, 1, 1, 2, ".s32.b1.b1.s32.xor.popc"),
+        ((16, 8, 128), 1, 2, 1, 4, ".s32.b1.b1.s32.and.popc"),
+        ((16, 8, 256), 1, 4, 2, 4, ".s32.b1.b1.s32.xor.popc"),
+        ((16, 8, 256), 1, 4, 2, 4, ".s32.b1.b1.s32.and.popc"),
+    ];
+    for (ci, &((m, n, k), bits, ra, rb, rc, types)) in cases.iter().enumerate() {
+        let per = 32 / bits;
+        // A: (row, col) of element i of lane l, as the ISA writes it.
+        let a_at = |l: usize, i: usize| -> (usize, usize) {
+            let (g, t) = (l >> 2, l % 4);
+            match ((m, n, k), bits) {
+                ((8, 8, 32), 4) => (g, t * 8 + i),
+                ((16, 8, 32), 4) => (if i < 8 { g } else { g + 8 }, t * 8 + (i & 7)),
+                ((16, 8, 64), 4) => (
+                    if i < 8 || (16..24).contains(&i) {
+                        g
+                    } else {
+                        g + 8
+                    },
+                    t * 8 + (i & 7) + if i < 16 { 0 } else { 32 },
+                ),
+                ((8, 8, 128), 1) => (g, t * 32 + i),
+                ((16, 8, 128), 1) => (if i < 32 { g } else { g + 8 }, t * 32 + (i & 31)),
+                _ => (
+                    if i < 32 || (64..96).contains(&i) {
+                        g
+                    } else {
+                        g + 8
+                    },
+                    t * 32 + (i & 31) + if i < 64 { 0 } else { 128 },
+                ),
+            }
+        };
+        let b_at = |l: usize, i: usize| -> (usize, usize) {
+            let (g, t) = (l >> 2, l % 4);
+            let row = match ((m, n, k), bits) {
+                ((16, 8, 64), 4) => t * 8 + (i & 7) + if i < 8 { 0 } else { 32 },
+                (_, 4) => t * 8 + i,
+                ((16, 8, 256), 1) => t * 32 + (i & 31) + if i < 32 { 0 } else { 128 },
+                _ => t * 32 + i,
+            };
+            (row, g)
+        };
+        let c_at = |l: usize, i: usize| -> (usize, usize) {
+            let (g, t) = (l >> 2, l % 4);
+            if m == 8 {
+                (g, t * 2 + i)
+            } else {
+                (if i < 2 { g } else { g + 8 }, t * 2 + (i & 1))
+            }
+        };
+        let signed_a = types.contains(".s32.s4");
+        let signed_b = types.contains(".s4.s4") || types.contains(".u4.s4");
+        let mut seed = 77 + ci as u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        let mask = (1u32 << bits) - 1;
+        let am: Vec<Vec<u32>> = (0..m)
+            .map(|_| (0..k).map(|_| next() & mask).collect())
+            .collect();
+        let bm: Vec<Vec<u32>> = (0..k)
+            .map(|_| (0..n).map(|_| next() & mask).collect())
+            .collect();
+        let cm: Vec<Vec<i32>> = (0..m)
+            .map(|_| (0..n).map(|_| (next() % 2001) as i32 - 1000).collect())
+            .collect();
+        let val = |v: u32, signed: bool| -> i64 {
+            if signed && bits == 4 && v >= 8 {
+                v as i64 - 16
+            } else {
+                v as i64
+            }
+        };
+        // Registers of every lane: A, B, C, in that order.
+        let mut words = Vec::new();
+        for l in 0..32 {
+            for r in 0..ra {
+                let mut w = 0u32;
+                for e in 0..per {
+                    let (row, col) = a_at(l, r * per + e);
+                    w |= am[row][col] << (e * bits);
+                }
+                words.push(w);
+            }
+            for r in 0..rb {
+                let mut w = 0u32;
+                for e in 0..per {
+                    let (row, col) = b_at(l, r * per + e);
+                    w |= bm[row][col] << (e * bits);
+                }
+                words.push(w);
+            }
+            for i in 0..rc {
+                let (row, col) = c_at(l, i);
+                words.push(cm[row][col] as u32);
+            }
+        }
+        let total = ra + rb + rc;
+        let regs = |base: usize, count: usize| {
+            let v: Vec<String> = (0..count).map(|i| format!("%r{}", base + i)).collect();
+            format!("{{{}}}", v.join(", "))
+        };
+        let loads: String = (0..total)
+            .map(|i| format!("ld.global.u32 %r{}, [%rd3+{}];\n", 10 + i, i * 4))
+            .collect();
+        let stores: String = (0..rc)
+            .map(|i| format!("st.global.u32 [%rd5+{}], %r{};\n", i * 4, 40 + i))
+            .collect();
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 pin, .param .u64 pout)\n{{\n.reg .b32 %r<60>;\n.reg .b64 %rd<8>;\n\
+             ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\nmov.u32 %r1, %laneid;\n\
+             mul.wide.u32 %rd6, %r1, {};\nadd.s64 %rd3, %rd1, %rd6;\n{loads}\
+             mma.sync.aligned.m{m}n{n}k{k}.row.col{types} {}, {}, {}, {};\n\
+             mul.wide.u32 %rd4, %r1, {};\nadd.s64 %rd5, %rd2, %rd4;\n{stores}ret;\n}}\n",
+            total * 4,
+            regs(40, rc),
+            regs(10, ra),
+            regs(10 + ra, rb),
+            regs(10 + ra + rb, rc),
+            rc * 4,
+        );
+        let mut emu = Emulator::from_ptx(&ptx).unwrap_or_else(|e| panic!("{e}\n{ptx}"));
+        let mut args = [
+            KernelArg::Buffer(Buffer::from_slice(&words)),
+            KernelArg::Buffer(Buffer::from_slice(&vec![0u32; 32 * rc])),
+        ];
+        let cfg = LaunchConfig {
+            grid: Dim3::x(1),
+            block: Dim3::x(32),
+            dynamic_smem: 0,
+        };
+        emu.launch("k", cfg, &mut args)
+            .unwrap_or_else(|e| panic!("{e}\n{ptx}"));
+        let out: Vec<u32> = args[1].buffer().unwrap().to_vec();
+        for l in 0..32 {
+            for i in 0..rc {
+                let (row, col) = c_at(l, i);
+                let mut want = cm[row][col] as i64;
+                for x in 0..k {
+                    let (p, q) = (am[row][x], bm[x][col]);
+                    want += if types.contains(".xor") {
+                        ((p ^ q) & 1) as i64
+                    } else if types.contains(".and") {
+                        (p & q & 1) as i64
+                    } else {
+                        val(p, signed_a) * val(q, signed_b)
+                    };
+                }
+                assert_eq!(
+                    out[l * rc + i] as i32 as i64,
+                    want,
+                    "{types} m{m}n{n}k{k} lane {l} c{i}"
+                );
+            }
+        }
+    }
+}
