@@ -406,7 +406,8 @@ fn mismatched_fragments_do_not_crash() {
 #[test]
 fn mma_sub_byte_shapes() {
     // (shape, element bits, A regs, B regs, C regs, type list)
-    let cases: [((usize, usize, usize), usize, usize, usize, usize, &str); 7] = [
+    type Case = ((usize, usize, usize), usize, usize, usize, usize, &'static str);
+    let cases: [Case; 7] = [
         ((8, 8, 32), 4, 1, 1, 2, ".s32.s4.s4.s32"),
         ((16, 8, 32), 4, 2, 1, 4, ".s32.u4.s4.s32"),
         ((16, 8, 64), 4, 4, 2, 4, ".satfinite.s32.s4.u4.s32"),
