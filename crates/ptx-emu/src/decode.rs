@@ -2168,7 +2168,22 @@ impl Decoder<'_> {
             Some((mm.parse().ok()?, nn.parse().ok()?, kk.parse().ok()?))
         };
         let (mm, nn, kk) = parse(shape).ok_or("mma shape")?;
-        if !m.has(".row") || !m.has(".col") {
+        let layouts: Vec<bool> = inst
+            .opcode
+            .modifiers
+            .iter()
+            .filter_map(|x| match x.as_str() {
+                ".row" => Some(true),
+                ".col" => Some(false),
+                _ => None,
+            })
+            .collect();
+        let rows = match layouts.as_slice() {
+            [a, b] => (*a, *b),
+            _ => return Err("mma layouts".into()),
+        };
+        let f16_884 = (mm, nn, kk) == (8, 8, 4) && m.has(".f16");
+        if rows != (true, false) && !f16_884 {
             return Err("mma layouts other than .row.col".into());
         }
         let tys = m.types();
@@ -2229,6 +2244,7 @@ impl Decoder<'_> {
             cty,
             sat: m.info.satfinite || m.has(".satfinite"),
             sub,
+            rows,
             d,
             a: list(1, reg_ty(aty))?,
             b: list(2, reg_ty(bty))?,

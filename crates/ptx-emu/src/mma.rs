@@ -51,7 +51,12 @@ pub fn check_shape(m: &Matrix) -> Result<(), String> {
             "mma shape m{m}n{n}k{k} with {aty:?}/{bty:?}/{cty:?}"
         ));
     };
-    if a.len() != ar || b.len() != br || c.len() != cr || d.len() != cr {
+    // D may be `.f32` with a `.f16` C and the other way round.
+    let dr = match sub {
+        Some(_) => cr,
+        None => regs(shape, *aty, *dty).map_or(cr, |r| r.2),
+    };
+    if a.len() != ar || b.len() != br || c.len() != cr || d.len() != dr {
         return Err("mma fragment sizes".into());
     }
     if dty != cty && !(dty.is_float() && cty.is_float()) {
@@ -65,6 +70,7 @@ fn regs(shape: (u32, u32, u32), aty: Ty, cty: Ty) -> Option<(usize, usize, usize
     let c16 = matches!(cty, Ty::F16 | Ty::F16x2);
     let cregs = |n: usize| if c16 { n / 2 } else { n };
     Some(match (shape, aty) {
+        ((8, 8, 4), Ty::F16) => (2, 2, cregs(8)),
         ((16, 8, 16), Ty::F16 | Ty::BF16) => (4, 2, cregs(4)),
         ((16, 8, 8), Ty::F16 | Ty::BF16) => (2, 1, cregs(4)),
         ((16, 8, 32), Ty::S8 | Ty::U8 | Ty::E4M3 | Ty::E5M2) => (4, 2, 4),
@@ -160,9 +166,103 @@ fn elem_value(ty: Ty, bits: u64) -> f64 {
     }
 }
 
+/// `mma.m8n8k4` with `.f16` multiplicands: four independent 8x8x4 products,
+/// computation `q` by the lanes `4q..4q+3` (rows 0-3) and `4q+16..4q+19`
+/// (rows 4-7), in the ISA's "Matrix Fragments for mma.m8n8k4 with .f16"
+/// layouts (A and B row- or column-major; C/D `.f16` or `.f32`).
+#[allow(clippy::needless_range_loop)] // a lane indexes several arrays
+fn mma_884_f16(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> Vec<[u64; 32]> {
+    let Matrix::Mma {
+        dty,
+        cty,
+        rows: (a_row, b_row),
+        ..
+    } = spec
+    else {
+        return Vec::new();
+    };
+    let half = |regs: &[[u64; 32]], l: usize, i: usize| -> u64 {
+        regs.get(i / 2)
+            .map_or(0, |r| (r[l] >> (16 * (i % 2))) & 0xffff)
+    };
+    let hi = |l: usize| if l < 16 { 0 } else { 4 };
+    // (row, col) of element i of lane l.
+    let a_pos = |l: usize, i: usize| {
+        if *a_row {
+            (l % 4 + hi(l), i)
+        } else {
+            (i % 4 + hi(l), l % 4)
+        }
+    };
+    let b_pos = |l: usize, i: usize| {
+        if *b_row {
+            (l % 4, i + hi(l))
+        } else {
+            (i, l % 4 + hi(l))
+        }
+    };
+    let c_pos = |l: usize, i: usize, f16: bool| {
+        if f16 {
+            (l % 4 + hi(l), i)
+        } else {
+            ((l & 1) + (i & 2) + hi(l), (i & 4) + (l & 2) + (i & 1))
+        }
+    };
+    let c16 = matches!(cty, Ty::F16 | Ty::F16x2);
+    let d16 = matches!(dty, Ty::F16 | Ty::F16x2);
+    let mut am = [[[0f64; 4]; 8]; 4];
+    let mut bm = [[[0f64; 8]; 4]; 4];
+    let mut cm = [[[0f64; 8]; 8]; 4];
+    for l in 0..32 {
+        let q = (l % 16) / 4;
+        for i in 0..4 {
+            let (r, k) = a_pos(l, i);
+            am[q][r][k] = Fmt::F16.to_f64(half(a, l, i));
+            let (k, col) = b_pos(l, i);
+            bm[q][k][col] = Fmt::F16.to_f64(half(b, l, i));
+        }
+        for i in 0..8 {
+            let (r, col) = c_pos(l, i, c16);
+            cm[q][r][col] = if c16 {
+                Fmt::F16.to_f64(half(c, l, i))
+            } else {
+                c.get(i).map_or(0.0, |x| f32::from_bits(x[l] as u32) as f64)
+            };
+        }
+    }
+    let mut d = vec![[0u64; 32]; if d16 { 4 } else { 8 }];
+    for l in 0..32 {
+        let q = (l % 16) / 4;
+        for i in 0..8 {
+            let (r, col) = c_pos(l, i, d16);
+            let mut acc = cm[q][r][col];
+            for k in 0..4 {
+                acc += am[q][r][k] * bm[q][k][col];
+            }
+            if d16 {
+                d[i / 2][l] |= from_f64(Fmt::F16, acc, Rnd::Rn) << (16 * (i % 2));
+            } else {
+                d[i][l] = from_f64(Fmt::F32, acc, Rnd::Rn);
+            }
+        }
+    }
+    d
+}
+
 /// Executes an `mma`: `a`, `b`, `c` are the fragment registers of all 32
 /// lanes (`a[r][lane]`); returns the D registers.
 pub fn mma(spec: &Matrix, a: &[[u64; 32]], b: &[[u64; 32]], c: &[[u64; 32]]) -> Vec<[u64; 32]> {
+    if let Matrix::Mma {
+        m: 8,
+        n: 8,
+        k: 4,
+        aty: Ty::F16,
+        ..
+    } = spec
+    {
+        return mma_884_f16(spec, a, b, c);
+    }
+
     let Matrix::Mma {
         m,
         n,

@@ -204,6 +204,9 @@ pub enum Matrix {
             crate::wmma::WTy,
             Option<crate::wmma::BitOp>,
         )>,
+        /// Whether A and B are row-major (`.row.col` but for `m8n8k4`
+        /// `.f16`, which takes any pair).
+        rows: (bool, bool),
         d: Vec<Dst>,
         a: Vec<Src>,
         b: Vec<Src>,

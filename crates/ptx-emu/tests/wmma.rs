@@ -406,7 +406,14 @@ fn mismatched_fragments_do_not_crash() {
 #[test]
 fn mma_sub_byte_shapes() {
     // (shape, element bits, A regs, B regs, C regs, type list)
-    type Case = ((usize, usize, usize), usize, usize, usize, usize, &'static str);
+    type Case = (
+        (usize, usize, usize),
+        usize,
+        usize,
+        usize,
+        usize,
+        &'static str,
+    );
     let cases: [Case; 7] = [
         ((8, 8, 32), 4, 1, 1, 2, ".s32.s4.s4.s32"),
         ((16, 8, 32), 4, 2, 1, 4, ".s32.u4.s4.s32"),
@@ -569,6 +576,138 @@ fn mma_sub_byte_shapes() {
                     want,
                     "{types} m{m}n{n}k{k} lane {l} c{i}"
                 );
+            }
+        }
+    }
+}
+
+/// `mma.m8n8k4` with `.f16`: four 8x8x4 products, one per quad pair (lanes
+/// `4q..4q+3` and `4q+16..4q+19`), fragments from the ISA's formulas for
+/// every A/B layout and `.f16`/`.f32` accumulators.
+#[test]
+fn mma_m8n8k4_f16_quad_pairs() {
+    for (a_row, b_row) in [(true, false), (false, true), (true, true), (false, false)] {
+        for (c32, d32) in [(true, true), (false, false), (false, true), (true, false)] {
+            let hi = |l: usize| if l < 16 { 0 } else { 4 };
+            let a_at = |l: usize, i: usize| {
+                if a_row {
+                    (l % 4 + hi(l), i)
+                } else {
+                    (i % 4 + hi(l), l % 4)
+                }
+            };
+            let b_at = |l: usize, i: usize| {
+                if b_row {
+                    (l % 4, if l < 16 { i } else { i + 4 })
+                } else {
+                    (i, if l < 16 { l % 4 } else { l % 4 + 4 })
+                }
+            };
+            let c_at = |l: usize, i: usize, f32acc: bool| {
+                if f32acc {
+                    let x = (l & 1) + (i & 2);
+                    (if l < 16 { x } else { x + 4 }, (i & 4) + (l & 2) + (i & 1))
+                } else {
+                    (if l < 16 { l % 4 } else { l % 4 + 4 }, i)
+                }
+            };
+            // Per quad pair q: A (8x4), B (4x8), C (8x8) of small exact values.
+            let av =
+                |q: usize, r: usize, k: usize| ((q * 7 + r * 3 + k * 5) % 9) as f64 / 4.0 - 1.0;
+            let bv =
+                |q: usize, k: usize, c: usize| ((q * 5 + k * 11 + c * 3) % 7) as f64 / 2.0 - 1.5;
+            let cv = |q: usize, r: usize, c: usize| ((q + r * 8 + c) % 13) as f64 - 6.0;
+            let h = |x: f64| from_f64(Fmt::F16, x, Rnd::Rn) as u32;
+            let mut words = Vec::new();
+            for l in 0..32 {
+                let q = (l % 16) / 4;
+                for r in 0..2 {
+                    let (r0, k0) = a_at(l, 2 * r);
+                    let (r1, k1) = a_at(l, 2 * r + 1);
+                    words.push(h(av(q, r0, k0)) | h(av(q, r1, k1)) << 16);
+                }
+                for r in 0..2 {
+                    let (k0, c0) = b_at(l, 2 * r);
+                    let (k1, c1) = b_at(l, 2 * r + 1);
+                    words.push(h(bv(q, k0, c0)) | h(bv(q, k1, c1)) << 16);
+                }
+                if c32 {
+                    for i in 0..8 {
+                        let (r, c) = c_at(l, i, true);
+                        words.push((cv(q, r, c) as f32).to_bits());
+                    }
+                } else {
+                    for r in 0..4 {
+                        let (r0, c0) = c_at(l, 2 * r, false);
+                        let (r1, c1) = c_at(l, 2 * r + 1, false);
+                        words.push(h(cv(q, r0, c0)) | h(cv(q, r1, c1)) << 16);
+                    }
+                }
+            }
+            let nc = if c32 { 8 } else { 4 };
+            let nd = if d32 { 8 } else { 4 };
+            let total = 4 + nc;
+            let regs = |base: usize, count: usize| {
+                let v: Vec<String> = (0..count).map(|i| format!("%r{}", base + i)).collect();
+                format!("{{{}}}", v.join(", "))
+            };
+            let loads: String = (0..total)
+                .map(|i| format!("ld.global.u32 %r{}, [%rd3+{}];\n", 10 + i, i * 4))
+                .collect();
+            let stores: String = (0..nd)
+                .map(|i| format!("st.global.u32 [%rd5+{}], %r{};\n", i * 4, 40 + i))
+                .collect();
+            let ty = |f32acc: bool| if f32acc { "f32" } else { "f16" };
+            let lay = |row: bool| if row { "row" } else { "col" };
+            let ptx = format!(
+                ".version 8.0\n.target sm_80\n.address_size 64\n\
+                 .visible .entry k(.param .u64 pin, .param .u64 pout)\n{{\n.reg .b32 %r<60>;\n.reg .b64 %rd<8>;\n\
+                 ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\nmov.u32 %r1, %laneid;\n\
+                 mul.wide.u32 %rd6, %r1, {};\nadd.s64 %rd3, %rd1, %rd6;\n{loads}\
+                 mma.sync.aligned.m8n8k4.{}.{}.{}.f16.f16.{} {}, {}, {}, {};\n\
+                 mul.wide.u32 %rd4, %r1, {};\nadd.s64 %rd5, %rd2, %rd4;\n{stores}ret;\n}}\n",
+                total * 4,
+                lay(a_row),
+                lay(b_row),
+                ty(d32),
+                ty(c32),
+                regs(40, nd),
+                regs(10, 2),
+                regs(12, 2),
+                regs(14, nc),
+                nd * 4,
+            );
+            let mut emu = Emulator::from_ptx(&ptx).unwrap_or_else(|e| panic!("{e}\n{ptx}"));
+            let mut args = [
+                KernelArg::Buffer(Buffer::from_slice(&words)),
+                KernelArg::Buffer(Buffer::from_slice(&vec![0u32; 32 * nd])),
+            ];
+            let cfg = LaunchConfig {
+                grid: Dim3::x(1),
+                block: Dim3::x(32),
+                dynamic_smem: 0,
+            };
+            emu.launch("k", cfg, &mut args)
+                .unwrap_or_else(|e| panic!("{e}\n{ptx}"));
+            let out: Vec<u32> = args[1].buffer().unwrap().to_vec();
+            for l in 0..32 {
+                let q = (l % 16) / 4;
+                for i in 0..8 {
+                    let (r, c) = c_at(l, i, d32);
+                    let mut want = cv(q, r, c);
+                    for k in 0..4 {
+                        want += av(q, r, k) * bv(q, k, c);
+                    }
+                    let got = if d32 {
+                        f32::from_bits(out[l * nd + i]) as f64
+                    } else {
+                        Fmt::F16.to_f64(((out[l * nd + i / 2] >> (16 * (i % 2))) & 0xffff) as u64)
+                    };
+                    assert_eq!(
+                        got, want,
+                        "a_row {a_row} b_row {b_row} c32 {c32} d32 {d32} lane {l} d{i}"
+                    );
+                }
             }
         }
     }
