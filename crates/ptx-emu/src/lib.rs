@@ -86,8 +86,8 @@
 //!
 //! These decode to [`op::Op::Unsupported`] and fail with
 //! [`ErrorKind::Unsupported`] only when executed: the tensor-core families
-//! `wgmma.*`, `tcgen05.*`, `mma.sp*` and the `mma` shapes other than those
-//! of [`mma`]; tensor copies (`cp.async.bulk.tensor*`,
+//! `wgmma.*`, `tcgen05.*`, sparse `mma.sp*` (the metadata layout is given
+//! by figures only) and the `mma` shapes other than those of [`mma`]; tensor copies (`cp.async.bulk.tensor*`,
 //! `cp.reduce.async.bulk*`, `tensormap.*`, `multimem.*`,
 //! `clusterlaunchcontrol.*`); vector atomics (`atom.v2/.v4/.v8`); `mma`
 //! with `.satfinite` on float types and `redux.sync` on anything but 32-bit

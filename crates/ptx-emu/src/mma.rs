@@ -1,7 +1,9 @@
 //! Warp-wide matrix instructions: `mma.sync` (the m16n8k{8,16} f16/bf16,
-//! m16n8k{16,32} and m8n8k16 s8/u8, m16n8k32 e4m3/e5m2, m16n8k{4,8} tf32 and
-//! m8n8k4 f64 shapes, `.row.col`) and the fragment layouts of `ldmatrix` /
-//! `stmatrix` (`.m8n8.b16`).
+//! m16n8k{16,32} and m8n8k16 s8/u8, m8n8k32/m16n8k32/m16n8k64 s4/u4,
+//! m8n8k128/m16n8k128/m16n8k256 b1 with `.and.popc`/`.xor.popc`, m16n8k32
+//! e4m3/e5m2, m16n8k{4,8} tf32 and m8n8k4 f64 shapes, `.row.col`; m8n8k4
+//! f16 as four quad-pair products with any layouts) and the fragment layouts
+//! of `ldmatrix` / `stmatrix` (`.m8n8.b16`).
 //!
 //! Fragments follow the PTX ISA "Matrix Fragments for mma.m16n8k*" figures:
 //! with `g = laneid >> 2` and `t = laneid % 4`, lane `l` holds the listed
