@@ -29,6 +29,7 @@ pub mod latency;
 pub mod liveness;
 pub mod loops;
 pub mod reaching_defs;
+pub mod reg_estimate;
 pub mod reg_pressure;
 pub mod report;
 pub mod target;

@@ -1,0 +1,528 @@
+//! Register estimate: what `ptxas -v` (13.0.88) will print as "Used N
+//! registers" for a function, and the occupancy that follows from it.
+//!
+//! Seed: `002_164789385e2e817e.txt`, "Machine Register Pressure Analysis"
+//! (pressure per class, predicates apart; "double-wide registers count as 2")
+//! and "NVPTXBlockRemat" (ptxas rematerializes cheap definitions: constants,
+//! parameters, special registers); `004_fa10da99f88b4a9e.txt` (occupancy from
+//! registers per thread, [`Target::occupancy`]).
+//!
+//! # What ptxas reports (measured on 13.0.88)
+//!
+//! - "Used N registers" is the highest general register index ptxas
+//!   assigned, plus one, plus two: an empty kernel (`ret;`) uses only R1, the
+//!   stack pointer every kernel gets, and reports 4; `clz` of a loaded value
+//!   on sm_75 uses R0..R2 and reports 5. No rounding: odd counts are printed
+//!   (the allocation granularity of the hardware, 8 per thread, applies only
+//!   to occupancy, see [`Target::regs_per_warp`]). Predicates are a separate
+//!   file (P0..P6) and never counted.
+//! - Values computed only from kernel parameters, immediates, symbol
+//!   addresses and the warp-uniform special registers (`%ctaid`, `%nctaid`,
+//!   `%ntid`, cluster ids), through integer arithmetic, `mov`, `cvt` and
+//!   `cvta`, live in the constant bank or in uniform registers (UR, Turing
+//!   and later) and are not counted; where such a value is a memory address
+//!   base, sm_80 and later copy it into a register pair next to its uses
+//!   (`LDC.64 R2, c[0x0][0x210]`), so it counts from its first to its last
+//!   use as an address in each block (rematerialization per block).
+//! - 64-bit values take two registers, 128-bit four (pairs and quads).
+//! - ptxas does not pack registers tightly when it need not: it spreads
+//!   values over banks (a loaded value stored through `[R2.64]` goes to an odd
+//!   register) and up to the count that keeps full occupancy (32 on sm_80 and
+//!   sm_90), and it unrolls loops, which spreads a loop's values further.
+//!
+//! # The model
+//!
+//! 1. `peak`: the largest number of 32-bit units live at an instruction,
+//!    counted as what is live before it plus what it defines (an instruction
+//!    needs its sources and its results at once; ptxas seldom reuses a source
+//!    register for the result), predicates and the uniform values above left
+//!    out, uniform address bases counted per block between their first and last
+//!    address use.
+//! 2. `registers = peak + overhead`: 2 on sm_75 (R1 and the two the count
+//!    adds, less the register the allocator saves by overlapping), 5 on sm_80
+//!    and later (the same plus the bank spreading around register pairs);
+//!    4 when nothing is live.
+//! 3. Loops: ptxas unrolls them, so a function with a loop gets at least
+//!    `min(32, 1.25 * peak + overhead)`.
+//! 4. Floors for code ptxas expands into a subroutine with registers of its
+//!    own: IEEE division, `sqrt` and `rcp` of floats (16), integer division
+//!    and remainder (12). Never below 4 (the empty kernel).
+//! 5. `--maxrregcount N` caps the estimate at N (ptxas then spills), and the
+//!    target's limit (255) caps it too.
+//!
+//! The constants were chosen on ptxas itself: `cargo xtask pressure` runs
+//! `ptxas -v` on the corpus (zluda kernels, dealii), test-data and the
+//! bench-quality kernels (when `target/bench-quality` exists) and prints the
+//! estimate's share exact and within ±10% beside the old live-register ratio.
+//! What the model misses, largest first: ptxas's own optimizations of large
+//! `-O3` address arithmetic (dealii: ptxas uses far fewer registers than the
+//! PTX keeps live), the bank spreading of small kernels (±2 registers), and
+//! calls through the ABI (a kernel calling `vprintf` gets 24 or more).
+//!
+//! No knobs (the maximum comes from `--maxrregcount`).
+
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{AddressBase, BlockId, Function, FunctionKind, Inst, InstId, Operand, RegClass, RegId};
+use ptx_isa::opinfo::{FamilyId, Space};
+
+use crate::cfg::Cfg;
+use crate::liveness::Liveness;
+use crate::loops::LoopForest;
+use crate::target::Target;
+
+/// The estimate's floor: an empty kernel reports 4.
+pub const MIN_REGISTERS: u32 = 4;
+/// Ceiling of the loop rule: the count that keeps full occupancy on sm_80/sm_90.
+pub const LOOP_CEILING: u32 = 32;
+/// Floor when the function divides floats (IEEE), or takes `sqrt`/`rcp`.
+pub const FLOAT_DIV_FLOOR: u32 = 16;
+/// Floor when the function divides integers.
+pub const INT_DIV_FLOOR: u32 = 12;
+
+/// Registers ptxas adds beyond the peak on `target` (see the module doc).
+pub fn overhead(target: &Target) -> u32 {
+    if target.sm < 80 {
+        2
+    } else {
+        5
+    }
+}
+
+/// Occupancy at a register count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Occupancy {
+    /// Warps per SM the register file allows.
+    pub warps_per_sm: u32,
+    /// The target's maximum warps per SM.
+    pub max_warps_per_sm: u32,
+}
+
+impl Occupancy {
+    /// Warps per SM lost to registers.
+    pub fn lost(&self) -> u32 {
+        self.max_warps_per_sm.saturating_sub(self.warps_per_sm)
+    }
+}
+
+/// The estimate of one function.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct RegEstimate {
+    /// What `ptxas -v` is expected to print.
+    pub registers: u32,
+    /// The peak of step 1, in 32-bit units.
+    pub peak: u32,
+    /// The instruction where the peak is reached (`None` when empty).
+    pub peak_inst: Option<InstId>,
+    /// The registers counted at the peak (uniform address bases included).
+    pub peak_regs: Vec<RegId>,
+    /// Which rule set the final number: `pressure`, `loop`, `float-div`,
+    /// `int-div`, `minimum`, `maxrregcount`.
+    pub rule: &'static str,
+    /// The `--maxrregcount` cap, when one was given.
+    pub max_regs: Option<u32>,
+    pub occupancy: Occupancy,
+}
+
+fn idx(r: RegId) -> usize {
+    r.into_raw().into_u32() as usize
+}
+
+fn is_uniform_special(name: &str) -> bool {
+    ["%ctaid", "%nctaid", "%ntid", "%nclusterid", "%clusterid", "%cluster_ctaid"]
+        .iter()
+        .any(|s| name.starts_with(s))
+}
+
+/// Which registers (by arena index) hold values ptxas keeps in the constant
+/// bank or in uniform registers (see the module doc).
+pub fn uniform_regs(func: &Function) -> Vec<bool> {
+    let mut uni: Vec<bool> = func
+        .regs
+        .iter()
+        .map(|(_, r)| r.class != RegClass::P)
+        .collect();
+    let entry = func.sig.kind == FunctionKind::Entry;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (_, inst) in func.insts_in_order() {
+            if def_is_uniform(inst, entry, &uni) {
+                continue;
+            }
+            visit_defs_and_uses(inst, |a, r| {
+                if a == Access::Def && uni.get(idx(r)).copied().unwrap_or(false) {
+                    uni[idx(r)] = false;
+                    changed = true;
+                }
+            });
+        }
+    }
+    uni
+}
+
+fn def_is_uniform(inst: &Inst, entry: bool, uni: &[bool]) -> bool {
+    if inst.guard.is_some() {
+        return false;
+    }
+    let info = &inst.opcode.info;
+    let sources_uniform = || {
+        inst.operands.iter().skip(1).all(|op| match op {
+            Operand::Reg { reg, .. } => uni.get(idx(*reg)).copied().unwrap_or(false),
+            Operand::Imm(_) | Operand::Symbol { .. } => true,
+            Operand::Special { name, .. } => is_uniform_special(name),
+            _ => false,
+        })
+    };
+    match info.family {
+        FamilyId::Ld => {
+            entry
+                && info.space == Some(Space::Param)
+                && matches!(
+                    inst.operands.get(1),
+                    Some(Operand::Address(a)) if matches!(a.base, AddressBase::Symbol(_))
+                )
+        }
+        FamilyId::Mov | FamilyId::Cvta | FamilyId::Cvt => sources_uniform(),
+        FamilyId::Add
+        | FamilyId::Sub
+        | FamilyId::Mul
+        | FamilyId::Mad
+        | FamilyId::Shl
+        | FamilyId::Shr
+        | FamilyId::And
+        | FamilyId::Or
+        | FamilyId::Xor => !info.types.last().is_some_and(|t| t.is_float()) && sources_uniform(),
+        _ => false,
+    }
+}
+
+fn address_bases(inst: &Inst, mut f: impl FnMut(RegId)) {
+    for op in &inst.operands {
+        if let Operand::Address(a) = op {
+            if let AddressBase::Reg(r) = a.base {
+                f(r);
+            }
+        }
+    }
+}
+
+/// Units of each register (0 for predicates and uniform values).
+fn weights(func: &Function, uni: &[bool]) -> Vec<u32> {
+    func.regs
+        .iter()
+        .map(|(r, reg)| {
+            if reg.class == RegClass::P || uni[idx(r)] {
+                0
+            } else {
+                crate::reg_pressure::reg_units(reg)
+            }
+        })
+        .collect()
+}
+
+/// The peak of step 1: (units, instruction, block).
+fn peak(func: &Function, cfg: &Cfg, live: &Liveness, uni: &[bool]) -> (u32, Option<(InstId, BlockId)>) {
+    let w = weights(func, uni);
+    let full: Vec<u32> = func
+        .regs
+        .iter()
+        .map(|(_, reg)| if reg.class == RegClass::P { 0 } else { crate::reg_pressure::reg_units(reg) })
+        .collect();
+    let mut best = (0u32, None);
+    let mut set: Vec<bool> = vec![false; w.len()];
+    let mut defs = Vec::new();
+    let mut uses = Vec::new();
+    for &b in &cfg.blocks {
+        if !cfg.is_reachable(b) {
+            continue;
+        }
+        let insts = &func.blocks[b].insts;
+        // Uniform address bases: (reg, first, last) position of address use.
+        let mut ranges: Vec<(usize, usize, usize)> = Vec::new();
+        for (pos, &i) in insts.iter().enumerate() {
+            address_bases(&func.insts[i], |r| {
+                let r = idx(r);
+                if uni.get(r).copied().unwrap_or(false) {
+                    match ranges.iter_mut().find(|e| e.0 == r) {
+                        Some(e) => e.2 = pos,
+                        None => ranges.push((r, pos, pos)),
+                    }
+                }
+            });
+        }
+        set.iter_mut().for_each(|x| *x = false);
+        let mut count = 0u32;
+        for r in Liveness::regs(live.live_out(b)) {
+            let r = idx(r);
+            if r < set.len() && !set[r] {
+                set[r] = true;
+                count += w[r];
+            }
+        }
+        for (pos, &i) in insts.iter().enumerate().rev() {
+            let inst = &func.insts[i];
+            defs.clear();
+            uses.clear();
+            visit_defs_and_uses(inst, |a, r| match a {
+                Access::Def => defs.push(idx(r)),
+                Access::Use => uses.push(idx(r)),
+            });
+            // Live before: kill unguarded defs, add uses.
+            if inst.guard.is_none() {
+                for &d in &defs {
+                    if d < set.len() && set[d] {
+                        set[d] = false;
+                        count -= w[d];
+                    }
+                }
+            }
+            for &u in &uses {
+                if u < set.len() && !set[u] {
+                    set[u] = true;
+                    count += w[u];
+                }
+            }
+            // At the instruction: live before plus its definitions.
+            let mut at = count;
+            for (k, &d) in defs.iter().enumerate() {
+                if d < set.len() && !set[d] && !defs[..k].contains(&d) {
+                    at += w[d];
+                }
+            }
+            at += ranges
+                .iter()
+                .filter(|&&(_, first, last)| first <= pos && pos <= last)
+                .map(|&(r, _, _)| full[r])
+                .sum::<u32>();
+            if at > best.0 || best.1.is_none() {
+                best = (at, Some((i, b)));
+            }
+        }
+    }
+    best
+}
+
+/// The registers counted at instruction `inst` of block `block`: live before
+/// it plus its definitions, without predicates and uniform values, plus the
+/// uniform address bases whose block range covers it.
+fn regs_at(
+    func: &Function,
+    live: &Liveness,
+    uni: &[bool],
+    inst: InstId,
+    block: BlockId,
+) -> Vec<RegId> {
+    let w = weights(func, uni);
+    let mut out: Vec<RegId> = Vec::new();
+    let push = |r: RegId, out: &mut Vec<RegId>| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    for r in Liveness::regs(live.live_before(inst)) {
+        if w.get(idx(r)).copied().unwrap_or(0) > 0 {
+            push(r, &mut out);
+        }
+    }
+    visit_defs_and_uses(&func.insts[inst], |a, r| {
+        if a == Access::Def && w.get(idx(r)).copied().unwrap_or(0) > 0 {
+            push(r, &mut out);
+        }
+    });
+    let insts = &func.blocks[block].insts;
+    if let Some(pos) = insts.iter().position(|&i| i == inst) {
+        let mut before = std::collections::BTreeSet::new();
+        let mut after = std::collections::BTreeSet::new();
+        for (p, &i) in insts.iter().enumerate() {
+            address_bases(&func.insts[i], |r| {
+                if uni.get(idx(r)).copied().unwrap_or(false) {
+                    if p <= pos {
+                        before.insert(r);
+                    }
+                    if p >= pos {
+                        after.insert(r);
+                    }
+                }
+            });
+        }
+        for r in before.intersection(&after) {
+            push(*r, &mut out);
+        }
+    }
+    out.sort_by_key(|&r| idx(r));
+    out
+}
+
+/// Estimates `ptxas -v`'s register count of `func` on `target` (see the
+/// module documentation); `max_regs` is `--maxrregcount`.
+pub fn estimate_registers(
+    func: &Function,
+    cfg: &Cfg,
+    live: &Liveness,
+    loops: &LoopForest,
+    target: &Target,
+    max_regs: Option<u32>,
+) -> RegEstimate {
+    let uni = uniform_regs(func);
+    let (peak, at) = peak(func, cfg, live, &uni);
+    let over = overhead(target);
+    // Nothing live: R1 alone (the bank spreading needs values to spread).
+    let mut registers = if peak == 0 { MIN_REGISTERS } else { peak + over };
+    let mut rule = "pressure";
+    let mut raise = |value: u32, why: &'static str, registers: &mut u32| {
+        if value > *registers {
+            *registers = value;
+            rule = why;
+        }
+    };
+    if !loops.loops.is_empty() {
+        raise(
+            LOOP_CEILING.min(peak + peak / 4 + over),
+            "loop",
+            &mut registers,
+        );
+    }
+    let (mut fdiv, mut idiv) = (false, false);
+    for (_, inst) in func.insts_in_order() {
+        let info = &inst.opcode.info;
+        let float = info.types.last().is_some_and(|t| t.is_float());
+        match info.family {
+            FamilyId::Div if float && !info.approx && !inst.opcode.has_modifier(".full") => {
+                fdiv = true
+            }
+            FamilyId::Sqrt | FamilyId::Rcp if float && !info.approx => fdiv = true,
+            FamilyId::Div | FamilyId::Rem if !float => idiv = true,
+            _ => {}
+        }
+    }
+    if fdiv {
+        raise(FLOAT_DIV_FLOOR, "float-div", &mut registers);
+    }
+    if idiv {
+        raise(INT_DIV_FLOOR, "int-div", &mut registers);
+    }
+    raise(MIN_REGISTERS, "minimum", &mut registers);
+    let cap = max_regs
+        .unwrap_or(target.max_regs_per_thread)
+        .clamp(MIN_REGISTERS.min(target.max_regs_per_thread), target.max_regs_per_thread);
+    if registers > cap {
+        registers = cap;
+        rule = "maxrregcount";
+    }
+    let peak_regs = match at {
+        Some((i, b)) => regs_at(func, live, &uni, i, b),
+        None => Vec::new(),
+    };
+    RegEstimate {
+        registers,
+        peak,
+        peak_inst: at.map(|(i, _)| i),
+        peak_regs,
+        rule,
+        max_regs,
+        occupancy: Occupancy {
+            warps_per_sm: target.occupancy(registers),
+            max_warps_per_sm: target.max_warps_per_sm,
+        },
+    }
+}
+
+/// [`estimate_registers`] computing the CFG, liveness and loops itself.
+pub fn estimate_function(func: &Function, target: &Target, max_regs: Option<u32>) -> RegEstimate {
+    let g = crate::cfg::cfg(func);
+    let lv = crate::liveness::liveness(func, &g);
+    let dom = crate::dominators::dominators(&g);
+    let lf = crate::loops::loops(&g, &dom);
+    estimate_registers(func, &g, &lv, &lf, target, max_regs)
+}
+
+/// Where a register is defined and last read, in layout order: the first
+/// defining and the last reading instruction.
+pub fn def_and_last_use(func: &Function, reg: RegId) -> (Option<InstId>, Option<InstId>) {
+    let mut def = None;
+    let mut last = None;
+    for (i, inst) in func.insts_in_order() {
+        visit_defs_and_uses(inst, |a, r| {
+            if r == reg {
+                match a {
+                    Access::Def if def.is_none() => def = Some(i),
+                    Access::Use => last = Some(i),
+                    _ => {}
+                }
+            }
+        });
+    }
+    (def, last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::{func, module};
+
+    fn est(body: &str, target: &Target) -> RegEstimate {
+        estimate_function(&func(body), target, None)
+    }
+
+    #[test]
+    fn empty_kernel_is_four() {
+        let e = est("ret;", &Target::SM80);
+        assert_eq!(e.registers, 4);
+        assert_eq!(e.rule, "pressure");
+        assert_eq!(e.occupancy.warps_per_sm, 64);
+        assert_eq!(e.occupancy.lost(), 0);
+    }
+
+    #[test]
+    fn parameters_and_constants_are_not_counted() {
+        let e = est(
+            "ld.param.u64 %rd1, [p];
+             cvta.to.global.u64 %rd2, %rd1;
+             mov.u32 %r1, 7;
+             add.s32 %r2, %r1, 1;
+             ld.global.u32 %r3, [%rd2];
+             add.s32 %r4, %r3, %r2;
+             st.global.u32 [%rd2], %r4;
+             ret;",
+            &Target::SM75,
+        );
+        // %r3 and %r4 (the add's source and result) plus %rd2 as an address
+        // base between its two uses: 4 units, + 2 on sm_75.
+        assert_eq!(e.peak, 4);
+        assert_eq!(e.registers, 6);
+        assert_eq!(e.peak_regs.len(), 3);
+    }
+
+    #[test]
+    fn wide_values_count_twice_and_caps_apply() {
+        let body = "ld.param.u64 %rd1, [p];
+             ld.global.f64 %fd1, [%rd1];
+             ld.global.f64 %fd2, [%rd1+8];
+             ld.global.f64 %fd3, [%rd1+16];
+             add.f64 %fd4, %fd1, %fd2;
+             add.f64 %fd5, %fd4, %fd3;
+             st.global.f64 [%rd1], %fd5;
+             ret;";
+        let e = est(body, &Target::SM90);
+        // At the first add: fd1 fd2 fd3 fd4 (8) + rd1 (2) = 10, + 5.
+        assert_eq!(e.peak, 10);
+        assert_eq!(e.registers, 15);
+        assert_eq!(e.occupancy.warps_per_sm, 64);
+        let capped = estimate_function(&func(body), &Target::SM90, Some(8));
+        assert_eq!(capped.registers, 8);
+        assert_eq!(capped.rule, "maxrregcount");
+    }
+
+    #[test]
+    fn loops_and_division_raise_the_floor() {
+        let m = module(
+            ".entry k(.param .u64 p, .param .u32 n)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n\
+             ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nmov.u32 %r2, 0;\n\
+             $L:\nadd.s32 %r2, %r2, 1;\nsetp.lt.s32 %p1, %r2, %r1;\n@%p1 bra $L;\n\
+             div.s32 %r3, %r2, %r1;\nst.global.u32 [%rd1], %r3;\nret;\n}\n",
+        );
+        let e = estimate_function(&m.functions[0], &Target::SM80, None);
+        assert_eq!(e.registers, INT_DIV_FLOOR);
+        assert_eq!(e.rule, "int-div");
+    }
+}
