@@ -427,13 +427,100 @@ pub fn estimate_registers(
     }
 }
 
-/// [`estimate_registers`] computing the CFG, liveness and loops itself.
+/// [`estimate_registers`] computing the CFG, liveness and loops itself, on
+/// `func` without the code ptxas deletes: instructions that are pure (or
+/// ordinary loads) and whose every result is never read by code that stays
+/// (marked from the reads of stores, branches, calls and other effects).
+/// The pipeline's dead-code elimination (phase 16) removes the same code, so
+/// after the pipeline nothing is dropped here.
 pub fn estimate_function(func: &Function, target: &Target, max_regs: Option<u32>) -> RegEstimate {
+    let dead = dead_insts(func);
+    let trimmed;
+    let func = if dead.is_empty() {
+        func
+    } else {
+        let mut f = func.clone();
+        for &b in &func.layout {
+            f.blocks[b].insts.retain(|i| !dead.contains(i));
+        }
+        trimmed = f;
+        &trimmed
+    };
     let g = crate::cfg::cfg(func);
     let lv = crate::liveness::liveness(func, &g);
     let dom = crate::dominators::dominators(&g);
     let lf = crate::loops::loops(&g, &dom);
     estimate_registers(func, &g, &lv, &lf, target, max_regs)
+}
+
+/// Instructions ptxas deletes (see [`estimate_function`]), sorted.
+fn dead_insts(func: &Function) -> Vec<InstId> {
+    let removable = |inst: &Inst| {
+        let flags = inst.opcode.info.flags;
+        let ordinary_load = flags.loads()
+            && !flags.stores()
+            && !flags.is_atomic()
+            && !flags.has_side_effects()
+            && !flags.is_volatile()
+            && !flags.is_call()
+            && !inst.opcode.has_modifier(".volatile");
+        (inst.is_pure() || ordinary_load) && !inst.is_terminator()
+    };
+    let mut needed = vec![false; func.regs.len()];
+    let mut work: Vec<usize> = Vec::new();
+    // Roots: every read of an instruction that is not removable.
+    for (_, inst) in func.insts_in_order() {
+        if removable(inst) {
+            continue;
+        }
+        visit_defs_and_uses(inst, |a, r| {
+            if a == Access::Use && !needed[idx(r)] {
+                needed[idx(r)] = true;
+                work.push(idx(r));
+            }
+        });
+    }
+    // A needed register makes its removable writers' reads needed.
+    let mut writers: Vec<Vec<InstId>> = vec![Vec::new(); func.regs.len()];
+    for (i, inst) in func.insts_in_order() {
+        if removable(inst) {
+            visit_defs_and_uses(inst, |a, r| {
+                if a == Access::Def {
+                    writers[idx(r)].push(i);
+                }
+            });
+        }
+    }
+    while let Some(r) = work.pop() {
+        for &i in &writers[r] {
+            visit_defs_and_uses(&func.insts[i], |a, u| {
+                if a == Access::Use && !needed[idx(u)] {
+                    needed[idx(u)] = true;
+                    work.push(idx(u));
+                }
+            });
+        }
+    }
+    let mut dead: Vec<InstId> = func
+        .insts_in_order()
+        .filter(|(_, inst)| {
+            if !removable(inst) {
+                return false;
+            }
+            let mut any = false;
+            let mut used = false;
+            visit_defs_and_uses(inst, |a, r| {
+                if a == Access::Def {
+                    any = true;
+                    used |= needed[idx(r)];
+                }
+            });
+            any && !used
+        })
+        .map(|(i, _)| i)
+        .collect();
+    dead.sort();
+    dead
 }
 
 /// Where a register is defined and last read, in layout order: the first
