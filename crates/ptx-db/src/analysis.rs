@@ -49,6 +49,7 @@ use ptx_analysis::latency::{LatencyInfo, LoopMii};
 use ptx_analysis::liveness::Liveness;
 use ptx_analysis::loops::LoopForest;
 use ptx_analysis::reaching_defs::ReachingDefs;
+use ptx_analysis::reg_estimate::RegEstimate;
 use ptx_analysis::reg_pressure::RegPressure;
 use ptx_analysis::trip_count::TripCounts;
 use ptx_analysis::value_numbering::ValueNumbering;
@@ -165,6 +166,34 @@ pub fn value_numbers<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<ValueNumb
         kernel_ir(db, kernel),
         cfg(db, kernel),
     ))
+}
+
+/// `--maxrregcount` (`None` when not set): a tracked read of the
+/// [`Target`](crate::Target) input's `max_regs` field alone.
+pub fn max_regs(db: &dyn Db) -> Option<u32> {
+    Some(db.target().max_regs(db)).filter(|&n| n > 0)
+}
+
+/// The register estimate of a kernel after the whole pipeline
+/// ([`ptx_analysis::reg_estimate`]: what `ptxas -v` is expected to report,
+/// and the occupancy), with the function it was made on (its instruction ids
+/// are the final IR's; `Function::origin` maps them to `kernel_ir`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelEstimate {
+    pub func: Arc<ptx_ir::ir::Function>,
+    pub estimate: RegEstimate,
+}
+
+/// [`KernelEstimate`] of `kernel` on its [`target_profile`] under
+/// [`max_regs`]. Re-runs when the pipeline's output, the target or
+/// `--maxrregcount` changes.
+#[salsa::tracked(returns(ref))]
+pub fn reg_estimate<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelEstimate> {
+    let func = crate::pipeline::kernel_final(db, kernel);
+    let target = target_profile(db, kernel.file(db));
+    let estimate =
+        ptx_analysis::reg_estimate::estimate_function(&func, target, max_regs(db));
+    Arc::new(KernelEstimate { func, estimate })
 }
 
 /// Computes every analysis of one kernel (for benchmarks and warm-up).

@@ -18,6 +18,12 @@ pub trait PassContext {
     fn knob(&self, id: KnobId) -> KnobValue;
     /// The target profile the phase optimizes for.
     fn target(&self) -> Target;
+    /// `--maxrregcount N`: the register count the pressure passes aim under
+    /// (`None`: not set; the target's limit applies). Read it only where it
+    /// matters: in the database it is a tracked read of its own.
+    fn max_regs(&self) -> Option<u32> {
+        None
+    }
 
     /// A boolean knob.
     fn bool(&self, knob: BoolKnob) -> bool {
