@@ -62,7 +62,9 @@
 //! No knobs (the maximum comes from `--maxrregcount`).
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
-use ptx_ir::ir::{AddressBase, BlockId, Function, FunctionKind, Inst, InstId, Operand, RegClass, RegId};
+use ptx_ir::ir::{
+    AddressBase, BlockId, Function, FunctionKind, Inst, InstId, Operand, RegClass, RegId,
+};
 use ptx_isa::opinfo::{FamilyId, Space};
 
 use crate::cfg::Cfg;
@@ -128,9 +130,16 @@ fn idx(r: RegId) -> usize {
 }
 
 fn is_uniform_special(name: &str) -> bool {
-    ["%ctaid", "%nctaid", "%ntid", "%nclusterid", "%clusterid", "%cluster_ctaid"]
-        .iter()
-        .any(|s| name.starts_with(s))
+    [
+        "%ctaid",
+        "%nctaid",
+        "%ntid",
+        "%nclusterid",
+        "%clusterid",
+        "%cluster_ctaid",
+    ]
+    .iter()
+    .any(|s| name.starts_with(s))
 }
 
 /// Which registers (by arena index) hold values ptxas keeps in the constant
@@ -221,12 +230,23 @@ fn weights(func: &Function, uni: &[bool]) -> Vec<u32> {
 }
 
 /// The peak of step 1: (units, instruction, block).
-fn peak(func: &Function, cfg: &Cfg, live: &Liveness, uni: &[bool]) -> (u32, Option<(InstId, BlockId)>) {
+fn peak(
+    func: &Function,
+    cfg: &Cfg,
+    live: &Liveness,
+    uni: &[bool],
+) -> (u32, Option<(InstId, BlockId)>) {
     let w = weights(func, uni);
     let full: Vec<u32> = func
         .regs
         .iter()
-        .map(|(_, reg)| if reg.class == RegClass::P { 0 } else { crate::reg_pressure::reg_units(reg) })
+        .map(|(_, reg)| {
+            if reg.class == RegClass::P {
+                0
+            } else {
+                crate::reg_pressure::reg_units(reg)
+            }
+        })
         .collect();
     let mut best = (0u32, None);
     let mut set: Vec<bool> = vec![false; w.len()];
@@ -367,7 +387,11 @@ pub fn estimate_registers(
     let (peak, at) = peak(func, cfg, live, &uni);
     let over = overhead(target);
     // Nothing live: R1 alone (the bank spreading needs values to spread).
-    let mut registers = if peak == 0 { MIN_REGISTERS } else { peak + over };
+    let mut registers = if peak == 0 {
+        MIN_REGISTERS
+    } else {
+        peak + over
+    };
     let mut rule = "pressure";
     let mut raise = |value: u32, why: &'static str, registers: &mut u32| {
         if value > *registers {
@@ -402,9 +426,10 @@ pub fn estimate_registers(
         raise(INT_DIV_FLOOR, "int-div", &mut registers);
     }
     raise(MIN_REGISTERS, "minimum", &mut registers);
-    let cap = max_regs
-        .unwrap_or(target.max_regs_per_thread)
-        .clamp(MIN_REGISTERS.min(target.max_regs_per_thread), target.max_regs_per_thread);
+    let cap = max_regs.unwrap_or(target.max_regs_per_thread).clamp(
+        MIN_REGISTERS.min(target.max_regs_per_thread),
+        target.max_regs_per_thread,
+    );
     if registers > cap {
         registers = cap;
         rule = "maxrregcount";

@@ -191,8 +191,7 @@ pub struct KernelEstimate {
 pub fn reg_estimate<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelEstimate> {
     let func = crate::pipeline::kernel_final(db, kernel);
     let target = target_profile(db, kernel.file(db));
-    let estimate =
-        ptx_analysis::reg_estimate::estimate_function(&func, target, max_regs(db));
+    let estimate = ptx_analysis::reg_estimate::estimate_function(&func, target, max_regs(db));
     Arc::new(KernelEstimate { func, estimate })
 }
 
