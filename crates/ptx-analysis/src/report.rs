@@ -337,13 +337,12 @@ impl PressureReport {
     /// `Used N registers` (see [`parse_ptxas_register_counts`]).
     pub fn add_module(&mut self, name: &str, module: &Module, ptxas: &BTreeMap<String, u32>) {
         let target = module_target(module);
-        for f in &module.functions {
+        let estimates = crate::reg_estimate::estimate_module(module, &target, None);
+        for (f, est) in module.functions.iter().zip(&estimates) {
             let g = cfg(f);
             let lv = liveness(f, &g);
             let rp = reg_pressure(f, &g, &lv);
-            let lf = loops(&g, &dominators(&g));
-            let estimate =
-                crate::reg_estimate::estimate_registers(f, &g, &lv, &lf, &target, None).registers;
+            let estimate = est.registers;
             self.rows.push(PressureRow {
                 module: name.to_string(),
                 function: f.name().to_string(),

@@ -185,14 +185,61 @@ pub struct KernelEstimate {
 }
 
 /// [`KernelEstimate`] of `kernel` on its [`target_profile`] under
-/// [`max_regs`]. Re-runs when the pipeline's output, the target or
-/// `--maxrregcount` changes.
+/// [`max_regs`]. A call to a function of the same file uses that function's
+/// [`reg_estimate_alone`] (one level, so recursion needs no care); a call to
+/// a function only declared is a call through the ABI. Re-runs when the
+/// pipeline's output, the target or `--maxrregcount` changes (or a
+/// callee's estimate).
 #[salsa::tracked(returns(ref))]
 pub fn reg_estimate<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelEstimate> {
     let func = crate::pipeline::kernel_final(db, kernel);
-    let target = target_profile(db, kernel.file(db));
-    let estimate = ptx_analysis::reg_estimate::estimate_function(&func, target, max_regs(db));
+    let file = kernel.file(db);
+    let target = target_profile(db, file);
+    let callees = |name: &str| {
+        kernels(db, file)
+            .iter()
+            .find(|k| k.name(db) == name)
+            .map(|&k| *reg_estimate_alone(db, k))
+    };
+    let estimate = ptx_analysis::reg_estimate::estimate_function_with(
+        &func,
+        target,
+        max_regs(db),
+        Some(&callees),
+    );
     Arc::new(KernelEstimate { func, estimate })
+}
+
+/// The estimated registers of `kernel` after the pipeline, its calls not
+/// looked at (what a caller's [`reg_estimate`] reads of its callee).
+#[salsa::tracked]
+pub fn reg_estimate_alone<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
+    let func = crate::pipeline::kernel_final(db, kernel);
+    let target = target_profile(db, kernel.file(db));
+    ptx_analysis::reg_estimate::estimate_function(&func, target, max_regs(db)).registers
+}
+
+/// The estimated registers of `kernel` as written (`kernel_ir`, no
+/// pipeline): cheap enough for inlay hints, which follow every edit. Calls
+/// to functions of the file count what is live across them only; calls to
+/// declared functions are calls through the ABI.
+#[salsa::tracked]
+pub fn reg_estimate_source<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
+    let file = kernel.file(db);
+    let target = target_profile(db, file);
+    let callees = |name: &str| {
+        kernels(db, file)
+            .iter()
+            .any(|k| k.name(db) == name)
+            .then_some(ptx_analysis::reg_estimate::MIN_REGISTERS)
+    };
+    ptx_analysis::reg_estimate::estimate_function_with(
+        kernel_ir(db, kernel),
+        target,
+        max_regs(db),
+        Some(&callees),
+    )
+    .registers
 }
 
 /// Computes every analysis of one kernel (for benchmarks and warm-up).

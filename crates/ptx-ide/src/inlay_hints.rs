@@ -5,10 +5,11 @@
 //!   unlabelled block), the block's maximum (`max R n P m`);
 //! - at each loop header label, the loop depth and trip count;
 //! - after each function's name, the register estimate of the code as
-//!   written (`≈ N regs as written`: `ptx_analysis::reg_estimate` on the
-//!   memoized CFG, liveness and loops of `kernel_ir`). Hints follow every
-//!   edit, so they do not run the pipeline; the code lens and the
-//!   function's hover give the estimate after the pipeline.
+//!   written (`≈ N regs as written`: the memoized
+//!   `ptx_db::analysis::reg_estimate_source` of `kernel_ir`, re-run only for
+//!   an edited function). Hints follow every edit, so they do not run the
+//!   pipeline; the code lens and the function's hover give the estimate
+//!   after the pipeline.
 
 use std::path::Path;
 
@@ -63,18 +64,11 @@ pub(crate) fn inlay_hints(
             .collect();
         let label_end = |label: &str| label_ends.get(label).copied();
         if let Some(name) = k.syntax.name().and_then(|n| n.ident()) {
-            let est = ptx_analysis::reg_estimate::estimate_registers(
-                &ka.func,
-                &ka.cfg,
-                &ka.liveness,
-                &ka.loops,
-                &ka.target,
-                ptx_db::analysis::max_regs(db),
-            );
+            let registers = *ptx_db::analysis::reg_estimate_source(db, k.kernel);
             hints.push(InlayHint {
                 offset: name.text_range().end(),
                 kind: InlayHintKind::Estimate,
-                label: format!("≈ {} regs as written", est.registers),
+                label: format!("≈ {registers} regs as written"),
             });
         }
         for &block in &ka.func.layout {

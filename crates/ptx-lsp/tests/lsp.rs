@@ -730,7 +730,7 @@ fn code_lenses_follow_the_target_setting() {
         lenses(&mut c),
         expect![[r#"
             7:24-7:29 max live R 1 P 0; ≈ 4 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
-            16:16-16:17 max live R 5 P 1; ≈ 5 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
+            16:16-16:17 max live R 5 P 1; ≈ 4 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
             28:0-28:8 loop depth 1: trip count 16
         "#]],
     );
@@ -746,7 +746,7 @@ fn code_lenses_follow_the_target_setting() {
     check(
         lenses(&mut c),
         expect![[r#"
-            7:24-7:29 max live R 1 P 0; ≈ 7 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
+            7:24-7:29 max live R 1 P 0; ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
             16:16-16:17 max live R 5 P 1; ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
             28:0-28:8 loop depth 1: trip count 16
         "#]],
