@@ -424,16 +424,19 @@ fn regs_at(
 
 /// Estimates `ptxas -v`'s register count of `func` on `target` (see the
 /// module documentation); `max_regs` is `--maxrregcount`.
-pub fn estimate_registers(
+fn estimate_registers(
     func: &Function,
-    cfg: &Cfg,
-    live: &Liveness,
-    loops: &LoopForest,
-    trips: Option<&crate::trip_count::TripCounts>,
+    facts: &Facts<'_>,
     target: &Target,
     max_regs: Option<u32>,
     callees: Option<&Callees<'_>>,
 ) -> RegEstimate {
+    let Facts {
+        cfg,
+        live,
+        loops,
+        trips,
+    } = *facts;
     let uni = uniform_regs(func);
     let (peak, at) = peak(func, cfg, live, &uni);
     let over = overhead(target);
@@ -511,7 +514,7 @@ pub fn estimate_registers(
                 Operand::Symbol { name, .. } => Some(name.as_str()),
                 _ => None,
             });
-            match name.and_then(|n| callees(n)) {
+            match name.and_then(callees) {
                 Some(n) => {
                     let across: u32 = Liveness::regs(live.live_after(i))
                         .map(|r| w.get(idx(r)).copied().unwrap_or(0))
@@ -625,7 +628,22 @@ fn estimate_prepared(
     let lf = crate::loops::loops(&g, &dom);
     let rd = crate::reaching_defs::reaching_defs(func, &g);
     let tc = crate::trip_count::trip_counts(func, &g, &dom, &lf, &rd);
-    estimate_registers(func, &g, &lv, &lf, Some(&tc), target, max_regs, callees)
+    let facts = Facts {
+        cfg: &g,
+        live: &lv,
+        loops: &lf,
+        trips: Some(&tc),
+    };
+    estimate_registers(func, &facts, target, max_regs, callees)
+}
+
+/// The analyses of the function [`estimate_registers`] reads.
+#[derive(Clone, Copy)]
+struct Facts<'a> {
+    cfg: &'a Cfg,
+    live: &'a Liveness,
+    loops: &'a LoopForest,
+    trips: Option<&'a crate::trip_count::TripCounts>,
 }
 
 /// Estimates of every function of a module, in order: each call to a
