@@ -107,13 +107,20 @@ fn register_estimate_calibration_against_ptxas() {
     let within = within as f64 / compared as f64;
     let median = report.estimate_median_ratio().unwrap();
     println!("estimate: {compared} functions, exact {exact:.3}, within ±10% {within:.3}, median {median:.3}");
+    // With the corpus (328 functions when calibrated: 45.7% exact, 54.9%
+    // within ±10%); test-data alone (90: 32.2%, 43.3%).
+    let (exact_floor, within_floor) = if compared >= 300 {
+        (0.42, 0.50)
+    } else {
+        (0.28, 0.38)
+    };
     assert!(
-        exact >= EXACT_FLOOR,
-        "exact share {exact:.3} < {EXACT_FLOOR}"
+        exact >= exact_floor,
+        "exact share {exact:.3} < {exact_floor}"
     );
     assert!(
-        within >= WITHIN_FLOOR,
-        "±10% share {within:.3} < {WITHIN_FLOOR}"
+        within >= within_floor,
+        "±10% share {within:.3} < {within_floor}"
     );
     assert!((0.9..=1.1).contains(&median), "median ratio {median:.3}");
 }
