@@ -81,7 +81,7 @@ pub struct AnalyzeArgs {
 
     /// ptxas's `--maxrregcount N`: the estimate and occupancy assume ptxas
     /// may use at most N registers per thread.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=255))]
     maxrregcount: Option<u32>,
 
     /// List the registers live at the point of peak pressure (of the
@@ -196,9 +196,6 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     let mut db = RootDatabase::new();
     if let Some(arch) = &arch {
         db.set_target(arch.sm, &arch.suffix);
-    }
-    if args.maxrregcount == Some(0) {
-        return usage("--maxrregcount must be at least 1");
     }
     db.set_max_regs(args.maxrregcount);
     let file = db.set_file_text(&args.file, text);

@@ -60,6 +60,13 @@ pub struct BuildArgs {
     #[arg(long, value_name = "sm_XX")]
     arch: Option<String>,
 
+    /// ptxas's `--maxrregcount N`: the register count the pressure passes
+    /// aim under (and the cap of the register estimate `analyze` shows).
+    /// Stored in the database beside the target: changing it re-runs only
+    /// what reads it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=255))]
+    maxrregcount: Option<u32>,
+
     /// Set a knob, such as `--knob LoopUnroll=false` or
     /// `--knob unroll-threshold=150`; repeatable; overrides ptxopt.toml.
     /// `ptxopt knobs` lists every knob with its type and default.
@@ -189,11 +196,12 @@ pub fn run(args: BuildArgs) -> ExitCode {
 }
 
 fn build(args: &BuildArgs) -> Result<ExitCode, UsageError> {
-    let cli = settings::from_cli(
+    let mut cli = settings::from_cli(
         args.arch.as_deref(),
         &args.knobs,
         args.named_phases.as_deref(),
     )?;
+    cli.max_regs = args.maxrregcount;
     let dump = args.dump_after.as_deref().map(dump_phase).transpose()?;
     let dests = destinations(args)?;
 
