@@ -28,6 +28,7 @@ pub mod dominators;
 pub mod latency;
 pub mod liveness;
 pub mod loops;
+pub mod mrpa;
 pub mod reaching_defs;
 pub mod reg_estimate;
 pub mod reg_pressure;
