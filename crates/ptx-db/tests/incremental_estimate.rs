@@ -97,3 +97,56 @@ fn an_edit_reruns_only_that_functions_estimate() {
     assert!(!events.contains("reg_estimate(a)"), "{events}");
     assert_eq!(out.len(), 2);
 }
+
+/// Changing `nv-remat-default-max-reg` re-runs the remat phase of each
+/// kernel and, where its output changed, the phases after it; nothing
+/// before it (lowering, the cicc passes before remat) re-runs.
+#[test]
+fn remat_target_reruns_only_remat_and_what_follows() {
+    let (mut db, log) = EventLog::new_database();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../test-data/passes/NVPTXBlockRemat/pulls_constants.ptx"),
+    )
+    .unwrap();
+    // Two kernels: `remat` and the same kernel as `other`.
+    let two = format!(
+        "{text}\n{}",
+        &text[text.find(".visible").unwrap()..].replace("remat", "other")
+    );
+    let file = db.set_file_text("k.ptx", two);
+    let print = |db: &RootDatabase| {
+        for &k in kernels(db, file) {
+            ptx_db::kernel_ptx(db, k);
+        }
+    };
+    print(&db);
+    log.take(&db);
+    db.set_knob("nv-remat-default-max-reg", ptx_knobs::KnobValue::Int(1))
+        .unwrap();
+    print(&db);
+    let events = log.take(&db);
+    let text = events.join("\n");
+    assert!(text.contains("cicc_nvptx_remat_block(remat)"), "{text}");
+    assert!(text.contains("cicc_nvptx_remat_block(other)"), "{text}");
+    assert!(!text.contains("kernel_ir"), "{text}");
+    assert!(!text.contains("kernel_lowered"), "{text}");
+    // The phase before remat in the table does not re-run.
+    let before = ptx_db::PHASES
+        .iter()
+        .position(|p| p.name == "nvptx-remat-block")
+        .unwrap();
+    for p in &ptx_db::PHASES[..before] {
+        assert!(
+            !events
+                .iter()
+                .any(|e| e.starts_with(&format!("{}(", p.query))),
+            "{} re-ran:\n{text}",
+            p.query
+        );
+    }
+    // The pulled values change the code, so what follows re-runs up to
+    // the printed text.
+    assert!(text.contains("kernel_ptx(remat)"), "{text}");
+    assert!(text.contains("kernel_ptx(other)"), "{text}");
+}
