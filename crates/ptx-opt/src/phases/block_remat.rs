@@ -66,8 +66,9 @@
 //!
 //! Correct by construction (every pulled value is a pure function of
 //! constants, parameters and per-thread special registers) and checked on
-//! the emulator (filetests; `ptxopt verify --knob nv-remat-default-max-reg=8`
-//! on the test-data examples and dealii: all equal). It does not help ptxas
+//! the emulator (filetests; `ptxopt verify --knob nv-remat-default-max-reg=4`
+//! on the test-data examples: all equal; `=8` on dealii: 75 launches equal,
+//! none different, when the debug build's 15-minute limit stopped it). It does not help ptxas
 //! yet: dealii built with `--maxrregcount 24` (remat aiming at 24 PTX
 //! units) and assembled with `ptxas -arch=sm_80 -maxrregcount 24` spills
 //! 18,012 bytes (stores + loads) against 17,544 without the pass (+2.7%):
