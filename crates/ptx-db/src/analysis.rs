@@ -29,6 +29,13 @@
 //!   analysis of its own input calls the `ptx-analysis` function on that
 //!   input.
 //!
+//! The exception is the register estimate ([`reg_estimate`],
+//! [`reg_estimate_alone`]): what ptxas will report is a property of the code
+//! ptxopt writes, so it reads the pipeline's output
+//! ([`kernel_final`](crate::kernel_final)) and maps its peak back to the
+//! source through `Function::origin`; [`reg_estimate_source`] is the same
+//! model on `kernel_ir`, for inlay hints (no pipeline per keystroke).
+//!
 //! **What invalidates what.** An edit in a function's body changes that
 //! kernel's `kernel_ir` only, so only that kernel's analyses re-run (and each
 //! stops where its result is unchanged: an edit that changes an immediate
