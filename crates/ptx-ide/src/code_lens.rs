@@ -1,7 +1,9 @@
-//! Code lenses: on each function, the maximum live registers (R and P) and
-//! the occupancy that many registers per thread allows on the target
-//! (`ptx_analysis::Target::occupancy`, warps per SM); on each loop header
-//! label, the loop's trip count.
+//! Code lenses: on each function, the maximum live registers (R and P) as
+//! written, the register estimate after the pipeline (what `ptxas -v` is
+//! expected to report, `ptx_analysis::reg_estimate`) and the occupancy it
+//! allows on the target (`ptx_analysis::Target::occupancy`, warps per SM,
+//! and how many are lost to registers); on each loop header label, the loop's
+//! trip count.
 
 use std::path::Path;
 
@@ -29,14 +31,16 @@ pub(crate) fn code_lenses(db: &RootDatabase, path: &Path) -> Vec<CodeLens> {
             .map_or_else(|| k.range(), |t| t.text_range());
         let max = ka.pressure.max;
         let t = &ka.target;
-        let regs = max.r.value;
+        let est = crate::analysis::kernel_estimate(db, k.kernel);
         out.push(CodeLens {
             range: name_range,
             title: format!(
-                "max live R {regs} P {}; occupancy {}/{} warps on {}",
+                "max live R {} P {}; {}; occupancy {}/{} warps on {}",
+                max.r.value,
                 max.p.value,
-                t.occupancy(regs),
-                t.max_warps_per_sm,
+                est.summary(),
+                est.warps_per_sm,
+                est.max_warps_per_sm,
                 t.name
             ),
         });

@@ -62,6 +62,9 @@ pub struct BuildArgs {
     #[command(flatten)]
     settings: crate::cli::SettingsArgs,
 
+    #[command(flatten)]
+    max_regs: crate::cli::MaxRegArg,
+
     /// Print the pipeline (number, name, tool, implemented or pass-through,
     /// knobs read) and exit.
     #[arg(long)]
@@ -174,7 +177,8 @@ pub fn run(args: BuildArgs) -> ExitCode {
 }
 
 fn build(args: &BuildArgs) -> Result<ExitCode, UsageError> {
-    let cli = args.settings.cli_settings()?;
+    let mut cli = args.settings.cli_settings()?;
+    cli.max_regs = args.max_regs.maxrregcount;
     let dump = args.dump_after.as_deref().map(dump_phase).transpose()?;
     let files = crate::inputs::expand_ptx(&args.files).map_err(UsageError)?;
     let dests = destinations(args, &files)?;

@@ -57,6 +57,17 @@ impl SettingsArgs {
     }
 }
 
+/// `--maxrregcount`.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct MaxRegArg {
+    /// ptxas's `--maxrregcount N`: the register count the pressure passes
+    /// aim under and the cap the register estimate and occupancy assume.
+    /// Stored in the database beside the target: changing it re-runs only
+    /// what reads it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=255))]
+    pub maxrregcount: Option<u32>,
+}
+
 /// `--quiet`.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct QuietArg {

@@ -2,6 +2,7 @@
 //! Phases not listed here pass their input through (see
 //! [`crate::run_phase`]).
 
+pub mod block_remat;
 pub mod branch_opt;
 pub mod copy_prop;
 pub mod general_optimize;
