@@ -149,7 +149,7 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFirst => {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
-        PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
+        PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         id if is_general_optimize(id) => {
             Some("OriCopyProp (forward copy propagation), then constant folding and algebraic simplification (ptx_opt::phases::general_optimize)")
@@ -160,8 +160,10 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
 
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
-    matches!(id, PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt)
-        || is_general_optimize(id)
+    matches!(
+        id,
+        PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt | PhaseId::OriLoopUnrolling
+    ) || is_general_optimize(id)
 }
 
 /// The six GeneralOptimize bundles (13, 29, 37, 46, 58, 65), which run the

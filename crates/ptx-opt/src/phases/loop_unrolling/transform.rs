@@ -1,0 +1,742 @@
+//! The unrolling transform of phase 22 (seed 000, steps O and P: full
+//! unroll, partial unroll with remainder copies, the power-of-two epilogue),
+//! written as a reusable function over one loop of a [`Function`]:
+//! [`unroll`] with a [`Plan`]. The cicc unroller calls it with its own
+//! factors.
+//!
+//! PTX registers are not SSA, so a copy of the body computes in the same
+//! registers as the original: copies are chained, never merged, and no
+//! value needs renaming (unlike [`Function::clone_region`], which gives each
+//! copy fresh registers). What changes is only where each copy's latch
+//! branch goes:
+//!
+//! - **Full** (`n` trips): copies `C_0 .. C_{n-1}`; every latch jumps to the
+//!   next copy, the last to the exit. Every exit test is gone.
+//! - **Partial, known count** (`n = q * f + r`, `q >= 1`): `r` remainder
+//!   copies run first (the loop's entries go to them), then the loop of `f`
+//!   copies whose first `f - 1` exit tests are gone and whose last keeps the
+//!   original branch. That test runs after iterations `r + f - 1`,
+//!   `r + 2f - 1`, ..., exactly where the original would have tested the
+//!   same registers, so it decides the same.
+//! - **Partial, unknown count**: a check block guards each chunk of `f`
+//!   copies: from the IV value `x` at the chunk's start, the chunk runs only
+//!   if the next `f - 1` exit tests would all go on (see [`emit_check`]),
+//!   its last copy keeps the original test (go on: back to the check).
+//!   When the check fails, the power-of-two epilogue runs chunks of
+//!   `2^levels`, ..., `2` copies (each guarded the same way, each run at
+//!   most once), then the original loop, untouched, finishes. Every check is
+//!   sound on its own: a check that says no only sends the iterations to a
+//!   later stage, so the result never depends on the checks being tight.
+
+use ptx_ir::ir::{BlockId, Function, Guard, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegId};
+use rustc_hash::FxHashMap;
+
+use super::decide::{guard_constant, Iv, Limit, Plan};
+use ptx_analysis::trip_count::CmpOp;
+
+/// The shape of a bottom-tested loop the transform works on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopShape {
+    pub header: BlockId,
+    pub latch: BlockId,
+    /// Every block of the loop, in layout order.
+    pub blocks: Vec<BlockId>,
+    /// The latch's conditional `bra`.
+    pub branch: InstId,
+    /// Where the loop goes when it ends.
+    pub exit: BlockId,
+    /// The branch goes back to the header when taken (else it leaves).
+    pub continue_on_taken: bool,
+    /// Predecessors of the header outside the loop.
+    pub entries: Vec<BlockId>,
+}
+
+impl LoopShape {
+    /// The shape of the loop made of `blocks` (any order) with `header` and
+    /// one `latch`; `Err` with why when it is not a bottom-tested loop
+    /// leaving only at its latch.
+    pub fn new(
+        func: &Function,
+        header: BlockId,
+        latch: BlockId,
+        blocks: &[BlockId],
+    ) -> Result<LoopShape, &'static str> {
+        let in_loop = |b: BlockId| blocks.contains(&b);
+        let &branch = func.blocks[latch]
+            .insts
+            .last()
+            .ok_or("the latch is empty")?;
+        let inst = &func.insts[branch];
+        if inst.opcode.name != "bra" || inst.guard.is_none() {
+            return Err("the latch does not end in a conditional branch");
+        }
+        let targets = func.branch_targets_of(inst);
+        let [target] = targets.as_slice() else {
+            return Err("the latch branch has no single target");
+        };
+        let next = func.next_in_layout(latch);
+        let (continue_on_taken, exit) = if *target == header {
+            match next {
+                Some(n) if !in_loop(n) => (true, n),
+                _ => return Err("the latch does not fall out of the loop"),
+            }
+        } else if !in_loop(*target) && next == Some(header) {
+            (false, *target)
+        } else {
+            return Err("the latch branch neither continues nor leaves the loop");
+        };
+        let mut ordered: Vec<BlockId> = func
+            .layout
+            .iter()
+            .copied()
+            .filter(|b| in_loop(*b))
+            .collect();
+        ordered.dedup();
+        if ordered.len() != blocks.len() {
+            return Err("a loop block is not in the layout");
+        }
+        for &b in &ordered {
+            for &i in &func.blocks[b].insts {
+                if func.insts[i].opcode.name == "brx" {
+                    return Err("the loop holds brx.idx");
+                }
+            }
+            // Only the latch may leave the loop.
+            if b != latch {
+                for s in func.successors(b) {
+                    if !in_loop(s) {
+                        return Err("the loop leaves other than at its latch");
+                    }
+                }
+            }
+        }
+        let mut entries = Vec::new();
+        for &b in &func.layout {
+            if !in_loop(b) && func.successors(b).contains(&header) {
+                entries.push(b);
+            }
+        }
+        Ok(LoopShape {
+            header,
+            latch,
+            blocks: ordered,
+            branch,
+            exit,
+            continue_on_taken,
+            entries,
+        })
+    }
+}
+
+/// What [`unroll`] made.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unrolled {
+    /// Copies of the body made (each a map original block -> copy).
+    pub copies: usize,
+    /// The header of the loop that remains (the chunk loop's check block,
+    /// or the original header), `None` after a full unroll.
+    pub new_header: Option<BlockId>,
+}
+
+/// Unrolls the loop `shape` of `func` as `plan` says. `Err` (nothing
+/// changed) when the plan does not fit the shape. Instructions made here
+/// get `origin` as their origin.
+pub fn unroll(
+    func: &mut Function,
+    shape: &LoopShape,
+    plan: &Plan,
+    origin: Option<InstId>,
+) -> Result<Unrolled, &'static str> {
+    let needs_entry = !matches!(plan, Plan::Full { .. });
+    if needs_entry && func.layout.first() == Some(&shape.header) {
+        return Err("the loop header is the function's entry block");
+    }
+    let first_new = func.blocks.len();
+    let result = dispatch(func, shape, plan, origin)?;
+    tidy(func, shape, first_new);
+    Ok(result)
+}
+
+fn dispatch(
+    func: &mut Function,
+    shape: &LoopShape,
+    plan: &Plan,
+    origin: Option<InstId>,
+) -> Result<Unrolled, &'static str> {
+    match plan {
+        Plan::Full { n } if *n >= 1 && *n <= 4096 => Ok(full(func, shape, *n as usize)),
+        Plan::PartialKnown { n, factor } if *factor >= 2 && *n >= u64::from(*factor) => {
+            Ok(partial_known(func, shape, *n, *factor as usize))
+        }
+        Plan::PartialUnknown {
+            factor,
+            epilogue_levels,
+            iv,
+        } if *factor >= 2 => {
+            for n in std::iter::once(*factor).chain((1..=*epilogue_levels).map(|j| 1u32 << j)) {
+                if guard_constant(iv, n).is_none() {
+                    return Err("the guard constant does not fit");
+                }
+            }
+            Ok(partial_unknown(
+                func,
+                shape,
+                *factor as usize,
+                *epilogue_levels,
+                iv,
+                origin,
+            ))
+        }
+        _ => Err("the plan does not fit"),
+    }
+}
+
+/// Removes the unguarded `bra`s to the next block that the transform left
+/// in the loop's blocks, its entries and the blocks it made, and the
+/// unlabeled blocks this leaves empty.
+fn tidy(func: &mut Function, shape: &LoopShape, first_new: usize) {
+    let is_new = |b: BlockId| b.into_raw().into_u32() as usize >= first_new;
+    let layout = func.layout.clone();
+    let mut remove_blocks = Vec::new();
+    for (pos, &b) in layout.iter().enumerate() {
+        if !(is_new(b) || shape.blocks.contains(&b) || shape.entries.contains(&b)) {
+            continue;
+        }
+        let Some(&last) = func.blocks[b].insts.last() else {
+            continue;
+        };
+        let inst = &func.insts[last];
+        if inst.guard.is_some() || inst.opcode.name != "bra" {
+            continue;
+        }
+        let next = layout[pos + 1..]
+            .iter()
+            .copied()
+            .find(|n| !remove_blocks.contains(n));
+        let targets = func.branch_targets_of(inst);
+        if next.is_some() && targets.as_slice() == [next.unwrap()] {
+            func.blocks[b].insts.pop();
+            if is_new(b) && func.blocks[b].insts.is_empty() && func.blocks[b].label.is_none() {
+                remove_blocks.push(b);
+            }
+        }
+    }
+    func.layout.retain(|b| !remove_blocks.contains(b));
+}
+
+/// The original latch branch, to restore in the copy that keeps the test.
+struct Test {
+    guard: Guard,
+    opcode: Opcode,
+}
+
+/// Turns the latch's conditional branch into `bra header` (so that copies
+/// never fall through out of the region) and returns what it was.
+fn make_latch_unconditional(func: &mut Function, shape: &LoopShape) -> Test {
+    let inst = &mut func.insts[shape.branch];
+    let test = Test {
+        guard: inst.guard.expect("checked by LoopShape::new"),
+        opcode: inst.opcode.clone(),
+    };
+    inst.guard = None;
+    inst.operands = vec![Operand::Label(shape.header)];
+    test
+}
+
+/// Points the (unconditional) latch branch `branch` at `target`.
+fn jump(func: &mut Function, branch: InstId, target: BlockId) {
+    func.insts[branch].guard = None;
+    func.insts[branch].operands = vec![Operand::Label(target)];
+}
+
+/// Gives `branch` (at the end of `latch`) the original test: go on to
+/// `cont`, leave to `exit`.
+fn restore_test(
+    func: &mut Function,
+    shape: &LoopShape,
+    test: &Test,
+    latch: BlockId,
+    branch: InstId,
+    cont: BlockId,
+    exit: BlockId,
+) {
+    let (taken, fall) = if shape.continue_on_taken {
+        (cont, exit)
+    } else {
+        (exit, cont)
+    };
+    let inst = &mut func.insts[branch];
+    inst.guard = Some(test.guard);
+    inst.opcode = test.opcode.clone();
+    inst.operands = vec![Operand::Label(taken)];
+    fix_fallthrough(func, latch, Some(fall));
+}
+
+/// One copy of the region: original block -> copy, and the copy of the
+/// latch branch.
+struct Copy {
+    blocks: FxHashMap<BlockId, BlockId>,
+    branch: InstId,
+    last: BlockId,
+}
+
+impl Copy {
+    fn header(&self, shape: &LoopShape) -> BlockId {
+        self.blocks[&shape.header]
+    }
+    fn latch(&self, shape: &LoopShape) -> BlockId {
+        self.blocks[&shape.latch]
+    }
+}
+
+/// Copies the loop's blocks (same registers), placed after `after` in
+/// layout order. Labels of the copies are fresh; branches inside the region
+/// go to the copies; fall-throughs are kept with explicit jumps.
+fn copy_region(func: &mut Function, shape: &LoopShape, after: BlockId) -> Copy {
+    copy_region_at(func, shape, after, true)
+}
+
+/// [`copy_region`]; `keep_after`: keep `after`'s fall-through (else the
+/// caller makes `after` go where it wants).
+fn copy_region_at(
+    func: &mut Function,
+    shape: &LoopShape,
+    after: BlockId,
+    keep_after: bool,
+) -> Copy {
+    let region = &shape.blocks;
+    let after_next = func.next_in_layout(after);
+    let mut map = FxHashMap::default();
+    let mut order = Vec::with_capacity(region.len());
+    for &b in region {
+        let orig = &func.blocks[b];
+        let label = orig.label.as_deref().map(|l| func.fresh_label(l));
+        let pragmas = orig.pragmas.clone();
+        let copy = func.blocks.alloc(ptx_ir::ir::Block {
+            label,
+            insts: Vec::new(),
+            pragmas,
+            rpo_index: None,
+            loop_depth: None,
+        });
+        map.insert(b, copy);
+        order.push(copy);
+    }
+    let mut branch = shape.branch;
+    for &b in region {
+        let copy_block = map[&b];
+        let insts = func.blocks[b].insts.clone();
+        for i in insts {
+            let Some(c) = func.clone_inst(i) else {
+                continue;
+            };
+            func.insts[c].map_labels(|t| map.get(&t).copied().unwrap_or(t));
+            func.blocks[copy_block].insts.push(c);
+            if i == shape.branch {
+                branch = c;
+            }
+        }
+    }
+    // Where each copy continues when it falls through.
+    let intended: Vec<(BlockId, Option<BlockId>)> = region
+        .iter()
+        .filter(|&&b| func.falls_through(b))
+        .map(|&b| {
+            let next = func.next_in_layout(b);
+            (map[&b], next.map(|n| map.get(&n).copied().unwrap_or(n)))
+        })
+        .collect();
+    let pos = func.layout_position(after).expect("placed");
+    let tail = func.layout.split_off(pos + 1);
+    func.layout.extend(order.iter().copied());
+    func.layout.extend(tail);
+    for (copy, target) in intended {
+        fix_fallthrough(func, copy, target);
+    }
+    if keep_after {
+        fix_fallthrough(func, after, after_next);
+    }
+    let last = *order.last().expect("a loop has a block");
+    let last = last_of_run(func, last);
+    Copy {
+        blocks: map,
+        branch,
+        last,
+    }
+}
+
+/// The last block of the run of blocks starting at `b` that the copier
+/// added (jump blocks inserted right after `b`).
+fn last_of_run(func: &Function, b: BlockId) -> BlockId {
+    let mut cur = b;
+    while let Some(n) = func.next_in_layout(cur) {
+        let blk = &func.blocks[n];
+        let is_jump = blk.label.is_none()
+            && blk.insts.len() == 1
+            && func.insts[blk.insts[0]].guard.is_none()
+            && func.insts[blk.insts[0]].opcode.name == "bra"
+            && func.origin(blk.insts[0]).is_none()
+            && func.falls_through(cur);
+        if !is_jump {
+            break;
+        }
+        cur = n;
+    }
+    cur
+}
+
+/// Makes `block` continue to `target` when it falls through, adding a `bra`
+/// (a `ret` for the end of the function) where the layout differs: in the
+/// block, or in a block of its own after it when the block ends with a
+/// guarded terminator.
+fn fix_fallthrough(func: &mut Function, block: BlockId, target: Option<BlockId>) {
+    if !func.falls_through(block) {
+        return;
+    }
+    let Some(pos) = func.layout_position(block) else {
+        return;
+    };
+    if func.layout.get(pos + 1).copied() == target {
+        return;
+    }
+    let inst = match target {
+        Some(t) => Inst {
+            guard: None,
+            opcode: Opcode::new("bra", Vec::new()),
+            operands: vec![Operand::Label(t)],
+            locs: Vec::new(),
+            range: Default::default(),
+        },
+        None => Inst {
+            guard: None,
+            opcode: Opcode::new("ret", Vec::new()),
+            operands: Vec::new(),
+            locs: Vec::new(),
+            range: Default::default(),
+        },
+    };
+    let j = func.add_inst(inst, None);
+    let guarded_end = func.blocks[block]
+        .insts
+        .last()
+        .is_some_and(|&l| func.insts[l].is_terminator());
+    if guarded_end {
+        let new = func.blocks.alloc(ptx_ir::ir::Block {
+            insts: vec![j],
+            ..Default::default()
+        });
+        func.layout.insert(pos + 1, new);
+    } else {
+        func.blocks[block].insts.push(j);
+    }
+}
+
+/// A new empty block placed after `after` (whose fall-through is kept).
+fn new_block_after(func: &mut Function, after: BlockId) -> BlockId {
+    let next = func.next_in_layout(after);
+    let b = func.blocks.alloc(ptx_ir::ir::Block::default());
+    let pos = func.layout_position(after).expect("placed");
+    func.layout.insert(pos + 1, b);
+    fix_fallthrough(func, after, next);
+    b
+}
+
+/// The last block of the loop in layout order (copies go after it).
+fn loop_end(func: &Function, shape: &LoopShape) -> BlockId {
+    last_of_run(func, *shape.blocks.last().expect("a loop has a block"))
+}
+
+fn redirect_entries(func: &mut Function, shape: &LoopShape, to: BlockId) {
+    for &e in &shape.entries {
+        func.redirect_edge(e, shape.header, to);
+    }
+}
+
+fn full(func: &mut Function, shape: &LoopShape, n: usize) -> Unrolled {
+    make_latch_unconditional(func, shape);
+    let mut copies: Vec<Copy> = Vec::with_capacity(n);
+    let mut cur = loop_end(func, shape);
+    for _ in 1..n {
+        let c = copy_region(func, shape, cur);
+        cur = c.last;
+        copies.push(c);
+    }
+    // Chain: original -> copy 1 -> ... -> exit.
+    let mut branches = vec![(shape.branch, shape.latch)];
+    let mut heads = Vec::new();
+    for c in &copies {
+        branches.push((c.branch, c.latch(shape)));
+        heads.push(c.header(shape));
+    }
+    heads.push(shape.exit);
+    for (k, &(br, _)) in branches.iter().enumerate() {
+        jump(func, br, heads[k]);
+    }
+    Unrolled {
+        copies: n - 1,
+        new_header: None,
+    }
+}
+
+fn partial_known(func: &mut Function, shape: &LoopShape, n: u64, f: usize) -> Unrolled {
+    let test = make_latch_unconditional(func, shape);
+    let r = (n % f as u64) as usize;
+    let mut cur = loop_end(func, shape);
+    let mut main: Vec<Copy> = Vec::new();
+    for _ in 1..f {
+        let c = copy_region(func, shape, cur);
+        cur = c.last;
+        main.push(c);
+    }
+    let mut rem: Vec<Copy> = Vec::new();
+    for _ in 0..r {
+        let c = copy_region(func, shape, cur);
+        cur = c.last;
+        rem.push(c);
+    }
+    // Main loop: original -> copy 1 -> ... -> copy f-1 (test).
+    let mut prev = shape.branch;
+    for c in &main {
+        jump(func, prev, c.header(shape));
+        prev = c.branch;
+    }
+    let last_latch = main.last().map(|c| c.latch(shape)).unwrap_or(shape.latch);
+    restore_test(
+        func,
+        shape,
+        &test,
+        last_latch,
+        prev,
+        shape.header,
+        shape.exit,
+    );
+    // Remainder copies run first.
+    if let Some(first) = rem.first() {
+        let to = first.header(shape);
+        for (k, c) in rem.iter().enumerate() {
+            let next = rem
+                .get(k + 1)
+                .map(|n| n.header(shape))
+                .unwrap_or(shape.header);
+            jump(func, c.branch, next);
+        }
+        redirect_entries(func, shape, to);
+    }
+    Unrolled {
+        copies: f - 1 + r,
+        new_header: Some(shape.header),
+    }
+}
+
+fn partial_unknown(
+    func: &mut Function,
+    shape: &LoopShape,
+    f: usize,
+    levels: u32,
+    iv: &Iv,
+    origin: Option<InstId>,
+) -> Unrolled {
+    let test = make_latch_unconditional(func, shape);
+    // Stages: the main chunk loop (f copies), then 2^levels .. 2.
+    let mut sizes = vec![f];
+    for j in (1..=levels).rev() {
+        sizes.push(1usize << j);
+    }
+    let mut cur = loop_end(func, shape);
+    struct Stage {
+        check: BlockId,
+        fail: InstId,
+        copies: Vec<Copy>,
+    }
+    let mut stages: Vec<Stage> = Vec::new();
+    let mut total = 0;
+    for &size in &sizes {
+        let check = new_block_after(func, cur);
+        let ok = emit_check(func, check, iv, size as u32, origin);
+        cur = check;
+        let mut copies = Vec::new();
+        for k in 0..size {
+            let c = copy_region_at(func, shape, cur, k > 0);
+            cur = c.last;
+            copies.push(c);
+        }
+        let fail = func.add_inst(
+            Inst {
+                guard: Some(Guard {
+                    reg: ok,
+                    negated: true,
+                }),
+                opcode: Opcode::new("bra", Vec::new()),
+                operands: vec![Operand::Label(shape.header)],
+                locs: Vec::new(),
+                range: Default::default(),
+            },
+            None,
+        );
+        func.blocks[check].insts.push(fail);
+        total += size;
+        // The check falls into the first copy's header.
+        let first = copies[0].header(shape);
+        fix_fallthrough(func, check, Some(first));
+        stages.push(Stage {
+            check,
+            fail,
+            copies,
+        });
+    }
+    let mut after_stage = Vec::new();
+    for k in 0..stages.len() {
+        after_stage.push(stages.get(k + 1).map(|s| s.check).unwrap_or(shape.header));
+    }
+    for (k, st) in stages.iter().enumerate() {
+        let next = after_stage[k];
+        func.insts[st.fail].operands = vec![Operand::Label(next)];
+        for (i, c) in st.copies.iter().enumerate() {
+            if let Some(n) = st.copies.get(i + 1) {
+                let h = n.header(shape);
+                jump(func, c.branch, h);
+            } else {
+                // The main chunk loops back to its check; a stage of the
+                // epilogue goes on to the next stage.
+                let cont = if k == 0 { st.check } else { next };
+                let latch = c.latch(shape);
+                restore_test(func, shape, &test, latch, c.branch, cont, shape.exit);
+            }
+        }
+    }
+    // The original loop finishes what the chunks left.
+    restore_test(
+        func,
+        shape,
+        &test,
+        shape.latch,
+        shape.branch,
+        shape.header,
+        shape.exit,
+    );
+    let main_check = stages[0].check;
+    redirect_entries(func, shape, main_check);
+    Unrolled {
+        copies: total,
+        new_header: Some(main_check),
+    }
+}
+
+fn reg_op(r: RegId) -> Operand {
+    Operand::Reg {
+        reg: r,
+        component: None,
+    }
+}
+
+fn imm(v: u128) -> Operand {
+    Operand::Imm(Imm::new(ImmValue::Int(v as i128)))
+}
+
+fn push(
+    func: &mut Function,
+    block: BlockId,
+    name: &str,
+    mods: &[String],
+    ops: Vec<Operand>,
+    origin: Option<InstId>,
+) {
+    let inst = Inst {
+        guard: None,
+        opcode: Opcode::new(name, mods.to_vec()),
+        operands: ops,
+        locs: Vec::new(),
+        range: Default::default(),
+    };
+    let i = func.add_inst(inst, origin);
+    func.blocks[block].insts.push(i);
+}
+
+/// Appends to `block` the check that a chunk of `n` copies may run from the
+/// IV's current value `x`: the first `n - 1` exit tests of the chunk would
+/// all go on. The compared value of test `j` is `x + (j + a) * s` (`a` = 1
+/// when the compare reads the incremented IV), so for an ascending IV the
+/// tests go on while the largest, `x + K` with `K = (n - 2 + a) * |s|`, is
+/// below the limit `L` without wrapping:
+///
+/// ```text
+/// x < L  and  (L - x) >u K        for `<`  (>=u for `<=`)
+/// x > L  and  (x - L) >u K        for `>`  (>=u for `>=`), descending
+/// ```
+///
+/// `L - x` is exact as an unsigned number once `x < L` (in the compare's
+/// signedness). A `!=` test uses the signed order in the IV's direction.
+/// Returns the predicate that is true when the chunk may run.
+pub fn emit_check(
+    func: &mut Function,
+    block: BlockId,
+    iv: &Iv,
+    n: u32,
+    origin: Option<InstId>,
+) -> RegId {
+    let w = iv.width;
+    let k = guard_constant(iv, n).unwrap_or(0);
+    let ascending = iv.stride > 0;
+    let (order, strict, signed) = match iv.op {
+        CmpOp::Lt => (".lt", true, iv.signed),
+        CmpOp::Le => (".le", false, iv.signed),
+        CmpOp::Gt => (".gt", true, iv.signed),
+        CmpOp::Ge => (".ge", false, iv.signed),
+        _ => (if ascending { ".lt" } else { ".gt" }, true, true),
+    };
+    let ty = format!(".{}{w}", if signed { "s" } else { "u" });
+    let limit = match iv.limit {
+        Limit::Reg(r) => r,
+        Limit::Imm(v) => {
+            let t = func.new_reg(&format!(".b{w}"), None);
+            let m = (1u128 << w) - 1;
+            let bits = (v as u128) & m;
+            push(
+                func,
+                block,
+                "mov",
+                &[format!(".b{w}")],
+                vec![reg_op(t), imm(bits)],
+                origin,
+            );
+            t
+        }
+    };
+    let p1 = func.new_reg(".pred", None);
+    push(
+        func,
+        block,
+        "setp",
+        &[order.to_string(), ty],
+        vec![reg_op(p1), reg_op(iv.reg), reg_op(limit)],
+        origin,
+    );
+    let d = func.new_reg(&format!(".b{w}"), None);
+    let (a, b) = if ascending {
+        (limit, iv.reg)
+    } else {
+        (iv.reg, limit)
+    };
+    push(
+        func,
+        block,
+        "sub",
+        &[format!(".s{w}")],
+        vec![reg_op(d), reg_op(a), reg_op(b)],
+        origin,
+    );
+    let ok = func.new_reg(".pred", None);
+    push(
+        func,
+        block,
+        "setp",
+        &[
+            if strict { ".gt" } else { ".ge" }.to_string(),
+            ".and".to_string(),
+            format!(".u{w}"),
+        ],
+        vec![reg_op(ok), reg_op(d), imm(k), reg_op(p1)],
+        origin,
+    );
+    ok
+}
