@@ -341,9 +341,10 @@ pub fn decide(cx: &LoopCtx) -> Decision {
     }
     let force_all = ov == "+";
 
-    // Step B: nounroll propagated from an enclosing loop.
+    // Step B: nounroll propagated from an enclosing loop (a loop with a
+    // pragma of its own is reported for that one, at step D).
     if let Some(outer) = cx.inherited_nounroll {
-        if !force_all {
+        if !force_all && !has_nounroll(func, l.header) {
             return reject(
                 facts,
                 11,

@@ -28,6 +28,7 @@
 //!   sound on its own: a check that says no only sends the iterations to a
 //!   later stage, so the result never depends on the checks being tight.
 
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{BlockId, Function, Guard, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegId};
 use rustc_hash::FxHashMap;
 
@@ -49,6 +50,10 @@ pub struct LoopShape {
     pub continue_on_taken: bool,
     /// Predecessors of the header outside the loop.
     pub entries: Vec<BlockId>,
+    /// The `setp` in the latch that defines the branch's predicate, when
+    /// nothing else reads that predicate: a copy whose latch no longer
+    /// branches does not need it.
+    pub compare: Option<InstId>,
 }
 
 impl LoopShape {
@@ -116,6 +121,7 @@ impl LoopShape {
                 entries.push(b);
             }
         }
+        let compare = private_compare(func, latch, branch);
         Ok(LoopShape {
             header,
             latch,
@@ -124,7 +130,62 @@ impl LoopShape {
             exit,
             continue_on_taken,
             entries,
+            compare,
         })
+    }
+}
+
+/// The unguarded `setp` with one destination that last writes the latch
+/// branch's predicate in the latch, when no other placed instruction of the
+/// function reads that predicate.
+fn private_compare(func: &Function, latch: BlockId, branch: InstId) -> Option<InstId> {
+    let pred = func.insts[branch].guard?.reg;
+    let insts = &func.blocks[latch].insts;
+    let mut cmp = None;
+    for &i in insts.iter().rev().skip(1) {
+        let mut writes = false;
+        visit_defs_and_uses(&func.insts[i], |a, r| {
+            writes |= a == Access::Def && r == pred
+        });
+        if writes {
+            cmp = Some(i);
+            break;
+        }
+    }
+    let cmp = cmp?;
+    let c = &func.insts[cmp];
+    let single_dest =
+        matches!(c.operands.first(), Some(Operand::Reg { reg, component: None }) if *reg == pred);
+    if c.opcode.name != "setp" || c.guard.is_some() || !single_dest {
+        return None;
+    }
+    for &b in &func.layout {
+        for &i in &func.blocks[b].insts {
+            if i == branch {
+                continue;
+            }
+            let mut reads = false;
+            visit_defs_and_uses(&func.insts[i], |a, r| {
+                reads |= a == Access::Use && r == pred
+            });
+            if reads {
+                return None;
+            }
+        }
+    }
+    Some(cmp)
+}
+
+/// Removes the compares of the latches in `latches` (blocks whose branch
+/// the transform made unconditional or removed).
+fn drop_compares(func: &mut Function, shape: &LoopShape, latches: &[(BlockId, Option<InstId>)]) {
+    if shape.compare.is_none() {
+        return;
+    }
+    for &(b, c) in latches {
+        if let Some(c) = c {
+            crate::phases::known::remove_keeping_locs(func, b, c);
+        }
     }
 }
 
@@ -215,7 +276,7 @@ fn tidy(func: &mut Function, shape: &LoopShape, first_new: usize) {
             .find(|n| !remove_blocks.contains(n));
         let targets = func.branch_targets_of(inst);
         if next.is_some() && targets.as_slice() == [next.unwrap()] {
-            func.blocks[b].insts.pop();
+            crate::phases::known::remove_keeping_locs(func, b, last);
             if is_new(b) && func.blocks[b].insts.is_empty() && func.blocks[b].label.is_none() {
                 remove_blocks.push(b);
             }
@@ -277,6 +338,7 @@ fn restore_test(
 struct Copy {
     blocks: FxHashMap<BlockId, BlockId>,
     branch: InstId,
+    compare: Option<InstId>,
     last: BlockId,
 }
 
@@ -323,6 +385,7 @@ fn copy_region_at(
         order.push(copy);
     }
     let mut branch = shape.branch;
+    let mut compare = None;
     for &b in region {
         let copy_block = map[&b];
         let insts = func.blocks[b].insts.clone();
@@ -334,6 +397,9 @@ fn copy_region_at(
             func.blocks[copy_block].insts.push(c);
             if i == shape.branch {
                 branch = c;
+            }
+            if Some(i) == shape.compare {
+                compare = Some(c);
             }
         }
     }
@@ -361,6 +427,7 @@ fn copy_region_at(
     Copy {
         blocks: map,
         branch,
+        compare,
         last,
     }
 }
@@ -472,6 +539,9 @@ fn full(func: &mut Function, shape: &LoopShape, n: usize) -> Unrolled {
     for (k, &(br, _)) in branches.iter().enumerate() {
         jump(func, br, heads[k]);
     }
+    let mut dead = vec![(shape.latch, shape.compare)];
+    dead.extend(copies.iter().map(|c| (c.latch(shape), c.compare)));
+    drop_compares(func, shape, &dead);
     Unrolled {
         copies: n - 1,
         new_header: None,
@@ -510,6 +580,9 @@ fn partial_known(func: &mut Function, shape: &LoopShape, n: u64, f: usize) -> Un
         shape.header,
         shape.exit,
     );
+    let mut dead = vec![(shape.latch, shape.compare)];
+    dead.extend(main.iter().take(f - 2).map(|c| (c.latch(shape), c.compare)));
+    dead.extend(rem.iter().map(|c| (c.latch(shape), c.compare)));
     // Remainder copies run first.
     if let Some(first) = rem.first() {
         let to = first.header(shape);
@@ -522,6 +595,7 @@ fn partial_known(func: &mut Function, shape: &LoopShape, n: u64, f: usize) -> Un
         }
         redirect_entries(func, shape, to);
     }
+    drop_compares(func, shape, &dead);
     Unrolled {
         copies: f - 1 + r,
         new_header: Some(shape.header),
@@ -588,8 +662,16 @@ fn partial_unknown(
     for k in 0..stages.len() {
         after_stage.push(stages.get(k + 1).map(|s| s.check).unwrap_or(shape.header));
     }
+    let mut dead = Vec::new();
     for (k, st) in stages.iter().enumerate() {
         let next = after_stage[k];
+        let n = st.copies.len();
+        dead.extend(
+            st.copies
+                .iter()
+                .take(n - 1)
+                .map(|c| (c.latch(shape), c.compare)),
+        );
         func.insts[st.fail].operands = vec![Operand::Label(next)];
         for (i, c) in st.copies.iter().enumerate() {
             if let Some(n) = st.copies.get(i + 1) {
@@ -616,6 +698,7 @@ fn partial_unknown(
     );
     let main_check = stages[0].check;
     redirect_entries(func, shape, main_check);
+    drop_compares(func, shape, &dead);
     Unrolled {
         copies: total,
         new_header: Some(main_check),
