@@ -125,7 +125,6 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     if !ctx.bool(knobs::LoopMakeSingleEntry) {
         return PhaseOutput::unchanged(input);
     }
-    let k = Knobs::read(ctx);
     let mut f: Function = (**input).clone();
     let block_index: FxHashMap<BlockId, usize> = input
         .layout
@@ -147,6 +146,12 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         hs.sort();
         hs.into_iter().rev().map(|(_, h)| h).collect()
     };
+    // The knobs are read only where there is a loop to decide about, so
+    // that changing one re-runs this phase only in those functions.
+    if headers.is_empty() {
+        return PhaseOutput::unchanged(input);
+    }
+    let k = Knobs::read(ctx);
     let mut out = PhaseOutput::unchanged(input);
     let mut changed = false;
     let (mut full, mut partial, mut not) = (0u64, 0u64, 0u64);
