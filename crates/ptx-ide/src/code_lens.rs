@@ -1,7 +1,9 @@
 //! Code lenses: on each function, the maximum live registers (R and P) and
 //! the occupancy that many registers per thread allows on the target
 //! (`ptx_analysis::Target::occupancy`, warps per SM); on each loop header
-//! label, the loop's trip count.
+//! label, the loop's trip count, and a second lens with what the loop
+//! phases decided (`ptxas 22: unrolled x4: unknown trip count,
+//! UnrollUnknownCount=4`).
 
 use std::path::Path;
 
@@ -57,12 +59,14 @@ pub(crate) fn code_lenses(db: &RootDatabase, path: &Path) -> Vec<CodeLens> {
                 Some(n) => format!("loop depth {}: trip count {n}", facts.depth),
                 None => format!("loop depth {}: trip count unknown", facts.depth),
             };
-            out.push(CodeLens {
-                range: name
-                    .ident()
-                    .map_or_else(|| label.syntax().text_range(), |t| t.text_range()),
-                title,
-            });
+            let range = name
+                .ident()
+                .map_or_else(|| label.syntax().text_range(), |t| t.text_range());
+            out.push(CodeLens { range, title });
+            let reports = crate::loop_decisions::reports_for(db, k.kernel, &ka, block);
+            if let Some(title) = crate::loop_decisions::lens_title(&reports) {
+                out.push(CodeLens { range, title });
+            }
         }
     }
     out

@@ -118,6 +118,14 @@ impl LoopShape {
         let mut entries = Vec::new();
         for &b in &func.layout {
             if !in_loop(b) && func.successors(b).contains(&header) {
+                // A `brx.idx` edge cannot be redirected (its list is shared).
+                let indirect = func.blocks[b]
+                    .insts
+                    .last()
+                    .is_some_and(|&i| func.insts[i].opcode.name == "brx");
+                if indirect {
+                    return Err("an indirect branch (brx.idx) enters the loop");
+                }
                 entries.push(b);
             }
         }
