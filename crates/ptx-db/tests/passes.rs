@@ -146,7 +146,9 @@ fn run_filetest(rel: &str) {
                     r.summary
                 ));
                 let facts: Vec<String> = r.facts.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                snapshot.push_str(&format!("//     {}\n", facts.join("; ")));
+                if !facts.is_empty() {
+                    snapshot.push_str(&format!("//     {}\n", facts.join("; ")));
+                }
             }
         }
     }

@@ -116,14 +116,19 @@ use decide::{Decision, Knobs, LoopCtx, Plan};
 
 /// Runs phase 22 on one function.
 pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
+    // The entry guards: the loops are still reported, with the guard that
+    // stopped the phase as the reason (no code: the seed returns early).
     if !ctx.bool(knobs::LoopUnroll) {
-        return PhaseOutput::unchanged(input);
+        return not_run(input, "LoopUnroll=false (loop unrolling is disabled)");
     }
     if input.layout.len() <= 2 {
-        return PhaseOutput::unchanged(input);
+        return not_run(input, "entry guard: the function has at most two blocks");
     }
     if !ctx.bool(knobs::LoopMakeSingleEntry) {
-        return PhaseOutput::unchanged(input);
+        return not_run(
+            input,
+            "LoopMakeSingleEntry=false (the loop passes are disabled)",
+        );
     }
     let mut f: Function = (**input).clone();
     let block_index: FxHashMap<BlockId, usize> = input
@@ -222,6 +227,49 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     if changed {
         out.function = Arc::new(f);
     }
+    out
+}
+
+/// The output when an entry guard stops the phase: the input, and every
+/// loop reported as not unrolled for `reason`.
+fn not_run(input: &Arc<Function>, reason: &str) -> PhaseOutput {
+    let mut out = PhaseOutput::unchanged(input);
+    if input.layout.is_empty() {
+        return out;
+    }
+    let g = cfg(input);
+    let d = dominators(&g);
+    let lf = loops(&g, &d);
+    if lf.loops.is_empty() {
+        return out;
+    }
+    for l in &lf.loops {
+        let header = input.blocks[l.header]
+            .insts
+            .first()
+            .and_then(|&i| origin(input, i));
+        let dec = Decision {
+            plan: None,
+            code: None,
+            reason: reason.to_string(),
+            facts: Vec::new(),
+        };
+        report(&mut out, header, &dec);
+    }
+    out.stats = vec![
+        Stat {
+            name: "partially unrolled loops",
+            value: 0,
+        },
+        Stat {
+            name: "non-unrolled loops",
+            value: lf.loops.len() as u64,
+        },
+        Stat {
+            name: "fully unrolled loops",
+            value: 0,
+        },
+    ];
     out
 }
 
