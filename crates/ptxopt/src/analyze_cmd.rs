@@ -417,6 +417,15 @@ pub fn render_text(report: &FileAnalysis) -> String {
             if let (Some(res), Some(rec)) = (l.res_mii, l.rec_mii) {
                 let _ = write!(line, ", ResMII {res}, RecMII {rec}");
             }
+            if let Some((u, by)) = &l.unroll {
+                let what = match (u.full, u.factor, u.code) {
+                    (true, n, _) => format!("fully unrolled (x{n})"),
+                    (false, n, _) if n > 1 => format!("unrolled x{n}"),
+                    (_, _, Some(code)) => format!("not unrolled (code {code})"),
+                    _ => "not unrolled".to_string(),
+                };
+                let _ = write!(line, ", {by}: {what}");
+            }
             let _ = writeln!(out, "{line}");
         }
         let classes: Vec<String> = f

@@ -247,6 +247,9 @@ fn dispatch(
                     return Err("the guard constant does not fit");
                 }
             }
+            if matches!(iv.limit, Limit::Imm(_)) && const_stage_limit(iv, *factor).is_none() {
+                return Err("the constant limit leaves no room for a chunk");
+            }
             Ok(partial_unknown(
                 func,
                 shape,
@@ -291,6 +294,45 @@ fn tidy(func: &mut Function, shape: &LoopShape, first_new: usize) {
         }
     }
     func.layout.retain(|b| !remove_blocks.contains(b));
+    merge_straight(func, shape, first_new);
+}
+
+/// Merges each block the transform made or copied into the block before it
+/// when that one falls into it and nothing else reaches it (no branch names
+/// it, no `.pragma`), as branch simplification would: the output is then a
+/// fixed point of the phases before this one.
+fn merge_straight(func: &mut Function, shape: &LoopShape, first_new: usize) {
+    let is_new = |b: BlockId| b.into_raw().into_u32() as usize >= first_new;
+    let mut targets = rustc_hash::FxHashSet::default();
+    for &b in &func.layout {
+        for &i in &func.blocks[b].insts {
+            targets.extend(func.branch_targets_of(&func.insts[i]));
+        }
+    }
+    for l in &func.locals {
+        if let ptx_ir::ir::LocalDecl::BranchTargets { targets: t, .. } = l {
+            targets.extend(t.iter().copied());
+        }
+    }
+    let mut i = 0;
+    while i + 1 < func.layout.len() {
+        let (b, n) = (func.layout[i], func.layout[i + 1]);
+        let mergeable = (is_new(n) || shape.blocks.contains(&n))
+            && (is_new(b) || shape.blocks.contains(&b))
+            && !targets.contains(&n)
+            && func.blocks[n].pragmas.is_empty()
+            && func.blocks[b]
+                .insts
+                .last()
+                .is_none_or(|&l| !func.insts[l].is_terminator());
+        if mergeable {
+            let moved = std::mem::take(&mut func.blocks[n].insts);
+            func.blocks[b].insts.extend(moved);
+            func.layout.remove(i + 1);
+        } else {
+            i += 1;
+        }
+    }
 }
 
 /// The original latch branch, to restore in the copy that keeps the test.
@@ -604,6 +646,7 @@ fn partial_known(func: &mut Function, shape: &LoopShape, n: u64, f: usize) -> Un
         redirect_entries(func, shape, to);
     }
     drop_compares(func, shape, &dead);
+    mark_nounroll(func, shape.header);
     Unrolled {
         copies: f - 1 + r,
         new_header: Some(shape.header),
@@ -630,11 +673,26 @@ fn partial_unknown(
         fail: InstId,
         copies: Vec<Copy>,
     }
+    // A stage a constant limit leaves no room for is dropped.
+    sizes.retain(|&n| {
+        !matches!(iv.limit, Limit::Imm(_)) || const_stage_limit(iv, n as u32).is_some()
+    });
+    // Once per entry into the loop: each stage's shifted limit.
+    let pre = new_block_after(func, cur);
+    let limits: Vec<StageLimit> = sizes
+        .iter()
+        .map(|&size| emit_stage_limit(func, pre, iv, size as u32, origin))
+        .collect();
+    cur = pre;
     let mut stages: Vec<Stage> = Vec::new();
     let mut total = 0;
-    for &size in &sizes {
-        let check = new_block_after(func, cur);
-        let ok = emit_check(func, check, iv, size as u32, origin);
+    for (k, &size) in sizes.iter().enumerate() {
+        // Placed right after `pre` (which falls into it) or after the last
+        // copy of the previous stage (which ends with a jump).
+        let check = func.blocks.alloc(ptx_ir::ir::Block::default());
+        let pos = func.layout_position(cur).expect("placed");
+        func.layout.insert(pos + 1, check);
+        let ok = emit_check(func, check, iv, limits[k], origin);
         cur = check;
         let mut copies = Vec::new();
         for k in 0..size {
@@ -705,8 +763,18 @@ fn partial_unknown(
         shape.exit,
     );
     let main_check = stages[0].check;
-    redirect_entries(func, shape, main_check);
+    if func.blocks[pre].insts.is_empty() {
+        // Constant limits: nothing to compute on entry.
+        func.layout.retain(|&b| b != pre);
+        redirect_entries(func, shape, main_check);
+    } else {
+        redirect_entries(func, shape, pre);
+    }
     drop_compares(func, shape, &dead);
+    // The loops left (the chunk loop and the original, now the remainder)
+    // are marked so that unrolling the output again changes nothing.
+    mark_nounroll(func, main_check);
+    mark_nounroll(func, shape.header);
     Unrolled {
         copies: total,
         new_header: Some(main_check),
@@ -743,91 +811,181 @@ fn push(
     func.blocks[block].insts.push(i);
 }
 
-/// Appends to `block` the check that a chunk of `n` copies may run from the
-/// IV's current value `x`: the first `n - 1` exit tests of the chunk would
-/// all go on. The compared value of test `j` is `x + (j + a) * s` (`a` = 1
-/// when the compare reads the incremented IV), so for an ascending IV the
-/// tests go on while the largest, `x + K` with `K = (n - 2 + a) * |s|`, is
-/// below the limit `L` without wrapping:
+/// Marks `block` (a loop header the transform leaves) with `.pragma
+/// "nounroll"`, as cicc marks the remainder loops it makes: the loop is
+/// unrolled already.
+fn mark_nounroll(func: &mut Function, block: BlockId) {
+    let pragmas = &mut func.blocks[block].pragmas;
+    if !pragmas
+        .iter()
+        .any(|p| p.trim().trim_matches('"').trim() == "nounroll")
+    {
+        pragmas.push("\"nounroll\"".to_string());
+    }
+}
+
+/// The direction of the check of an IV (see [`emit_stage_limit`]): the
+/// `setp` order, whether the IV ascends, and the signedness.
+fn check_order(iv: &Iv) -> (&'static str, bool, bool) {
+    let ascending = iv.stride > 0;
+    match iv.op {
+        CmpOp::Lt => (".lt", true, iv.signed),
+        CmpOp::Le => (".le", true, iv.signed),
+        CmpOp::Gt => (".gt", false, iv.signed),
+        CmpOp::Ge => (".ge", false, iv.signed),
+        _ => (if ascending { ".lt" } else { ".gt" }, ascending, true),
+    }
+}
+
+/// Appends to `block` (run once per entry into the loop) the shifted limit
+/// of a stage of `n` copies. The chunk may run from the IV's value `x` when
+/// its first `n - 1` exit tests would all go on. Test `j` compares
+/// `x + (j + a) * s` (`a` = 1 when the compare reads the incremented IV),
+/// so for an ascending IV they all go on when the largest, `x + K` with
+/// `K = (n - 2 + a) * |s|`, is below the limit `L` in exact arithmetic:
 ///
 /// ```text
-/// x < L  and  (L - x) >u K        for `<`  (>=u for `<=`)
-/// x > L  and  (x - L) >u K        for `>`  (>=u for `>=`), descending
+/// x + K < L   <=>   x < L - K,   when L - K does not wrap (L >= min + K);
+///                                 never otherwise (x + K >= min + K > L)
 /// ```
 ///
-/// `L - x` is exact as an unsigned number once `x < L` (in the compare's
-/// signedness). A `!=` test uses the signed order in the IV's direction.
-/// Returns the predicate that is true when the chunk may run.
-pub fn emit_check(
+/// (`<=`, and `>`/`>=` descending with `L + K` and `L <= max - K`, alike; a
+/// `!=` test uses the signed order in the IV's direction, which is sound:
+/// no value up to `x + K` equals `L`.) Returns `(L - K, L >= min + K)` (or
+/// the descending pair).
+pub fn emit_stage_limit(
     func: &mut Function,
     block: BlockId,
     iv: &Iv,
     n: u32,
     origin: Option<InstId>,
-) -> RegId {
+) -> StageLimit {
     let w = iv.width;
     let k = guard_constant(iv, n).unwrap_or(0);
-    let ascending = iv.stride > 0;
-    let (order, strict, signed) = match iv.op {
-        CmpOp::Lt => (".lt", true, iv.signed),
-        CmpOp::Le => (".le", false, iv.signed),
-        CmpOp::Gt => (".gt", true, iv.signed),
-        CmpOp::Ge => (".ge", false, iv.signed),
-        _ => (if ascending { ".lt" } else { ".gt" }, true, true),
-    };
-    let ty = format!(".{}{w}", if signed { "s" } else { "u" });
+    let (_, ascending, signed) = check_order(iv);
     let limit = match iv.limit {
         Limit::Reg(r) => r,
-        Limit::Imm(v) => {
-            let t = func.new_reg(&format!(".b{w}"), None);
-            let m = (1u128 << w) - 1;
-            let bits = (v as u128) & m;
-            push(
-                func,
-                block,
-                "mov",
-                &[format!(".b{w}")],
-                vec![reg_op(t), imm(bits)],
-                origin,
-            );
-            t
+        Limit::Imm(_) => {
+            // Callers drop the stages a constant limit leaves no room for.
+            return StageLimit::Const(const_stage_limit(iv, n).unwrap_or(0));
         }
     };
-    let p1 = func.new_reg(".pred", None);
-    push(
-        func,
-        block,
-        "setp",
-        &[order.to_string(), ty],
-        vec![reg_op(p1), reg_op(iv.reg), reg_op(limit)],
-        origin,
-    );
-    let d = func.new_reg(&format!(".b{w}"), None);
-    let (a, b) = if ascending {
-        (limit, iv.reg)
-    } else {
-        (iv.reg, limit)
+    let ty = format!(".{}{w}", if signed { "s" } else { "u" });
+    let k_i = k as i128;
+    // The bound the limit must respect for L -/+ K not to wrap.
+    let bound: i128 = match (ascending, signed) {
+        (true, true) => -(1i128 << (w - 1)) + k_i,
+        (true, false) => k_i,
+        (false, true) => (1i128 << (w - 1)) - 1 - k_i,
+        (false, false) => (1i128 << w) - 1 - k_i,
     };
-    push(
-        func,
-        block,
-        "sub",
-        &[format!(".s{w}")],
-        vec![reg_op(d), reg_op(a), reg_op(b)],
-        origin,
-    );
     let ok = func.new_reg(".pred", None);
+    if ascending && signed && k == 0 {
+        // `L >= min` always holds (and `-9223372036854775808` is not a
+        // literal PTX reads as an integer): `L == L`.
+        push(
+            func,
+            block,
+            "setp",
+            &[".eq".to_string(), format!(".b{w}")],
+            vec![reg_op(ok), reg_op(limit), reg_op(limit)],
+            origin,
+        );
+    } else {
+        push(
+            func,
+            block,
+            "setp",
+            &[if ascending { ".ge" } else { ".le" }.to_string(), ty],
+            vec![
+                reg_op(ok),
+                reg_op(limit),
+                Operand::Imm(Imm::new(ImmValue::Int(bound))),
+            ],
+            origin,
+        );
+    }
+    let lim = func.new_reg(&format!(".b{w}"), None);
     push(
         func,
         block,
-        "setp",
-        &[
-            if strict { ".gt" } else { ".ge" }.to_string(),
-            ".and".to_string(),
-            format!(".u{w}"),
-        ],
-        vec![reg_op(ok), reg_op(d), imm(k), reg_op(p1)],
+        if ascending { "sub" } else { "add" },
+        &[format!(".u{w}")],
+        vec![reg_op(lim), reg_op(limit), imm(k)],
         origin,
     );
+    StageLimit::Reg { lim, ok }
+}
+
+/// A stage's shifted limit: in registers (computed once per entry), or a
+/// constant when the loop's limit is an immediate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StageLimit {
+    Reg { lim: RegId, ok: RegId },
+    Const(i128),
+}
+
+/// For an immediate limit, `L - K` (ascending) or `L + K` (descending) in
+/// the compare's type, `None` when it does not fit (the stage never runs;
+/// the type's signed minimum is also refused, as PTX cannot write it as a
+/// decimal literal).
+pub fn const_stage_limit(iv: &Iv, n: u32) -> Option<i128> {
+    let Limit::Imm(v) = iv.limit else {
+        return None;
+    };
+    let w = iv.width;
+    let k = guard_constant(iv, n)? as i128;
+    let (_, ascending, signed) = check_order(iv);
+    let (min, max) = if signed {
+        (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+    } else {
+        (0, (1i128 << w) - 1)
+    };
+    let u = v.rem_euclid(1i128 << w);
+    let l = if signed && u > max {
+        u - (1i128 << w)
+    } else {
+        u
+    };
+    let shifted = if ascending { l - k } else { l + k };
+    (shifted > min && shifted <= max).then_some(shifted)
+}
+
+/// Appends to `block` the check of one chunk: `x op (L -/+ K)` and the
+/// shifted limit did not wrap (see [`emit_stage_limit`]). Returns the
+/// predicate that is true when the chunk may run.
+pub fn emit_check(
+    func: &mut Function,
+    block: BlockId,
+    iv: &Iv,
+    limit: StageLimit,
+    origin: Option<InstId>,
+) -> RegId {
+    let w = iv.width;
+    let (order, _, signed) = check_order(iv);
+    let ty = format!(".{}{w}", if signed { "s" } else { "u" });
+    let ok = func.new_reg(".pred", None);
+    match limit {
+        StageLimit::Reg { lim, ok: lim_ok } => push(
+            func,
+            block,
+            "setp",
+            &[order.to_string(), ".and".to_string(), ty],
+            vec![reg_op(ok), reg_op(iv.reg), reg_op(lim), reg_op(lim_ok)],
+            origin,
+        ),
+        StageLimit::Const(c) => push(
+            func,
+            block,
+            "setp",
+            &[order.to_string(), ty],
+            vec![
+                reg_op(ok),
+                reg_op(iv.reg),
+                Operand::Imm(Imm::new(ImmValue::Int(c))),
+            ],
+            origin,
+        ),
+    }
     ok
 }
