@@ -39,6 +39,8 @@ struct Form {
     /// Start of the IV: near 0 (false) or near the end of the range the
     /// IV moves toward (true).
     near_end: bool,
+    /// The step writes a temporary a `mov` copies back (`-O0` form).
+    copy: bool,
 }
 
 fn wrap(v: i128, width: u32) -> u128 {
@@ -110,7 +112,14 @@ fn kernel(form: Form) -> String {
     };
     let (cmp_line, inc_line) = (
         format!("\tsetp.{op}{cmp_ty} %p1, {r}3, {r}9;\n"),
-        format!("\tadd{} {r}3, {r}3, {s};\n", ty("s")),
+        if form.copy {
+            format!(
+                "\tadd{} {r}10, {r}3, {s};\n\tmov.b{w} {r}3, {r}10;\n",
+                ty("s")
+            )
+        } else {
+            format!("\tadd{} {r}3, {r}3, {s};\n", ty("s"))
+        },
     );
     let body_tail = if form.before {
         format!("{cmp_line}{inc_line}")
@@ -259,7 +268,7 @@ fn runtime_guarded_unroll_matches_the_original() {
                 (Op::Ne, 1),
                 (Op::Ne, -1),
             ] {
-                for before in [false, true] {
+                for (before, copy) in [(false, false), (true, false), (false, true)] {
                     for near_end in [false, true] {
                         let form = Form {
                             op,
@@ -268,6 +277,7 @@ fn runtime_guarded_unroll_matches_the_original() {
                             width,
                             before,
                             near_end,
+                            copy,
                         };
                         let text = kernel(form);
                         for factor in [2, 3, 4, 5, 8] {
@@ -280,7 +290,7 @@ fn runtime_guarded_unroll_matches_the_original() {
             }
         }
     }
-    assert_eq!(n, 2 * 2 * 7 * 2 * 2 * 5);
+    assert_eq!(n, 2 * 2 * 7 * 3 * 2 * 5);
 }
 
 #[test]
