@@ -677,12 +677,11 @@ fn partial_unknown(
     sizes.retain(|&n| {
         !matches!(iv.limit, Limit::Imm(_)) || const_stage_limit(iv, n as u32).is_some()
     });
-    // Once per entry into the loop: each stage's shifted limit.
+    // Once per entry into the loop: the main stage's shifted limit (the
+    // epilogue stages compute theirs in their check blocks, which run at
+    // most once per entry and only when the main stage is done).
     let pre = new_block_after(func, cur);
-    let limits: Vec<StageLimit> = sizes
-        .iter()
-        .map(|&size| emit_stage_limit(func, pre, iv, size as u32, origin))
-        .collect();
+    let main_limit = emit_stage_limit(func, pre, iv, sizes[0] as u32, origin);
     cur = pre;
     let mut stages: Vec<Stage> = Vec::new();
     let mut total = 0;
@@ -692,7 +691,12 @@ fn partial_unknown(
         let check = func.blocks.alloc(ptx_ir::ir::Block::default());
         let pos = func.layout_position(cur).expect("placed");
         func.layout.insert(pos + 1, check);
-        let ok = emit_check(func, check, iv, limits[k], origin);
+        let limit = if k == 0 {
+            main_limit
+        } else {
+            emit_stage_limit(func, check, iv, size as u32, origin)
+        };
+        let ok = emit_check(func, check, iv, limit, origin);
         cur = check;
         let mut copies = Vec::new();
         for k in 0..size {
