@@ -84,10 +84,14 @@
 //!   budget loop halves the factor until `factor * cost <= UnrollBudget`;
 //!   nothing left: code 12 (known count) or 24.
 //! - **Step M.** IADD3/ISETP/LEA/IMAD_WIDE become PTX's `add`/`sub` of the
-//!   IV, the `setp` the latch branch reads, looked at through `mov` copies
-//!   by `ptx_analysis::trip_count`; address arithmetic derived from the IV
+//!   IV, the `setp` the latch branch reads, and the `mov` that completes a
+//!   step (`add %t, %r, s; mov %r, %t`, the seed's `chase_copy`; the `-O0`
+//!   form), by `ptx_analysis::trip_count`; address arithmetic derived from the IV
 //!   (`mad`, `shl`, `mul.wide`) is ordinary body code that every copy
-//!   recomputes from the same registers, so it needs no special case. The
+//!   recomputes from the same registers, so it needs no special case. A
+//!   stride in a loop-invariant register (grid-stride loops) is refused
+//!   (code 16, the seed's strict stride): its runtime check costs more than
+//!   the one or two iterations such loops usually run per thread save. The
 //!   failures map to the seed's codes: no IV (14), not an integer compare
 //!   (15), stride not an immediate or invariant register or limit not
 //!   extractable (16), increment not once per iteration (17), limit written

@@ -27,6 +27,16 @@
 //!   most once), then the original loop, untouched, finishes. Every check is
 //!   sound on its own: a check that says no only sends the iterations to a
 //!   later stage, so the result never depends on the checks being tight.
+//!   The shifted limit each check compares with is computed once per entry
+//!   into the loop (see [`emit_stage_limit`]), so a chunk pays one `setp`
+//!   and one `bra`.
+//!
+//! Afterwards: the latch compares no copy reads any more are removed, jumps
+//! to the next block go, straight-line copies are merged (as branch
+//! simplification would), and the loops left (the chunk loop, the loop of
+//! a known-count partial unroll, the original loop kept as the remainder)
+//! get `.pragma "nounroll"`, as cicc marks its remainder loops: building
+//! the output again changes nothing.
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{BlockId, Function, Guard, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegId};
