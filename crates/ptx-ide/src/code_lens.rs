@@ -3,7 +3,8 @@
 //! expected to report, `ptx_analysis::reg_estimate`) and the occupancy it
 //! allows on the target (`ptx_analysis::Target::occupancy`, warps per SM,
 //! and how many are lost to registers); on each loop header label, the loop's
-//! trip count.
+//! trip count, and a second lens with what the loop phases decided
+//! (`ptxas 22: unrolled x4: unknown trip count, UnrollUnknownCount=4`).
 
 use std::path::Path;
 
@@ -61,12 +62,14 @@ pub(crate) fn code_lenses(db: &RootDatabase, path: &Path) -> Vec<CodeLens> {
                 Some(n) => format!("loop depth {}: trip count {n}", facts.depth),
                 None => format!("loop depth {}: trip count unknown", facts.depth),
             };
-            out.push(CodeLens {
-                range: name
-                    .ident()
-                    .map_or_else(|| label.syntax().text_range(), |t| t.text_range()),
-                title,
-            });
+            let range = name
+                .ident()
+                .map_or_else(|| label.syntax().text_range(), |t| t.text_range());
+            out.push(CodeLens { range, title });
+            let reports = crate::loop_decisions::reports_for(db, k.kernel, &ka, block);
+            if let Some(title) = crate::loop_decisions::lens_title(&reports) {
+                out.push(CodeLens { range, title });
+            }
         }
     }
     out

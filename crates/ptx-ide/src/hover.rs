@@ -73,6 +73,12 @@ pub(crate) fn hover(db: &RootDatabase, path: &Path, offset: TextSize) -> Option<
             if let Some(k) = kernel_at(db, path, offset) {
                 let ka = kernel_analysis(db, k.kernel);
                 label_facts(&mut md, &ka, &def.name);
+                if let Some(block) = ka.block_with_label(&def.name) {
+                    if ka.loop_facts(block).is_some() {
+                        let reports = crate::loop_decisions::reports_for(db, k.kernel, &ka, block);
+                        crate::loop_decisions::hover_trail(&mut md, &reports);
+                    }
+                }
             }
         }
         DefKind::Param => {

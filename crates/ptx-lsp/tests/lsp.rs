@@ -418,13 +418,25 @@ fn hover_instruction_register_label() {
     check(
         hover(&mut c, LOOP, "$L__loop", 1, 2),
         expect![[r#"
-        33:10-33:18
-        **`$L__loop`** label
+            33:10-33:18
+            **`$L__loop`** label
 
-        - block bb1, loop depth 1
-        - loop header: depth 1, trip count 16
-          (%r1 = 0; step +1; while %r1 < 16 (s32, compare after increment))
-        - ResMII 1, RecMII 5"#]],
+            - block bb1, loop depth 1
+            - loop header: depth 1, trip count 16
+              (%r1 = 0; step +1; while %r1 < 16 (s32, compare after increment))
+            - ResMII 1, RecMII 5
+
+            **Loop decisions**
+
+            - `22 OriLoopUnrolling`: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
+              - block: 1
+              - trip count: 16
+              - body size: 5
+              - memory instructions: 0
+              - unroll cost: 5
+              - budget left: 120
+              - induction variable: %r1 = 0; step +1; while %r1 < 16 (s32, compare after increment)
+              - factor: 16"#]],
     );
     check(
         hover(&mut c, LOOP, "k_param_0", 1, 0),
@@ -732,6 +744,7 @@ fn code_lenses_follow_the_target_setting() {
             7:24-7:29 max live R 1 P 0; ≈ 4 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
             16:16-16:17 max live R 5 P 1; ≈ 4 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
             28:0-28:8 loop depth 1: trip count 16
+            28:0-28:8 ptxas 22: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
         "#]],
     );
     // Back to the file's own `.target` (sm_80), through the configuration.
@@ -749,6 +762,7 @@ fn code_lenses_follow_the_target_setting() {
             7:24-7:29 max live R 1 P 0; ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
             16:16-16:17 max live R 5 P 1; ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
             28:0-28:8 loop depth 1: trip count 16
+            28:0-28:8 ptxas 22: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
         "#]],
     );
 }

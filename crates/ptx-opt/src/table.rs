@@ -149,7 +149,7 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFirst => {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
-        PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
+        PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         PhaseId::CiccBlockRemat => Some(
             "block rematerialization over the register target, with MRPA (ptx_opt::phases::block_remat)",
@@ -165,7 +165,10 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
 const fn implemented(id: PhaseId) -> bool {
     matches!(
         id,
-        PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt | PhaseId::CiccBlockRemat
+        PhaseId::OriPerformLiveDeadFirst
+            | PhaseId::OriBranchOpt
+            | PhaseId::CiccBlockRemat
+            | PhaseId::OriLoopUnrolling
     ) || is_general_optimize(id)
 }
 

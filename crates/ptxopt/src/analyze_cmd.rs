@@ -20,7 +20,9 @@
 //!   "kind": "entry"|"func", "line": N, "blocks": N, "instructions": N,
 //!   "max_live": {"r": N, "p": N, "line": N, "p_line": N},
 //!   "loops": [{"header_line": N, "depth": N, "latch_lines": [N],
-//!              "trip_count": N|null, "res_mii": N|null, "rec_mii": N|null}],
+//!              "trip_count": N|null, "res_mii": N|null, "rec_mii": N|null,
+//!              "unroll": {"factor": N, "full": B, "code": N|null, "reason": S,
+//!                         "by": "ptxas"|"cicc"}|null}],
 //!   "latency_classes": {"6": N, ...},
 //!   "estimated_registers": N, "estimate_rule": "pressure",
 //!   "occupancy": {"warps_per_sm": N, "max_warps_per_sm": N,
@@ -171,6 +173,10 @@ pub struct LoopAnalysis {
     pub trip_count_unknown: Option<String>,
     pub res_mii: Option<u32>,
     pub rec_mii: Option<u32>,
+    /// The unrolling decision (`{"factor","full","code","reason","by"}`):
+    /// the first unrolling phase that unrolled the loop, else the last that
+    /// decided about it; `None` when no unrolling phase reported on it.
+    pub unroll: Option<(ptx_db::UnrollDecision, &'static str)>,
 }
 
 /// The version of the JSON report (`"format_version"`).
@@ -338,6 +344,24 @@ fn analyze_kernel(
     let pressure = analysis::reg_pressure(db, kernel);
     let latency = analysis::latency(db, kernel);
     let mii = analysis::loop_mii(db, kernel);
+    let reports = ptx_db::kernel_loop_reports(db, kernel);
+    let unroll_of = |header: BlockId| {
+        let first = func.blocks[header].insts.first().copied()?;
+        let decided: Vec<_> = reports
+            .iter()
+            .filter(|r| r.header == Some(first))
+            .filter_map(|r| {
+                r.unroll
+                    .clone()
+                    .map(|u| (u, ptx_db::phase_info(r.phase).tool.as_str()))
+            })
+            .collect();
+        decided
+            .iter()
+            .find(|(u, _)| u.factor > 1)
+            .or(decided.last())
+            .cloned()
+    };
 
     let loops = loops
         .loops
@@ -358,6 +382,7 @@ fn analyze_kernel(
                 trip_count_unknown,
                 res_mii: m.map(|m| m.res_mii),
                 rec_mii: m.map(|m| m.rec_mii),
+                unroll: unroll_of(l.header),
             }
         })
         .collect();
@@ -520,6 +545,15 @@ pub fn render_text(report: &FileAnalysis, peak: bool) -> String {
             if let (Some(res), Some(rec)) = (l.res_mii, l.rec_mii) {
                 let _ = write!(line, ", ResMII {res}, RecMII {rec}");
             }
+            if let Some((u, by)) = &l.unroll {
+                let what = match (u.full, u.factor, u.code) {
+                    (true, n, _) => format!("fully unrolled (x{n})"),
+                    (false, n, _) if n > 1 => format!("unrolled x{n}"),
+                    (_, _, Some(code)) => format!("not unrolled (code {code})"),
+                    _ => "not unrolled".to_string(),
+                };
+                let _ = write!(line, ", {by}: {what}");
+            }
             let _ = writeln!(out, "{line}");
         }
         let classes: Vec<String> = f
@@ -575,13 +609,16 @@ pub fn render_json(report: &FileAnalysis) -> String {
             let _ = write!(
                 out,
                 "{{\"header_line\":{},\"depth\":{},\"latch_lines\":[{}],\"trip_count\":{},\
-                 \"res_mii\":{},\"rec_mii\":{}}}",
+                 \"res_mii\":{},\"rec_mii\":{},\"unroll\":{}}}",
                 l.header_line,
                 l.depth,
                 latches.join(","),
                 json_opt(l.trip_count),
                 json_opt(l.res_mii),
-                json_opt(l.rec_mii)
+                json_opt(l.rec_mii),
+                l.unroll.as_ref().map_or("null".to_string(), |(u, by)| {
+                    crate::explain_cmd::unroll_json(u, by)
+                })
             );
         }
         out.push_str("],\"latency_classes\":{");

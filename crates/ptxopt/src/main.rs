@@ -19,6 +19,7 @@ mod build_cmd;
 mod check_cmd;
 mod cli;
 mod diff_cmd;
+mod explain_cmd;
 mod inputs;
 mod knobs_cmd;
 mod phase_list;
@@ -97,6 +98,14 @@ enum Command {
     /// latency-class histogram. `--format json` is stable for scripts.
     #[command(after_help = EXIT_CODES)]
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Explain the loop decisions: for each loop (the source line of its
+    /// header), what every loop phase decided and why, with the numbers
+    /// (unroll factor or rejection code and reason, body size, budget left,
+    /// trip count, texture count). The file is built as `ptxopt build`
+    /// would, with the same settings. `--format json` is stable for scripts
+    /// (a `version` field).
+    #[command(after_help = EXIT_CODES)]
+    Explain(explain_cmd::ExplainArgs),
     /// Run the PTX language server over standard input/output (LSP): diagnostics,
     /// hover with latency class and live registers, register-pressure and loop
     /// inlay hints, code lenses with occupancy, navigation, symbols, rename.
@@ -241,6 +250,7 @@ fn main() -> ExitCode {
         Command::Build(args) => build_cmd::run(args),
         Command::Knobs(args) => knobs_cmd::run(args),
         Command::Analyze(args) => analyze_cmd::run(args),
+        Command::Explain(args) => explain_cmd::run(args),
         Command::Watch(args) => watch_cmd::run(args),
         Command::Run(args) => run_cmd::run(args),
         Command::Verify(args) => verify_cmd::run(args),

@@ -59,11 +59,11 @@ fn every_example_verifies_equal() {
             "{file}: one count line per kernel:\n{stdout}"
         );
         for line in counts {
-            // `FILE: KERNEL: N -> M instructions`; the phases implemented
-            // (copy propagation, branch simplification, DCE) only remove
-            // instructions, so M <= N.
+            // `FILE: KERNEL: N -> M instructions`; copy propagation, branch
+            // simplification and DCE only remove instructions, loop
+            // unrolling (phase 22) copies loop bodies: M may exceed N.
             let (n, m) = arrow_counts(line.trim_end_matches(" instructions"));
-            assert!(n > 0 && m <= n, "{file}: {line}");
+            assert!(n > 0 && m > 0, "{file}: {line}");
         }
         assert!(shapes.len() >= 3, "{file}: one line per shape:\n{stdout}");
         for line in shapes {
