@@ -149,6 +149,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFirst => {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
+        PhaseId::CiccLoopUnroll => Some(
+            "computeUnrollCount decisions, reported per loop; code not changed yet (ptx_opt::phases::cicc_loop_unroll)",
+        ),
         PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         id if is_general_optimize(id) => {

@@ -3,6 +3,7 @@
 //! [`crate::run_phase`]).
 
 pub mod branch_opt;
+pub mod cicc_loop_unroll;
 pub mod copy_prop;
 pub mod general_optimize;
 pub(crate) mod known;

@@ -1,0 +1,1032 @@
+//! `cargo xtask unroll-fidelity [--format text|json]`: do our unrolling
+//! decisions match what cicc and ptxas do?
+//!
+//! # cicc (issue 13, must-show 3)
+//!
+//! Every CUDA source of `test-data/cuda/` and `test-data/cuda/bench/` (the
+//! list of `bench-quality`) is compiled by nvcc 13.0.88 with `-ptx
+//! -arch=sm_90 -lineinfo`, once with `-Xcicc -O0` and once with `-O3`, into
+//! `target/unroll-fidelity/`. For each loop of the `-O0` PTX, the decision
+//! of our cicc loop-unroll phase (`ptx_opt::phases::cicc_loop_unroll::decide`,
+//! default knobs) is compared with what cicc -O3 did to the same loop:
+//!
+//! - A loop's **lines** are the source positions (`.loc` file and line; for
+//!   inlined code the outermost call site) of the instructions of its own
+//!   blocks (not those of inner loops). O0 and O3 loops are matched by
+//!   lines: an O3 loop belongs to the outermost O0 loop whose lines it
+//!   contains. The O3 function of the same name is searched, or every O3
+//!   function when it is gone (an O0 `.func` that -O3 inlined).
+//! - **Observed**: no O3 loop belongs to the O0 loop but its lines are in the
+//!   O3 code: **full** (the loop is gone); an O3 loop belongs to it: its
+//!   **factor** is the median over its lines of (marker instructions of that
+//!   line in the O3 loop) / (in the O0 loop), markers being memory accesses,
+//!   atomics, shuffles, calls and floating-point arithmetic; factor 1 is
+//!   **none**, k > 1 **partial k** (a remainder loop is a second O3 loop of
+//!   the same O0 loop; the largest factor counts). Nothing of the loop left
+//!   at all counts as full.
+//! - `#pragma unroll [N]` of the CUDA source (on the line before the loop's
+//!   header line) is not in -O0 PTX (only `#pragma unroll 1`, as `.pragma
+//!   "nounroll"`): it is handed to our phase as the `// ptxopt: unroll [N]`
+//!   annotation of the header, which is what the annotation is for.
+//!
+//! A row agrees when kind and factor are equal. The share of agreeing rows
+//! is printed, with counts per observed kind.
+//!
+//! # ptxas (must-show 4)
+//!
+//! For the nvcc -O3 PTX of the same sources and every PTX file of
+//! `/work/shared/corpus` (`PTXOPT_CORPUS` overrides) that `ptxas
+//! -arch=sm_90` accepts: the loops of `cuobjdump -sass` of the cubin,
+//! compared with the decision of our phase 22 (`PhaseOutput.loops` of
+//! `PhaseId::OriLoopUnrolling` run on the lowered function; "no decision"
+//! where it reports none), and with what "unroll nothing" would score.
+//!
+//! The SASS loop analysis ([`sass_loops`]): per function, instructions with
+//! their addresses; a `BRA` whose target is at or before it is a back edge,
+//! and `[target, branch]` a loop (a `BRA` to itself, the trap after
+//! `EXIT`, is not); loops that contain another are outer
+//! loops and ignored (only innermost loops are compared). Per innermost
+//! loop, its **markers**: memory instructions (`LDG`, `STG`, `LDS`, `STS`,
+//! `LD`, `ST`, `LDL`, `STL`, `ATOM*`, `RED`; not `LDC`). The PTX side counts
+//! the same of its innermost loops (`ld`/`st`/`atom`/`red` outside
+//! `.param` and `.const`). PTX and SASS loops are walked in layout order
+//! (PTX: header position; SASS: address): a PTX loop with p markers takes
+//! the next SASS loop when that loop's count is a positive multiple k*p
+//! (**body replicated k times**; k = 1: **not unrolled**), and the SASS loop
+//! after it too when it holds exactly p (**remainder loop**); otherwise the
+//! PTX loop is **gone** (fully unrolled). A PTX loop without markers cannot
+//! be matched and is listed as "unmatched". The matching is a heuristic
+//! (ptxas may also duplicate or restructure loops), stated here so that
+//! the numbers can be judged.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use ptx_analysis::LoopForest;
+use ptx_ir::ir::{Function, Inst, Module, ModuleItem};
+use ptx_opt::phases::cicc_loop_unroll::{self, Choice, UnrollParams};
+use ptx_opt::{Defaults, PhaseId};
+use rayon::prelude::*;
+
+use crate::bench_quality::{display_source, run_tool, sources, stem};
+
+/// A decision or an observation about one loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Full,
+    Partial(u32),
+    None,
+}
+
+impl Kind {
+    fn text(self) -> String {
+        match self {
+            Kind::Full => "full".into(),
+            Kind::Partial(k) => format!("partial x{k}"),
+            Kind::None => "none".into(),
+        }
+    }
+    fn class(self) -> &'static str {
+        match self {
+            Kind::Full => "full",
+            Kind::Partial(_) => "partial",
+            Kind::None => "none",
+        }
+    }
+}
+
+fn kind_of(choice: Choice) -> Kind {
+    match choice {
+        Choice::Full { .. } => Kind::Full,
+        Choice::Partial { count } | Choice::Runtime { count } | Choice::Pragma { count } => {
+            if count > 1 {
+                Kind::Partial(count)
+            } else {
+                Kind::None
+            }
+        }
+        Choice::Peel { .. } | Choice::None => Kind::None,
+    }
+}
+
+/// One row of the cicc table.
+#[derive(Clone, Debug)]
+struct CiccRow {
+    source: String,
+    function: String,
+    line: u32,
+    ours: Kind,
+    why: String,
+    cicc: Option<Kind>,
+}
+
+/// One row of the ptxas table.
+#[derive(Clone, Debug)]
+struct PtxasRow {
+    file: String,
+    function: String,
+    line: Option<u32>,
+    ours: Option<Kind>,
+    observed: Option<(Kind, bool)>,
+}
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let json = match args {
+        [] => false,
+        [f, v] if f == "--format" && v == "text" => false,
+        [f, v] if f == "--format" && v == "json" => true,
+        _ => return Err("usage: cargo xtask unroll-fidelity [--format text|json]".into()),
+    };
+    let home = crate::cuda_home()?
+        .or_else(|| crate::find_ptxas().and_then(|p| Some(p.parent()?.parent()?.to_path_buf())))
+        .ok_or("unroll-fidelity needs the CUDA 13.0.88 tools (set PTXOPT_CUDA_HOME)")?;
+    let tool = |name: &str| -> Result<PathBuf, String> {
+        let path = home.join("bin").join(name);
+        if path.exists() {
+            Ok(path)
+        } else {
+            Err(format!("{} is missing", path.display()))
+        }
+    };
+    let (nvcc, ptxas, cuobjdump) = (tool("nvcc")?, tool("ptxas")?, tool("cuobjdump")?);
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate::workspace_root().join("target"));
+    let out = target.join("unroll-fidelity");
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let sources = sources()?;
+    eprintln!(
+        "unroll-fidelity: {} CUDA sources, nvcc -Xcicc -O0 and -O3 (-lineinfo), into {}",
+        sources.len(),
+        out.display()
+    );
+    let per_source: Result<Vec<(Vec<CiccRow>, PathBuf)>, String> = sources
+        .par_iter()
+        .map(|cu| {
+            let stem = stem(cu);
+            let mut texts = Vec::new();
+            for (level, flags) in [("O0", &["-Xcicc", "-O0"][..]), ("O3", &["-O3"][..])] {
+                let ptx = out.join(format!("{stem}.{level}.ptx"));
+                if !is_newer(&ptx, cu) {
+                    let mut cmd = Command::new(&nvcc);
+                    cmd.args(["-ptx", "-arch=sm_90", "-lineinfo"])
+                        .args(flags)
+                        .arg(cu)
+                        .arg("-o")
+                        .arg(&ptx);
+                    run_tool(&mut cmd, cu)?;
+                }
+                texts.push(
+                    std::fs::read_to_string(&ptx)
+                        .map_err(|e| format!("cannot read {}: {e}", ptx.display()))?,
+                );
+            }
+            let source = std::fs::read_to_string(cu).unwrap_or_default();
+            let rows = cicc_rows(&display_source(cu), &source, &texts[0], &texts[1]);
+            Ok((rows, out.join(format!("{stem}.O3.ptx"))))
+        })
+        .collect();
+    let per_source = per_source?;
+    let cicc: Vec<CiccRow> = per_source.iter().flat_map(|(r, _)| r.clone()).collect();
+
+    // ptxas: the O3 PTX and the corpus.
+    let mut ptx_files: Vec<PathBuf> = per_source.iter().map(|(_, p)| p.clone()).collect();
+    let corpus = std::env::var_os("PTXOPT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/shared/corpus"));
+    let mut corpus_files = Vec::new();
+    collect_ptx(&corpus, &mut corpus_files);
+    corpus_files.sort();
+    ptx_files.extend(corpus_files);
+    if std::env::var_os("UNROLL_FIDELITY_CICC_ONLY").is_some() {
+        ptx_files.clear();
+    }
+    let ptxas_rows: Vec<PtxasRow> = ptx_files
+        .par_iter()
+        .map(|ptx| ptxas_file_rows(ptx, &ptxas, &cuobjdump, &out).unwrap_or_default())
+        .flatten()
+        .collect();
+
+    if json {
+        println!("{}", to_json(&cicc, &ptxas_rows));
+    } else {
+        print!("{}", to_text(&cicc, &ptxas_rows));
+    }
+    Ok(())
+}
+
+/// Whether `out` exists and is newer than `input` (then nvcc is not run
+/// again).
+fn is_newer(out: &Path, input: &Path) -> bool {
+    let time = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    matches!((time(out), time(input)), (Some(o), Some(i)) if o > i)
+}
+
+fn collect_ptx(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect_ptx(&p, out);
+        } else if p.extension().is_some_and(|x| x == "ptx") {
+            out.push(p);
+        }
+    }
+}
+
+fn lower(text: &str) -> Module {
+    ptx_ir::lower_module(&ptx_syntax::parse(text)).0
+}
+
+/// `.file` index -> file name.
+fn file_names(m: &Module) -> BTreeMap<u32, String> {
+    m.items
+        .iter()
+        .filter_map(|i| match i {
+            ModuleItem::File { index, text } => {
+                let name = text.split('"').nth(1).unwrap_or(text).to_string();
+                Some((*index, name))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The source position of an instruction: (file index, line) of its `.loc`,
+/// or of the outermost call site when it is inlined code.
+fn position(inst: &Inst) -> Option<(u32, u32)> {
+    let last = inst.loc()?;
+    let mut pos = (last.file, last.line);
+    let mut inlined = last.inlined.clone();
+    for _ in 0..8 {
+        let Some(text) = inlined.take() else { break };
+        let Some(at) = text.split("inlined_at").nth(1) else {
+            break;
+        };
+        let nums: Vec<u32> = at
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .filter_map(|s| s.parse().ok())
+            .collect();
+        let [file, line, ..] = nums[..] else { break };
+        pos = (file, line);
+        inlined = inst
+            .locs
+            .iter()
+            .find(|l| l.file == file && l.line == line)
+            .and_then(|l| l.inlined.clone());
+    }
+    Some(pos)
+}
+
+type Key = (String, u32);
+
+fn key(files: &BTreeMap<u32, String>, inst: &Inst) -> Option<Key> {
+    let (f, l) = position(inst)?;
+    let name = files.get(&f).cloned().unwrap_or_else(|| f.to_string());
+    // Compare by file name only (paths differ between runs only in the
+    // directory, which is the same here).
+    Some((name, l))
+}
+
+/// 2: a memory access or atomic (not `.param`/`.const`); 1: a shuffle, a
+/// call or floating-point arithmetic; 0: anything else.
+fn marker(inst: &Inst) -> u32 {
+    use ptx_isa::{FamilyId, Space};
+    let info = &inst.opcode.info;
+    let flags = info.flags;
+    if flags.loads() || flags.stores() || flags.is_atomic() {
+        return if matches!(info.space, Some(Space::Param) | Some(Space::Const)) {
+            0
+        } else {
+            2
+        };
+    }
+    if flags.is_call() || info.family == FamilyId::Shfl {
+        return 1;
+    }
+    let float = info.types.last().is_some_and(|t| t.is_float())
+        && !matches!(
+            info.family,
+            FamilyId::Mov | FamilyId::Cvt | FamilyId::Setp | FamilyId::Selp
+        );
+    u32::from(float)
+}
+
+/// The replication of one line: memory accesses when the O0 line has some
+/// (counted in thousands by `own_lines`), else the other markers (a
+/// multiply and an add become one `fma`, so they are compared only where
+/// nothing better is there).
+fn line_ratio(c0: u32, c3: u32) -> Option<f64> {
+    let (m0, m3) = (c0 / 1000, c3 / 1000);
+    if m0 > 0 {
+        return (m3 > 0).then(|| f64::from(m3) / f64::from(m0));
+    }
+    let (o0, o3) = (c0 % 1000, c3 % 1000);
+    (o0 > 0 && o3 > 0).then(|| f64::from(o3) / f64::from(o0))
+}
+
+fn forest(f: &Function) -> LoopForest {
+    let cfg = ptx_analysis::cfg(f);
+    let dom = ptx_analysis::dominators(&cfg);
+    ptx_analysis::loops(&cfg, &dom)
+}
+
+/// Per loop of `f`: marker counts per key, and every key, of its own blocks.
+fn own_lines(
+    f: &Function,
+    forest: &LoopForest,
+    files: &BTreeMap<u32, String>,
+) -> Vec<(BTreeMap<Key, u32>, BTreeSet<Key>)> {
+    let mut out = vec![(BTreeMap::new(), BTreeSet::new()); forest.loops.len()];
+    for &b in &f.layout {
+        let Some(l) = forest.innermost(b) else {
+            continue;
+        };
+        for &i in &f.blocks[b].insts {
+            let inst = &f.insts[i];
+            if let Some(k) = key(files, inst) {
+                let entry = &mut out[l.0 as usize];
+                // Memory markers count 1000 (see `factor_of`).
+                match marker(inst) {
+                    2 => *entry.0.entry(k.clone()).or_insert(0) += 1000,
+                    1 => *entry.0.entry(k.clone()).or_insert(0) += 1,
+                    _ => {}
+                }
+                entry.1.insert(k);
+            }
+        }
+    }
+    out
+}
+
+/// The `#pragma unroll [N]` on the line before `line` of the CUDA source
+/// (blank lines skipped), as a `ptxopt:` annotation.
+fn source_pragma(source: &str, line: u32) -> Option<String> {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut i = (line as usize).checked_sub(2)?;
+    loop {
+        let text = lines.get(i)?.trim();
+        if text.is_empty() {
+            i = i.checked_sub(1)?;
+            continue;
+        }
+        let rest = text
+            .strip_prefix("#pragma")?
+            .trim()
+            .strip_prefix("unroll")?;
+        let n = rest.trim();
+        return Some(if n.is_empty() {
+            "unroll full".into()
+        } else {
+            format!("unroll {n}")
+        });
+    }
+}
+
+fn cicc_rows(display: &str, source: &str, o0: &str, o3: &str) -> Vec<CiccRow> {
+    let (m0, m3) = (lower(o0), lower(o3));
+    let (files0, files3) = (file_names(&m0), file_names(&m3));
+    let cu_name = Path::new(display)
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let params = UnrollParams::nvidia_defaults();
+    // The O3 loops: (function, own markers, own keys, depth).
+    let o3: Vec<(
+        String,
+        Vec<(BTreeMap<Key, u32>, BTreeSet<Key>)>,
+        Vec<BTreeSet<Key>>,
+    )> = m3
+        .functions
+        .iter()
+        .map(|f| {
+            let fo = forest(f);
+            let own = own_lines(f, &fo, &files3);
+            // Every key of the function (to tell "gone" from "never there").
+            let all: BTreeSet<Key> = f
+                .layout
+                .iter()
+                .flat_map(|&b| f.blocks[b].insts.iter())
+                .filter_map(|&i| key(&files3, &f.insts[i]))
+                .collect();
+            (f.sig.name.clone(), own, vec![all])
+        })
+        .collect();
+    let mut rows = Vec::new();
+    for f0 in &m0.functions {
+        let mut f = f0.clone();
+        let fo = forest(&f);
+        // Source pragmas become annotations of the headers.
+        for lp in &fo.loops {
+            let line = f.blocks[lp.header]
+                .insts
+                .iter()
+                .find_map(|&i| f.insts[i].loc().map(|l| (l.file, l.line)));
+            if let Some((file, line)) = line {
+                let is_cu = files0.get(&file).is_some_and(|n| n.ends_with(&cu_name));
+                if let Some(a) = is_cu.then(|| source_pragma(source, line)).flatten() {
+                    f.blocks[lp.header].annotations.push(a);
+                }
+            }
+        }
+        let decisions = cicc_loop_unroll::decide_with(&params, &f);
+        let own0 = own_lines(&f, &fo, &files0);
+        let depth0: Vec<u32> = fo.loops.iter().map(|l| l.depth).collect();
+        // Which O3 functions to search.
+        let same: Vec<usize> = o3
+            .iter()
+            .enumerate()
+            .filter(|(_, (n, _, _))| *n == f.sig.name)
+            .map(|(i, _)| i)
+            .collect();
+        let candidates: Vec<usize> = if same.is_empty() {
+            (0..o3.len()).collect()
+        } else {
+            same
+        };
+        for (li, d) in decisions.iter().enumerate() {
+            let ours = kind_of(d.decision.choice);
+            let (markers0, keys0) = &own0[li];
+            let line = d
+                .line
+                .or_else(|| keys0.iter().next().map(|k| k.1))
+                .unwrap_or(0);
+            let mut observed = None;
+            if !keys0.is_empty() {
+                for &fi in &candidates {
+                    let (_, own3, all3) = &o3[fi];
+                    if all3[0].is_disjoint(keys0) {
+                        continue;
+                    }
+                    // O3 loops that belong to this O0 loop: the outermost
+                    // O0 loop whose keys they contain is this one.
+                    let mut factor = 0u32;
+                    for (markers3, keys3) in own3 {
+                        let owner = owner_of(&own0, &depth0, keys3);
+                        if owner != Some(li) {
+                            continue;
+                        }
+                        let mut ratios: Vec<f64> = markers0
+                            .iter()
+                            .filter_map(|(k, &c0)| line_ratio(c0, *markers3.get(k)?))
+                            .collect();
+                        ratios.sort_by(|a, b| a.total_cmp(b));
+                        let k = if ratios.is_empty() {
+                            1
+                        } else {
+                            (ratios[ratios.len() / 2].round() as u32).max(1)
+                        };
+                        factor = factor.max(k);
+                    }
+                    observed = Some(match factor {
+                        0 => Kind::Full,
+                        1 => Kind::None,
+                        k => Kind::Partial(k),
+                    });
+                    break;
+                }
+                if observed.is_none() {
+                    // Nothing of the loop is left.
+                    observed = Some(Kind::Full);
+                }
+            }
+            rows.push(CiccRow {
+                source: display.to_string(),
+                function: f.sig.name.clone(),
+                line,
+                ours,
+                why: format!("[{}] {}", d.decision.level, d.decision.reason),
+                cicc: observed,
+            });
+        }
+    }
+    rows
+}
+
+/// The O0 loop an O3 loop (its keys) belongs to: of the O0 loops with at
+/// least half of their keys in it, the outermost (an inner loop fully
+/// unrolled into an outer one leaves its keys in the outer loop's body);
+/// failing that, the one with the largest share of its keys in it.
+fn owner_of(
+    own0: &[(BTreeMap<Key, u32>, BTreeSet<Key>)],
+    depth0: &[u32],
+    keys3: &BTreeSet<Key>,
+) -> Option<usize> {
+    let share = |k0: &BTreeSet<Key>| {
+        if k0.is_empty() {
+            0.0
+        } else {
+            k0.intersection(keys3).count() as f64 / k0.len() as f64
+        }
+    };
+    let shares: Vec<f64> = own0.iter().map(|(_, k0)| share(k0)).collect();
+    (0..own0.len())
+        .filter(|&j| shares[j] >= 0.5)
+        .min_by_key(|&j| depth0[j])
+        .or_else(|| {
+            (0..own0.len())
+                .filter(|&j| shares[j] > 0.0)
+                .max_by(|&a, &b| shares[a].total_cmp(&shares[b]))
+        })
+}
+
+// ------------------------------------------------------------------ SASS
+
+/// One instruction of `cuobjdump -sass`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SassInst {
+    pub addr: u64,
+    pub opcode: String,
+    /// The branch target of a `BRA`.
+    pub target: Option<u64>,
+}
+
+/// The functions of `cuobjdump -sass` output with their instructions.
+pub fn parse_sass(text: &str) -> Vec<(String, Vec<SassInst>)> {
+    let mut out: Vec<(String, Vec<SassInst>)> = Vec::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix("Function : ") {
+            out.push((name.trim().to_string(), Vec::new()));
+            continue;
+        }
+        let Some(rest) = t.strip_prefix("/*") else {
+            continue;
+        };
+        let Some((addr, body)) = rest.split_once("*/") else {
+            continue;
+        };
+        let Ok(addr) = u64::from_str_radix(addr.trim(), 16) else {
+            continue;
+        };
+        let body = body.split(';').next().unwrap_or("").trim();
+        let mut words = body.split_whitespace().peekable();
+        if words.peek().is_some_and(|w| w.starts_with('@')) {
+            words.next();
+        }
+        let Some(opcode) = words.next() else { continue };
+        let base = opcode.split('.').next().unwrap_or(opcode);
+        let target = (base == "BRA")
+            .then(|| {
+                body.split(|c: char| c == ' ' || c == ',')
+                    .filter_map(|w| w.strip_prefix("0x"))
+                    .filter_map(|h| u64::from_str_radix(h, 16).ok())
+                    .last()
+            })
+            .flatten();
+        if let Some((_, insts)) = out.last_mut() {
+            insts.push(SassInst {
+                addr,
+                opcode: opcode.to_string(),
+                target,
+            });
+        }
+    }
+    out
+}
+
+/// A SASS loop: `[start, end]` addresses of a back edge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SassLoop {
+    pub start: u64,
+    pub end: u64,
+    /// Memory instructions in it.
+    pub markers: u32,
+}
+
+fn sass_marker(opcode: &str) -> bool {
+    let base = opcode.split('.').next().unwrap_or(opcode);
+    matches!(
+        base,
+        "LDG"
+            | "STG"
+            | "LDS"
+            | "STS"
+            | "LD"
+            | "ST"
+            | "LDL"
+            | "STL"
+            | "ATOM"
+            | "ATOMS"
+            | "ATOMG"
+            | "RED"
+            | "REDG"
+    )
+}
+
+/// The innermost loops of one function's SASS, by address.
+pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
+    let mut loops: Vec<(u64, u64)> = insts
+        .iter()
+        .filter_map(|i| i.target.filter(|&t| t < i.addr).map(|t| (t, i.addr)))
+        .collect();
+    loops.sort();
+    loops.dedup();
+    let inner: Vec<(u64, u64)> = loops
+        .iter()
+        .copied()
+        .filter(|&(s, e)| {
+            !loops
+                .iter()
+                .any(|&(s2, e2)| (s2, e2) != (s, e) && s <= s2 && e2 <= e)
+        })
+        .collect();
+    inner
+        .into_iter()
+        .map(|(start, end)| SassLoop {
+            start,
+            end,
+            markers: insts
+                .iter()
+                .filter(|i| i.addr >= start && i.addr <= end && sass_marker(&i.opcode))
+                .count() as u32,
+        })
+        .collect()
+}
+
+/// Matches PTX innermost loops (marker counts, in layout order) to SASS
+/// loops: per PTX loop, `(kind, remainder)` or `None` when it has no
+/// markers (see the module documentation).
+pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)>> {
+    let mut j = 0;
+    let mut out = Vec::new();
+    for &p in ptx {
+        if p == 0 {
+            out.push(None);
+            continue;
+        }
+        match sass.get(j) {
+            Some(s) if s.markers >= p && s.markers % p == 0 => {
+                let k = s.markers / p;
+                let remainder = k > 1 && sass.get(j + 1).is_some_and(|r| r.markers == p);
+                j += if remainder { 2 } else { 1 };
+                out.push(Some((
+                    if k == 1 {
+                        Kindish::None
+                    } else {
+                        Kindish::Partial(k)
+                    },
+                    remainder,
+                )));
+            }
+            _ => out.push(Some((Kindish::Full, false))),
+        }
+    }
+    out
+}
+
+/// What [`match_loops`] reports (public for the tests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kindish {
+    Full,
+    Partial(u32),
+    None,
+}
+
+fn to_kind(k: Kindish) -> Kind {
+    match k {
+        Kindish::Full => Kind::Full,
+        Kindish::Partial(n) => Kind::Partial(n),
+        Kindish::None => Kind::None,
+    }
+}
+
+fn ptxas_file_rows(
+    ptx: &Path,
+    ptxas: &Path,
+    cuobjdump: &Path,
+    out: &Path,
+) -> Result<Vec<PtxasRow>, String> {
+    let text = std::fs::read_to_string(ptx).map_err(|e| e.to_string())?;
+    let name = ptx
+        .strip_prefix("/work/shared/corpus")
+        .unwrap_or(ptx)
+        .to_string_lossy()
+        .replace('/', "_");
+    let cubin = out.join(format!("{name}.cubin"));
+    let mut cmd = Command::new(ptxas);
+    cmd.arg("-arch=sm_90").arg(ptx).arg("-o").arg(&cubin);
+    run_tool(&mut cmd, ptx)?;
+    let mut cmd = Command::new(cuobjdump);
+    cmd.arg("-sass").arg(&cubin);
+    let sass = run_tool(&mut cmd, &cubin)?;
+    let functions = parse_sass(&sass);
+    let module = lower(&text);
+    let ctx = Defaults::new(90);
+    let display = ptx
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    for f in &module.functions {
+        let fo = forest(f);
+        let mut inner: Vec<usize> = (0..fo.loops.len())
+            .filter(|&l| fo.loops[l].children.is_empty())
+            .collect();
+        if inner.is_empty() {
+            continue;
+        }
+        let pos = |b| f.layout.iter().position(|&x| x == b).unwrap_or(usize::MAX);
+        inner.sort_by_key(|&l| pos(fo.loops[l].header));
+        let counts: Vec<u32> = inner
+            .iter()
+            .map(|&l| {
+                fo.loops[l]
+                    .blocks
+                    .iter()
+                    .flat_map(|&b| f.blocks[b].insts.iter())
+                    .filter(|&&i| {
+                        let inst = &f.insts[i];
+                        let info = &inst.opcode.info;
+                        (info.flags.loads() || info.flags.stores() || info.flags.is_atomic())
+                            && !matches!(
+                                info.space,
+                                Some(ptx_isa::Space::Param) | Some(ptx_isa::Space::Const)
+                            )
+                    })
+                    .count() as u32
+            })
+            .collect();
+        let sass_fn = functions.iter().find(|(n, _)| *n == f.sig.name);
+        let observed = match sass_fn {
+            Some((_, insts)) => match_loops(&counts, &sass_loops(insts)),
+            None => vec![None; counts.len()],
+        };
+        let input = Arc::new(f.clone());
+        let phase = ptx_opt::run_phase(PhaseId::OriLoopUnrolling, &ctx, &input);
+        for (idx, &l) in inner.iter().enumerate() {
+            let header = fo.loops[l].header;
+            let first = f.blocks[header].insts.first().copied();
+            let ours = phase
+                .loops
+                .iter()
+                .find(|r| r.header.is_some() && r.header == first)
+                .and_then(|r| r.unroll.as_ref())
+                .map(|u| {
+                    if u.full {
+                        Kind::Full
+                    } else if u.factor > 1 {
+                        Kind::Partial(u.factor)
+                    } else {
+                        Kind::None
+                    }
+                });
+            rows.push(PtxasRow {
+                file: display.clone(),
+                function: f.sig.name.clone(),
+                line: first.and_then(|i| f.insts[i].loc().map(|l| l.line)),
+                ours,
+                observed: observed[idx].map(|(k, r)| (to_kind(k), r)),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+// ---------------------------------------------------------------- output
+
+fn pct(n: usize, d: usize) -> f64 {
+    if d == 0 {
+        0.0
+    } else {
+        100.0 * n as f64 / d as f64
+    }
+}
+
+fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "== cicc: our cicc loop-unroll phase on -Xcicc -O0 PTX vs cicc -O3 =="
+    );
+    let _ = writeln!(
+        s,
+        "{:<24} {:<34} {:>5}  {:<12} {:<12} {}",
+        "source", "function", "line", "ours", "cicc -O3", "agree / why (ours)"
+    );
+    for r in cicc {
+        let obs = r.cicc.map_or("?".to_string(), Kind::text);
+        let agree = if r.cicc == Some(r.ours) { "yes" } else { "NO " };
+        let mut func = r.function.clone();
+        func.truncate(34);
+        let _ = writeln!(
+            s,
+            "{:<24} {:<34} {:>5}  {:<12} {:<12} {} {}",
+            r.source,
+            func,
+            r.line,
+            r.ours.text(),
+            obs,
+            agree,
+            r.why
+        );
+    }
+    let measured: Vec<&CiccRow> = cicc.iter().filter(|r| r.cicc.is_some()).collect();
+    let agree = measured.iter().filter(|r| r.cicc == Some(r.ours)).count();
+    let _ = writeln!(
+        s,
+        "cicc agreement: {agree}/{} loops = {:.1}% (unmatched: {})",
+        measured.len(),
+        pct(agree, measured.len()),
+        cicc.len() - measured.len()
+    );
+    for class in ["full", "partial", "none"] {
+        let of: Vec<&&CiccRow> = measured
+            .iter()
+            .filter(|r| r.cicc.is_some_and(|k| k.class() == class))
+            .collect();
+        let a = of.iter().filter(|r| r.cicc == Some(r.ours)).count();
+        let _ = writeln!(
+            s,
+            "  cicc did {class:<8}: {:>3} loops, we agree on {:>3} ({:.1}%)",
+            of.len(),
+            a,
+            pct(a, of.len())
+        );
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "== ptxas: our phase 22 on nvcc -O3 PTX and the corpus vs cuobjdump -sass =="
+    );
+    let _ = writeln!(
+        s,
+        "{:<40} {:<34} {:>5}  {:<12} {:<20}",
+        "file", "function", "line", "ours (22)", "ptxas (SASS)"
+    );
+    for r in ptxas {
+        let mut func = r.function.clone();
+        func.truncate(34);
+        let mut file = r.file.clone();
+        file.truncate(40);
+        let obs = match r.observed {
+            Some((k, rem)) => format!("{}{}", k.text(), if rem { " +remainder" } else { "" }),
+            None => "unmatched".into(),
+        };
+        let _ = writeln!(
+            s,
+            "{:<40} {:<34} {:>5}  {:<12} {:<20}",
+            file,
+            func,
+            r.line.map_or("-".into(), |l| l.to_string()),
+            r.ours.map_or("no decision".into(), Kind::text),
+            obs
+        );
+    }
+    let measured: Vec<&PtxasRow> = ptxas.iter().filter(|r| r.observed.is_some()).collect();
+    let agree = measured
+        .iter()
+        .filter(|r| r.ours.is_some() && r.ours == r.observed.map(|o| o.0))
+        .count();
+    let nothing = measured
+        .iter()
+        .filter(|r| r.observed.is_some_and(|o| o.0 == Kind::None))
+        .count();
+    let no_decision = measured.iter().filter(|r| r.ours.is_none()).count();
+    let _ = writeln!(
+        s,
+        "ptxas agreement: {agree}/{} loops = {:.1}% (no decision: {no_decision}; unmatched: {})",
+        measured.len(),
+        pct(agree, measured.len()),
+        ptxas.len() - measured.len()
+    );
+    let _ = writeln!(
+        s,
+        "\"unroll nothing\" would score: {nothing}/{} = {:.1}%",
+        measured.len(),
+        pct(nothing, measured.len())
+    );
+    for class in ["full", "partial", "none"] {
+        let n = measured
+            .iter()
+            .filter(|r| r.observed.is_some_and(|o| o.0.class() == class))
+            .count();
+        let _ = writeln!(s, "  ptxas did {class:<8}: {n:>3} loops");
+    }
+    let rem = measured
+        .iter()
+        .filter(|r| r.observed.is_some_and(|o| o.1))
+        .count();
+    let _ = writeln!(s, "  with a remainder loop: {rem}");
+    s
+}
+
+fn to_json(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
+    use serde_json::json;
+    let kind = |k: Kind| match k {
+        Kind::Full => json!({"kind": "full"}),
+        Kind::Partial(n) => json!({"kind": "partial", "factor": n}),
+        Kind::None => json!({"kind": "none"}),
+    };
+    let c: Vec<_> = cicc
+        .iter()
+        .map(|r| {
+            json!({
+                "source": r.source, "function": r.function, "line": r.line,
+                "ours": kind(r.ours), "why": r.why,
+                "cicc": r.cicc.map(kind),
+                "agree": r.cicc == Some(r.ours),
+            })
+        })
+        .collect();
+    let p: Vec<_> = ptxas
+        .iter()
+        .map(|r| {
+            json!({
+                "file": r.file, "function": r.function, "line": r.line,
+                "ours": r.ours.map(kind),
+                "ptxas": r.observed.map(|(k, rem)| json!({"observed": kind(k), "remainder": rem})),
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({"cicc": c, "ptxas": p})).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SASS: &str = "
+        Function : k
+        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   LDG.E R2, desc[UR4][R4.64] ;
+        /*0020*/                   LDG.E R3, desc[UR4][R6.64] ;
+        /*0030*/                   STG.E desc[UR4][R4.64], R2 ;
+        /*0040*/                   STG.E desc[UR4][R6.64], R3 ;
+        /*0050*/               @P0 BRA 0x10 ;
+        /*0060*/                   LDG.E R2, desc[UR4][R4.64] ;
+        /*0070*/                   STG.E desc[UR4][R4.64], R2 ;
+        /*0080*/               @P1 BRA 0x60 ;
+        /*0090*/                   EXIT ;
+        /*00a0*/                   BRA 0xa0;
+";
+
+    #[test]
+    fn parses_sass_and_finds_back_edges() {
+        let f = parse_sass(SASS);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].0, "k");
+        assert_eq!(f[0].1.len(), 11);
+        assert_eq!(f[0].1[5].target, Some(0x10));
+        let loops = sass_loops(&f[0].1);
+        // The branch to itself at 0xa0 (the end-of-function trap) is no loop.
+        assert_eq!(loops.len(), 2);
+        assert_eq!(
+            (loops[0].start, loops[0].end, loops[0].markers),
+            (0x10, 0x50, 4)
+        );
+        assert_eq!(
+            (loops[1].start, loops[1].end, loops[1].markers),
+            (0x60, 0x80, 2)
+        );
+    }
+
+    #[test]
+    fn nested_loops_keep_only_the_innermost() {
+        let text = "Function : n
+        /*0000*/ LDG.E R2, desc[UR4][R4.64] ;
+        /*0010*/ LDS R2, [R4] ;
+        /*0020*/ @P0 BRA 0x10 ;
+        /*0030*/ @P1 BRA 0x0 ;
+";
+        let f = parse_sass(text);
+        let loops = sass_loops(&f[0].1);
+        assert_eq!(loops.len(), 1);
+        assert_eq!((loops[0].start, loops[0].markers), (0x10, 1));
+    }
+
+    #[test]
+    fn matches_replicated_bodies_and_remainders() {
+        let l = |markers| SassLoop {
+            start: 0,
+            end: 0,
+            markers,
+        };
+        // PTX: a loop with 2 accesses unrolled x4 with a remainder, a loop
+        // with 3 accesses gone, a loop with 1 access kept.
+        let got = match_loops(&[2, 3, 0, 1], &[l(8), l(2), l(1)]);
+        assert_eq!(
+            got,
+            vec![
+                Some((Kindish::Partial(4), true)),
+                Some((Kindish::Full, false)),
+                None,
+                Some((Kindish::None, false)),
+            ]
+        );
+    }
+
+    #[test]
+    fn source_pragmas_become_annotations() {
+        let src = "a\n#pragma unroll\n  for (;;) {}\n#pragma unroll 4\n\nfor\n";
+        assert_eq!(source_pragma(src, 3).as_deref(), Some("unroll full"));
+        assert_eq!(source_pragma(src, 6).as_deref(), Some("unroll 4"));
+        assert_eq!(source_pragma(src, 1), None);
+    }
+}
