@@ -149,8 +149,10 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFirst => {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
+        // Reports its decisions (remarks, loop reports); the transform is
+        // wired later, so it is "implemented" for the remark queries only.
         PhaseId::CiccLoopUnroll => Some(
-            "computeUnrollCount decisions, reported per loop; code not changed yet (ptx_opt::phases::cicc_loop_unroll)",
+            "computeUnrollCount decisions as remarks and loop reports; code not changed yet (ptx_opt::phases::cicc_loop_unroll)",
         ),
         PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
@@ -163,8 +165,10 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
 
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
-    matches!(id, PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt)
-        || is_general_optimize(id)
+    matches!(
+        id,
+        PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt | PhaseId::CiccLoopUnroll
+    ) || is_general_optimize(id)
 }
 
 /// The six GeneralOptimize bundles (13, 29, 37, 46, 58, 65), which run the

@@ -1677,6 +1677,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             Choice::Peel { count } => format!("cicc: peeled {count}, not unrolled"),
             Choice::None => format!("cicc: not unrolled: {}", c.reason),
         };
+        let short = match c.choice {
+            Choice::Full { count } => format!("fully unrolled ({count} iterations)"),
+            Choice::Partial { count } | Choice::Pragma { count } => format!("unrolled x{count}"),
+            Choice::Runtime { count } => format!("unrolled x{count}, runtime remainder"),
+            Choice::Peel { count } => format!("peeled {count}"),
+            Choice::None => "not unrolled".to_string(),
+        };
         let mut facts = c.facts.clone();
         facts.push(("level", c.level.to_string()));
         if !d.trip_count_note.is_empty() {
@@ -1697,7 +1704,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             },
             name: "loop-unroll",
             origin: header,
-            message: format!("{} [{}]: {}", summary, c.level, c.reason),
+            message: format!("{} ({}): {}", short, c.level, c.reason),
         });
         out.loops.push(LoopReport {
             phase: id,
