@@ -1797,4 +1797,283 @@ $L4:
         assert_eq!(facts[1], ("body size", "5".to_string()), "{d:?}");
         assert_eq!(d.decision.choice, Choice::Full { count: 12 });
     }
+
+    fn facts(trip: Option<u64>, body: u32) -> LoopFacts {
+        LoopFacts {
+            trip_count: trip,
+            max_trip_count: None,
+            runtime_computable: true,
+            estimated_trip_count: None,
+            body_size: body,
+            foldable: 0,
+            local_array_size: 0,
+            innermost: true,
+            pragma: UserPragma::None,
+            exiting_blocks: 1,
+            has_convergent: false,
+            function_size: 1000,
+        }
+    }
+
+    fn choose(f: &LoopFacts) -> (Choice, &'static str) {
+        let d = compute_unroll_count(&UnrollParams::nvidia_defaults(), f);
+        (d.choice, d.level)
+    }
+
+    #[test]
+    fn nvidia_defaults_from_the_registry() {
+        let p = UnrollParams::nvidia_defaults();
+        assert_eq!(p.threshold, 300);
+        assert_eq!(p.partial_threshold, 75);
+        assert_eq!(p.max_percent_threshold_boost, 400);
+        assert_eq!(p.pragma_threshold, 32768);
+        assert_eq!(p.runtime_unroll_threshold, 95);
+        assert_eq!(p.flat_loop_tripcount_threshold, 5);
+        assert_eq!(p.max_upperbound, 8);
+        assert_eq!(p.max_pragma_upperbound, 64);
+        assert_eq!(p.assumed_size, 4);
+        assert_eq!(p.max_iterations_to_analyze, 10);
+        assert!(p.runtime && p.allow_partial && p.runtime_convergent);
+        assert_eq!(p.estimate(4, 12), 2 + 4 * 10);
+    }
+
+    #[test]
+    fn priority_1_local_array_multiplier_capped_at_6() {
+        // Trip count 100, body 10: 2 + 100 * 8 = 802 > 300 (partial x4 without
+        // the multiplier).
+        let mut f = facts(Some(100), 10);
+        assert_eq!(choose(&f), (Choice::Partial { count: 4 }, "partial"));
+        // A 2-element array: 600 < 802, still partial; 3 elements: 900.
+        f.local_array_size = 2;
+        assert_eq!(choose(&f).0, Choice::Partial { count: 4 });
+        f.local_array_size = 3;
+        assert_eq!(choose(&f), (Choice::Full { count: 100 }, "full"));
+        // 64 elements count as 6: 1800, not 19200.
+        f.local_array_size = 64;
+        f.trip_count = Some(250); // 2 + 250 * 8 = 2002 > 1800
+        assert_eq!(choose(&f).0, Choice::Partial { count: 2 });
+        let d = compute_unroll_count(&UnrollParams::nvidia_defaults(), &f);
+        assert!(d.facts.contains(&("multiplier", "6".into())), "{d:?}");
+        assert!(d.facts.contains(&("threshold", "1800".into())), "{d:?}");
+    }
+
+    #[test]
+    fn priority_2_pragma_count() {
+        let mut f = facts(Some(12), 10);
+        f.pragma = UserPragma::Count(1);
+        assert_eq!(choose(&f), (Choice::None, "pragma"));
+        f.pragma = UserPragma::Count(4);
+        assert_eq!(choose(&f), (Choice::Pragma { count: 4 }, "pragma"));
+        // A count that covers the trip count unrolls fully.
+        f.pragma = UserPragma::Count(16);
+        assert_eq!(choose(&f), (Choice::Full { count: 12 }, "pragma"));
+        // Over multiplier * 32768: a smaller factor dividing the trip count.
+        let mut big = facts(Some(1000), 10_002);
+        big.pragma = UserPragma::Count(8); // 2 + 8 * 10000 > 32768
+        assert_eq!(choose(&big).0, Choice::Pragma { count: 2 }); // 3 does not divide 1000
+                                                                 // Unknown trip count: the count stands, with a remainder.
+        let mut rt = facts(None, 10);
+        rt.pragma = UserPragma::Count(3);
+        let d = compute_unroll_count(&UnrollParams::nvidia_defaults(), &rt);
+        assert_eq!(d.choice, Choice::Pragma { count: 3 });
+    }
+
+    #[test]
+    fn priority_3_full_unroll_pragma_and_threshold() {
+        // 2 + 8 * (34 - 2) = 258 <= 300: the seed's 8-iteration example.
+        assert_eq!(
+            choose(&facts(Some(8), 34)),
+            (Choice::Full { count: 8 }, "full")
+        );
+        // 2 + 8 * 38 = 306 > 300: partial x4 does not fit 75 either.
+        assert_eq!(choose(&facts(Some(8), 40)).0, Choice::None);
+        // `#pragma unroll`: the pragma threshold.
+        let mut f = facts(Some(8), 40);
+        f.pragma = UserPragma::Full;
+        assert_eq!(choose(&f), (Choice::Full { count: 8 }, "pragma-full"));
+        // The dynamic simulation: 10 iterations of 40, 30 of which fold:
+        // rolled 400, unrolled 100, boost min(400, 400) = 400%: 100 < 1200.
+        let mut g = facts(Some(10), 40);
+        g.foldable = 30;
+        assert_eq!(choose(&g), (Choice::Full { count: 10 }, "full"));
+        // Beyond unroll-max-iteration-count-to-analyze (10): no simulation.
+        g.trip_count = Some(11);
+        assert_ne!(choose(&g).0, Choice::Full { count: 11 });
+        // Upper bound: unknown count, an exit bounds it by 2 <= 8.
+        let mut u = facts(None, 40);
+        u.max_trip_count = Some(2);
+        assert_eq!(choose(&u), (Choice::Full { count: 2 }, "full"));
+        u.max_trip_count = Some(9);
+        assert_ne!(choose(&u).1, "full");
+    }
+
+    #[test]
+    fn priority_4_peeling_by_knob() {
+        let mut p = UnrollParams::nvidia_defaults();
+        p.peel_count = 2;
+        let d = compute_unroll_count(&p, &facts(None, 10));
+        assert_eq!((d.choice, d.level), (Choice::Peel { count: 2 }, "peel"));
+    }
+
+    #[test]
+    fn priority_5_power_of_two_dividing_the_trip_count() {
+        // PartialThreshold 75: body 12 fits 4 copies (2 + 4 * 10 = 42).
+        assert_eq!(
+            choose(&facts(Some(400), 12)),
+            (Choice::Partial { count: 4 }, "partial")
+        );
+        // Trip count 102: 4 does not divide, 3 is no power of two: 2.
+        assert_eq!(
+            choose(&facts(Some(102), 12)).0,
+            Choice::Partial { count: 2 }
+        );
+        // Odd trip count: nothing.
+        assert_eq!(choose(&facts(Some(101), 12)).0, Choice::None);
+        // Body 30: (75 - 2) / 28 = 2 copies at most.
+        assert_eq!(
+            choose(&facts(Some(400), 30)).0,
+            Choice::Partial { count: 2 }
+        );
+        // Not innermost: no partial unrolling.
+        let mut f = facts(Some(400), 12);
+        f.innermost = false;
+        assert_eq!(choose(&f).0, Choice::None);
+        // unroll-count=8 with a budget for 4 only: clamped to 4.
+        let mut p = UnrollParams::nvidia_defaults();
+        p.count = 8;
+        let d = compute_unroll_count(&p, &facts(Some(400), 12));
+        assert_eq!(d.choice, Choice::Partial { count: 4 });
+    }
+
+    #[test]
+    fn priority_6_runtime_thresholds() {
+        // Body 20: 2 + 4 * 18 = 74 <= 75: x4; body 21: 78 > 75: x2.
+        assert_eq!(
+            choose(&facts(None, 20)),
+            (Choice::Runtime { count: 4 }, "runtime")
+        );
+        assert_eq!(choose(&facts(None, 21)).0, Choice::Runtime { count: 2 });
+        // Body 39: 2 + 2 * 37 = 76 > 75: none.
+        assert_eq!(choose(&facts(None, 39)).0, Choice::None);
+        // runtime-unroll-threshold 95 (with a larger partial threshold).
+        let mut p = UnrollParams::nvidia_defaults();
+        p.partial_threshold = 1000;
+        assert_eq!(
+            compute_unroll_count(&p, &facts(None, 95)).choice,
+            Choice::Runtime { count: 4 }
+        );
+        assert_eq!(
+            compute_unroll_count(&p, &facts(None, 96)).choice,
+            Choice::None
+        );
+        // Flat loops, several exits, not computable, knob off.
+        let mut f = facts(None, 10);
+        f.estimated_trip_count = Some(4);
+        assert_eq!(choose(&f).0, Choice::None);
+        f.estimated_trip_count = Some(5);
+        assert_eq!(choose(&f).0, Choice::Runtime { count: 4 });
+        let mut g = facts(None, 10);
+        g.exiting_blocks = 2;
+        assert_eq!(choose(&g).0, Choice::None);
+        let mut h = facts(None, 10);
+        h.runtime_computable = false;
+        assert_eq!(choose(&h).0, Choice::None);
+        let mut p = UnrollParams::nvidia_defaults();
+        p.runtime = false;
+        assert_eq!(
+            compute_unroll_count(&p, &facts(None, 10)).choice,
+            Choice::None
+        );
+        // Convergent operations: allowed by unroll-runtime-convergent.
+        let mut c = facts(None, 10);
+        c.has_convergent = true;
+        assert_eq!(choose(&c).0, Choice::Runtime { count: 4 });
+        let mut p = UnrollParams::nvidia_defaults();
+        p.runtime_convergent = false;
+        assert_eq!(compute_unroll_count(&p, &c).choice, Choice::None);
+    }
+
+    #[test]
+    fn annotations_parse() {
+        assert_eq!(parse_annotation("unroll 4"), Some(UserPragma::Count(4)));
+        assert_eq!(parse_annotation("unroll full"), Some(UserPragma::Full));
+        assert_eq!(parse_annotation("unroll"), Some(UserPragma::Full));
+        assert_eq!(parse_annotation("nounroll"), Some(UserPragma::Count(1)));
+        assert_eq!(parse_annotation("unroll 0"), None);
+        assert_eq!(parse_annotation("unroll four"), None);
+        assert_eq!(parse_annotation("inline"), None);
+    }
+
+    #[test]
+    fn annotation_on_the_header_reaches_the_decision() {
+        let f = counted("12", "", "// ptxopt: unroll 3");
+        assert_eq!(one(&f).decision.choice, Choice::Pragma { count: 3 });
+        let f = counted("12", "", "// ptxopt: nounroll");
+        assert_eq!(one(&f).decision.choice, Choice::None);
+    }
+
+    #[test]
+    fn o0_trip_counts() {
+        // Descending, `k >= 0` from 7 (poly_known_trip of test-data/cuda/loops.cu).
+        let f = function(
+            "mov.u32 %r4, 7;
+    mov.u32 %r9, %r4;
+$L1:
+    mov.u32 %r2, %r9;
+    setp.ge.s32 %p1, %r2, 0;
+    not.pred %p2, %p1;
+    @%p2 bra $L4;
+    add.s32 %r3, %r2, -1;
+    mov.u32 %r9, %r3;
+    bra.uni $L1;
+$L4:
+    ret;",
+        );
+        assert_eq!(one(&f).decision.choice, Choice::Full { count: 8 });
+        // `o = 16; o > 0; o >>= 1`: 5 iterations.
+        let f = function(
+            "mov.u32 %r9, 16;
+$L1:
+    mov.u32 %r2, %r9;
+    setp.gt.s32 %p1, %r2, 0;
+    @!%p1 bra $L4;
+    shr.s32 %r3, %r2, 1;
+    mov.u32 %r9, %r3;
+    bra.uni $L1;
+$L4:
+    ret;",
+        );
+        let cfg = ptx_analysis::cfg(&f);
+        let forest = ptx_analysis::loops(&cfg, &ptx_analysis::dominators(&cfg));
+        assert_eq!(trip_count(&f, &forest.loops[0]), Ok(5));
+        // A rotated (bottom-tested) loop: `do { } while (++i < 10)` runs 10 times.
+        let f = function(
+            "mov.u32 %r1, 0;
+$L1:
+    add.s32 %r1, %r1, 1;
+    setp.lt.u32 %p1, %r1, 10;
+    @%p1 bra $L1;
+    ret;",
+        );
+        let cfg = ptx_analysis::cfg(&f);
+        let forest = ptx_analysis::loops(&cfg, &ptx_analysis::dominators(&cfg));
+        assert_eq!(trip_count(&f, &forest.loops[0]), Ok(10));
+    }
+
+    #[test]
+    fn disabled_by_knob_and_never_changes_code() {
+        let f = Arc::new(counted("12", "", ""));
+        let mut ctx = crate::Defaults::new(90);
+        let out = run(PhaseId::CiccLoopUnroll, &ctx, &f);
+        assert!(Arc::ptr_eq(&out.function, &f));
+        assert_eq!(out.loops.len(), 1);
+        let u = out.loops[0].unroll.as_ref().unwrap();
+        assert!(u.full && u.factor == 12 && u.code.is_none());
+        ctx.knobs.insert(
+            knobs::disable_LoopUnrollPass.id(),
+            ptx_knobs::KnobValue::Bool(true),
+        );
+        let out = run(PhaseId::CiccLoopUnroll, &ctx, &f);
+        assert!(out.loops.is_empty() && out.remarks.is_empty());
+    }
 }
