@@ -54,8 +54,10 @@
 //! the next SASS loop when that loop's count is a positive multiple k*p
 //! (**body replicated k times**; k = 1: **not unrolled**), and the SASS loop
 //! after it too when it holds exactly p (**remainder loop**); otherwise the
-//! PTX loop is **gone** (fully unrolled). A PTX loop without markers cannot
-//! be matched and is listed as "unmatched". The matching is a heuristic
+//! PTX loop is **gone** (fully unrolled). Unmatched, and said why: a PTX
+//! loop without markers, a function ptxas inlined (no SASS function of
+//! its name), and a function that calls a function with loops that ptxas
+//! inlined (its loops would be among the caller's SASS loops). The matching is a heuristic
 //! (ptxas may also duplicate or restructure loops), stated here so that
 //! the numbers can be judged.
 
@@ -131,6 +133,8 @@ struct PtxasRow {
     line: Option<u32>,
     ours: Option<Kind>,
     observed: Option<(Kind, bool)>,
+    /// Why `observed` is `None`.
+    unmatched: &'static str,
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -294,12 +298,15 @@ fn key(files: &BTreeMap<u32, String>, inst: &Inst) -> Option<Key> {
     Some((name, l))
 }
 
-/// 2: a memory access or atomic (not `.param`/`.const`); 1: a shuffle, a
-/// call or floating-point arithmetic; 0: anything else.
+/// 3: a call; 2: a memory access or atomic (not `.param`/`.const`); 1: a
+/// shuffle or floating-point arithmetic; 0: anything else.
 fn marker(inst: &Inst) -> u32 {
     use ptx_isa::{FamilyId, Space};
     let info = &inst.opcode.info;
     let flags = info.flags;
+    if flags.is_call() {
+        return 3;
+    }
     if flags.loads() || flags.stores() || flags.is_atomic() {
         return if matches!(info.space, Some(Space::Param) | Some(Space::Const)) {
             0
@@ -307,7 +314,7 @@ fn marker(inst: &Inst) -> u32 {
             2
         };
     }
-    if flags.is_call() || info.family == FamilyId::Shfl {
+    if info.family == FamilyId::Shfl {
         return 1;
     }
     let float = info.types.last().is_some_and(|t| t.is_float())
@@ -318,16 +325,23 @@ fn marker(inst: &Inst) -> u32 {
     u32::from(float)
 }
 
-/// The replication of one line: memory accesses when the O0 line has some
-/// (counted in thousands by `own_lines`), else the other markers (a
-/// multiply and an add become one `fma`, so they are compared only where
-/// nothing better is there).
+/// The replication of one line: where the O0 line calls a function (-O0
+/// calls what -O3 inlines, an `atomicAdd` wrapper becomes an `atom`), all
+/// markers; else memory accesses when the O0 line has some (counted in
+/// thousands by `own_lines`), else the other markers (a multiply and an add
+/// become one `fma`, so they are compared only where nothing better is
+/// there).
 fn line_ratio(c0: u32, c3: u32) -> Option<f64> {
-    let (m0, m3) = (c0 / 1000, c3 / 1000);
+    let total = |c: u32| c / 1_000_000 + (c / 1000) % 1000 + c % 1000;
+    if c0 >= 1_000_000 {
+        let (t0, t3) = (total(c0), total(c3));
+        return (t3 > 0).then(|| f64::from(t3) / f64::from(t0));
+    }
+    let (m0, m3) = (c0 / 1000, (c3 / 1000) % 1000);
     if m0 > 0 {
         return (m3 > 0).then(|| f64::from(m3) / f64::from(m0));
     }
-    let (o0, o3) = (c0 % 1000, c3 % 1000);
+    let (o0, o3) = (c0 % 1000, c3 % 1000 + c3 / 1_000_000);
     (o0 > 0 && o3 > 0).then(|| f64::from(o3) / f64::from(o0))
 }
 
@@ -352,8 +366,10 @@ fn own_lines(
             let inst = &f.insts[i];
             if let Some(k) = key(files, inst) {
                 let entry = &mut out[l.0 as usize];
-                // Memory markers count 1000 (see `factor_of`).
+                // Calls count 1_000_000, memory markers 1000 (see
+                // `line_ratio`).
                 match marker(inst) {
+                    3 => *entry.0.entry(k.clone()).or_insert(0) += 1_000_000,
                     2 => *entry.0.entry(k.clone()).or_insert(0) += 1000,
                     1 => *entry.0.entry(k.clone()).or_insert(0) += 1,
                     _ => {}
@@ -398,10 +414,12 @@ fn cicc_rows(display: &str, source: &str, o0: &str, o3: &str) -> Vec<CiccRow> {
         .unwrap_or_default();
     let params = UnrollParams::nvidia_defaults();
     // The O3 loops: (function, own markers, own keys, depth).
+    #[allow(clippy::type_complexity)]
     let o3: Vec<(
         String,
         Vec<(BTreeMap<Key, u32>, BTreeSet<Key>)>,
         Vec<BTreeSet<Key>>,
+        Vec<Option<Key>>,
     )> = m3
         .functions
         .iter()
@@ -415,7 +433,9 @@ fn cicc_rows(display: &str, source: &str, o0: &str, o3: &str) -> Vec<CiccRow> {
                 .flat_map(|&b| f.blocks[b].insts.iter())
                 .filter_map(|&i| key(&files3, &f.insts[i]))
                 .collect();
-            (f.sig.name.clone(), own, vec![all])
+            let latch: Vec<Option<Key>> =
+                fo.loops.iter().map(|l| latch_key(f, l, &files3)).collect();
+            (f.sig.name.clone(), own, vec![all], latch)
         })
         .collect();
     let mut rows = Vec::new();
@@ -437,12 +457,22 @@ fn cicc_rows(display: &str, source: &str, o0: &str, o3: &str) -> Vec<CiccRow> {
         }
         let decisions = cicc_loop_unroll::decide_with(&params, &f);
         let own0 = own_lines(&f, &fo, &files0);
+        let head0: Vec<Option<Key>> = fo
+            .loops
+            .iter()
+            .map(|l| {
+                f.blocks[l.header]
+                    .insts
+                    .iter()
+                    .find_map(|&i| key(&files0, &f.insts[i]))
+            })
+            .collect();
         let depth0: Vec<u32> = fo.loops.iter().map(|l| l.depth).collect();
         // Which O3 functions to search.
         let same: Vec<usize> = o3
             .iter()
             .enumerate()
-            .filter(|(_, (n, _, _))| *n == f.sig.name)
+            .filter(|(_, (n, _, _, _))| *n == f.sig.name)
             .map(|(i, _)| i)
             .collect();
         let candidates: Vec<usize> = if same.is_empty() {
@@ -460,15 +490,15 @@ fn cicc_rows(display: &str, source: &str, o0: &str, o3: &str) -> Vec<CiccRow> {
             let mut observed = None;
             if !keys0.is_empty() {
                 for &fi in &candidates {
-                    let (_, own3, all3) = &o3[fi];
+                    let (_, own3, all3, latch3) = &o3[fi];
                     if all3[0].is_disjoint(keys0) {
                         continue;
                     }
                     // O3 loops that belong to this O0 loop: the outermost
                     // O0 loop whose keys they contain is this one.
                     let mut factor = 0u32;
-                    for (markers3, keys3) in own3 {
-                        let owner = owner_of(&own0, &depth0, keys3);
+                    for ((markers3, keys3), latch) in own3.iter().zip(latch3) {
+                        let owner = owner_of(&own0, &depth0, &head0, keys3, latch.as_ref());
                         if owner != Some(li) {
                             continue;
                         }
@@ -482,6 +512,12 @@ fn cicc_rows(display: &str, source: &str, o0: &str, o3: &str) -> Vec<CiccRow> {
                         } else {
                             (ratios[ratios.len() / 2].round() as u32).max(1)
                         };
+                        if std::env::var_os("UNROLL_FIDELITY_DEBUG").is_some() {
+                            eprintln!(
+                                "{} loop {li}: {markers0:?} vs {markers3:?} -> {k}",
+                                f.sig.name
+                            );
+                        }
                         factor = factor.max(k);
                     }
                     observed = Some(match factor {
@@ -509,14 +545,32 @@ fn cicc_rows(display: &str, source: &str, o0: &str, o3: &str) -> Vec<CiccRow> {
     rows
 }
 
-/// The O0 loop an O3 loop (its keys) belongs to: of the O0 loops with at
-/// least half of their keys in it, the outermost (an inner loop fully
-/// unrolled into an outer one leaves its keys in the outer loop's body);
-/// failing that, the one with the largest share of its keys in it.
+/// The position of an O3 loop's exit test (the last `setp` of a latch, else
+/// the latch's branch): the `for` line the loop comes from.
+fn latch_key(f: &Function, l: &ptx_analysis::Loop, files: &BTreeMap<u32, String>) -> Option<Key> {
+    l.latches.iter().find_map(|&b| {
+        let insts = &f.blocks[b].insts;
+        insts
+            .iter()
+            .rev()
+            .find(|&&i| f.insts[i].opcode.info.family == ptx_isa::FamilyId::Setp)
+            .or(insts.last())
+            .and_then(|&i| key(files, &f.insts[i]))
+    })
+}
+
+/// The O0 loop an O3 loop belongs to: the one whose header is on the line
+/// of the O3 loop's exit test (the `for` line; several: the deepest with
+/// the largest share of its keys in the O3 loop). Failing that, of the O0
+/// loops with at least half of their keys in it, the outermost (an inner
+/// loop fully unrolled into an outer one leaves its keys in the outer
+/// loop's body); failing that, the one with the largest share.
 fn owner_of(
     own0: &[(BTreeMap<Key, u32>, BTreeSet<Key>)],
     depth0: &[u32],
+    head0: &[Option<Key>],
     keys3: &BTreeSet<Key>,
+    latch: Option<&Key>,
 ) -> Option<usize> {
     let share = |k0: &BTreeSet<Key>| {
         if k0.is_empty() {
@@ -526,6 +580,18 @@ fn owner_of(
         }
     };
     let shares: Vec<f64> = own0.iter().map(|(_, k0)| share(k0)).collect();
+    if let Some(latch) = latch {
+        let same_line = (0..own0.len())
+            .filter(|&j| head0[j].as_ref() == Some(latch))
+            .max_by(|&a, &b| {
+                shares[a]
+                    .total_cmp(&shares[b])
+                    .then(depth0[a].cmp(&depth0[b]))
+            });
+        if same_line.is_some() {
+            return same_line;
+        }
+    }
     (0..own0.len())
         .filter(|&j| shares[j] >= 0.5)
         .min_by_key(|&j| depth0[j])
@@ -723,6 +789,12 @@ fn ptxas_file_rows(
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let with_loops: BTreeSet<&str> = module
+        .functions
+        .iter()
+        .filter(|f| !forest(f).loops.is_empty())
+        .map(|f| f.sig.name.as_str())
+        .collect();
     let mut rows = Vec::new();
     for f in &module.functions {
         let fo = forest(f);
@@ -754,9 +826,27 @@ fn ptxas_file_rows(
             })
             .collect();
         let sass_fn = functions.iter().find(|(n, _)| *n == f.sig.name);
-        let observed = match sass_fn {
-            Some((_, insts)) => match_loops(&counts, &sass_loops(insts)),
-            None => vec![None; counts.len()],
+        // A call to a function with loops that ptxas inlined puts its loops
+        // among this function's SASS loops: the order match would not hold.
+        let calls_inlined_loops =
+            f.layout
+                .iter()
+                .flat_map(|&b| f.blocks[b].insts.iter())
+                .any(|&i| {
+                    let inst = &f.insts[i];
+                    inst.opcode.info.flags.is_call()
+                        && inst.operands.iter().any(|op| match op {
+                            ptx_ir::ir::Operand::Symbol { name, .. } => {
+                                with_loops.contains(name.as_str())
+                                    && !functions.iter().any(|(n, _)| n == name)
+                            }
+                            _ => false,
+                        })
+                });
+        let (observed, why) = match sass_fn {
+            _ if calls_inlined_loops => (vec![None; counts.len()], "calls inlined loops"),
+            Some((_, insts)) => (match_loops(&counts, &sass_loops(insts)), "no memory access"),
+            None => (vec![None; counts.len()], "inlined by ptxas"),
         };
         let input = Arc::new(f.clone());
         let phase = ptx_opt::run_phase(PhaseId::OriLoopUnrolling, &ctx, &input);
@@ -783,6 +873,7 @@ fn ptxas_file_rows(
                 line: first.and_then(|i| f.insts[i].loc().map(|l| l.line)),
                 ours,
                 observed: observed[idx].map(|(k, r)| (to_kind(k), r)),
+                unmatched: why,
             });
         }
     }
@@ -867,11 +958,11 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         file.truncate(40);
         let obs = match r.observed {
             Some((k, rem)) => format!("{}{}", k.text(), if rem { " +remainder" } else { "" }),
-            None => "unmatched".into(),
+            None => format!("unmatched: {}", r.unmatched),
         };
         let _ = writeln!(
             s,
-            "{:<40} {:<34} {:>5}  {:<12} {:<20}",
+            "{:<40} {:<34} {:>5}  {:<12} {}",
             file,
             func,
             r.line.map_or("-".into(), |l| l.to_string()),
@@ -914,6 +1005,17 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         .filter(|r| r.observed.is_some_and(|o| o.1))
         .count();
     let _ = writeln!(s, "  with a remainder loop: {rem}");
+    for why in [
+        "inlined by ptxas",
+        "calls inlined loops",
+        "no memory access",
+    ] {
+        let n = ptxas
+            .iter()
+            .filter(|r| r.observed.is_none() && r.unmatched == why)
+            .count();
+        let _ = writeln!(s, "  unmatched ({why}): {n}");
+    }
     s
 }
 
@@ -942,6 +1044,7 @@ fn to_json(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
                 "file": r.file, "function": r.function, "line": r.line,
                 "ours": r.ours.map(kind),
                 "ptxas": r.observed.map(|(k, rem)| json!({"observed": kind(k), "remainder": rem})),
+                "unmatched": r.observed.is_none().then_some(r.unmatched),
             })
         })
         .collect();

@@ -42,9 +42,13 @@
 //!
 //! Then the **small-function override**: in a function of fewer than
 //! [`SMALL_FUNCTION_INSTS`] instructions, an innermost loop still not
-//! unrolled gets the largest power-of-two count up to `DefaultUnrollCount`
-//! whose estimate fits `Threshold` (the seed names `handleSmallFunction`
-//! without its numbers; this is our reading).
+//! unrolled, whose trip count is known or computable at run time (and not
+//! flat), gets the largest power-of-two count up to `DefaultUnrollCount`
+//! (dividing a known trip count) whose estimate fits `Threshold` instead of
+//! `PartialThreshold`, without the runtime body-size gate. The seed names
+//! `handleSmallFunction` without its numbers; this is our reading, and 32
+//! is our choice (no loop of `test-data/cuda` reaches the override: cicc
+//! -O3 unrolls none of the small kernels' loops the cascade leaves).
 //!
 //! # What PTX lacks, and what we chose
 //!
@@ -127,8 +131,8 @@ pub const FIXED_COST: u32 = 2;
 /// The local-array multiplier's cap.
 pub const LOCAL_ARRAY_CAP: u32 = 6;
 /// Functions with fewer instructions (PTX, [`body_size`]'s count) get the
-/// small-function override.
-pub const SMALL_FUNCTION_INSTS: u32 = 0;
+/// small-function override (`UnrollParams::small_function_threshold`).
+pub const SMALL_FUNCTION_INSTS: u32 = 32;
 /// `AllowPartial` from the NVPTX TTI.
 const TTI_ALLOW_PARTIAL: bool = true;
 /// Iterations the trip-count simulation runs before giving up.
@@ -158,6 +162,8 @@ pub struct UnrollParams {
     pub runtime_unroll_threshold: u32,
     pub assumed_size: u32,
     pub runtime_convergent: bool,
+    /// `SmallFunctionThreshold` (no knob in the seed): [`SMALL_FUNCTION_INSTS`].
+    pub small_function_threshold: u32,
 }
 
 fn knob_u32(v: i64) -> u32 {
@@ -206,6 +212,7 @@ impl UnrollParams {
             runtime_unroll_threshold: knob_u32(ctx.int(knobs::runtime_unroll_threshold)),
             assumed_size: knob_u32(ctx.int(knobs::unroll_assumed_size)),
             runtime_convergent: ctx.bool(knobs::unroll_runtime_convergent),
+            small_function_threshold: SMALL_FUNCTION_INSTS,
         }
     }
 
@@ -386,7 +393,7 @@ pub fn compute_unroll_count(p: &UnrollParams, f: &LoopFacts) -> CiccDecision {
             );
         }
         let multiple = trip.unwrap_or(1);
-        let note = if multiple % u64::from(count) != 0 {
+        let note = if !multiple.is_multiple_of(u64::from(count)) {
             " (remainder loops not allowed: trip multiple is not a multiple of the count)"
         } else {
             ""
@@ -614,7 +621,15 @@ fn small_function(
     mut facts: Vec<(&'static str, String)>,
     why: String,
 ) -> CiccDecision {
-    if f.function_size < SMALL_FUNCTION_INSTS && f.innermost && f.exiting_blocks == 1 {
+    // Bigger budgets, not fewer rules: the count must still be computable
+    // and the loop not flat.
+    let legal = f.trip_count.is_some()
+        || (p.runtime
+            && f.runtime_computable
+            && f.estimated_trip_count
+                .is_none_or(|e| e >= u64::from(p.flat_loop_tripcount_threshold)));
+    if f.function_size < p.small_function_threshold && f.innermost && f.exiting_blocks == 1 && legal
+    {
         let mut count = p.default_unroll_count;
         while count > 1 && u64::from(p.threshold) < p.estimate(u64::from(count), size) {
             count >>= 1;
@@ -635,8 +650,8 @@ fn small_function(
                 choice,
                 level: "small-function",
                 reason: format!(
-                    "small function ({} < {SMALL_FUNCTION_INSTS} instructions): unrolled by {count}",
-                    f.function_size
+                    "small function ({} < {} instructions): unrolled by {count}",
+                    f.function_size, p.small_function_threshold
                 ),
                 facts,
             };
