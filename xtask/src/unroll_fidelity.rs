@@ -640,10 +640,10 @@ pub fn parse_sass(text: &str) -> Vec<(String, Vec<SassInst>)> {
         let base = opcode.split('.').next().unwrap_or(opcode);
         let target = (base == "BRA")
             .then(|| {
-                body.split(|c: char| c == ' ' || c == ',')
+                body.split([' ', ','])
                     .filter_map(|w| w.strip_prefix("0x"))
                     .filter_map(|h| u64::from_str_radix(h, 16).ok())
-                    .last()
+                    .next_back()
             })
             .flatten();
         if let Some((_, insts)) = out.last_mut() {
@@ -898,8 +898,8 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<24} {:<34} {:>5}  {:<12} {:<12} {}",
-        "source", "function", "line", "ours", "cicc -O3", "agree / why (ours)"
+        "{:<24} {:<34} {:>5}  {:<12} {:<12} agree / why (ours)",
+        "source", "function", "line", "ours", "cicc -O3"
     );
     for r in cicc {
         let obs = r.cicc.map_or("?".to_string(), Kind::text);
@@ -1131,5 +1131,47 @@ mod tests {
         assert_eq!(source_pragma(src, 3).as_deref(), Some("unroll full"));
         assert_eq!(source_pragma(src, 6).as_deref(), Some("unroll 4"));
         assert_eq!(source_pragma(src, 1), None);
+    }
+
+    #[test]
+    fn reads_cuobjdump_lines_with_encodings_and_predicates() {
+        let text = "
+\t\tFunction : prefix_unknown_trip
+\t.headerflags\t@\"EF_CUDA_SM90 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)\"
+        /*0000*/                   LDC R1, c[0x0][0x28] ;                        /* 0x00000a00ff017b82 */
+        /*0010*/                   LDG.E R7, desc[UR4][R10.64] ;                 /* 0x000000040a077981 */
+        /*0020*/                   LDG.E R24, desc[UR4][R24.64] ;                /* 0x0000000418187981 */
+        /*0030*/              @!P0 BRA 0x10 ;                                    /* 0x0000000800ac8947 */
+        /*0040*/                   LDG.E R9, desc[UR4][R24.64] ;                 /* 0x0000000418097981 */
+        /*0050*/               @P1 BRA.U 0x40 ;                                  /* 0x0000000800188947 */
+        /*0060*/                   BSSY B0, 0xba0 ;                              /* 0x000008c000007945 */
+        /*0070*/                   EXIT ;                                        /* 0x000000000000794d */
+        /*0080*/                   BRA 0x80;                                     /* 0xfffffffc00fc7947 */
+";
+        let f = parse_sass(text);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].0, "prefix_unknown_trip");
+        let insts = &f[0].1;
+        assert_eq!(insts.len(), 9);
+        assert_eq!(insts[3].opcode, "BRA");
+        assert_eq!(insts[3].target, Some(0x10));
+        assert_eq!(insts[5].target, Some(0x40));
+        // `BSSY` names an address but is no branch.
+        assert_eq!(insts[6].target, None);
+        let loops = sass_loops(insts);
+        assert_eq!(loops.len(), 2);
+        assert_eq!(
+            (loops[0].start, loops[0].end, loops[0].markers),
+            (0x10, 0x30, 2)
+        );
+        assert_eq!(
+            (loops[1].start, loops[1].end, loops[1].markers),
+            (0x40, 0x50, 1)
+        );
+        // PTX: one loop with one load, unrolled x2 with a remainder loop.
+        assert_eq!(
+            match_loops(&[1], &loops),
+            vec![Some((Kindish::Partial(2), true))]
+        );
     }
 }
