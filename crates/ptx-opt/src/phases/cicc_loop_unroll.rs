@@ -1611,7 +1611,7 @@ fn iv_register(f: &Function, defs: &Defs, lp: &Loop) -> Option<RegId> {
             if inst.opcode.info.family != FamilyId::Setp {
                 continue;
             }
-            for op in &inst.operands[1..] {
+            for op in inst.operands.iter().skip(1) {
                 if let Operand::Reg { reg, .. } = op {
                     if let Val::Iv(r, _) = ev.reg(*reg, i, b, 0) {
                         return Some(r);
