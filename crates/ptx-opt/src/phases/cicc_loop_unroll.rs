@@ -66,23 +66,36 @@
 //!
 //!   A `.pragma "nounroll"` in any block of the loop disables it.
 //! - **Body size.** LLVM's `CodeMetrics` counts IR instructions after SROA,
-//!   InstCombine and LoopRotate; on PTX (often `-O0` PTX) [`body_size`]
-//!   counts an instruction as 1 except what has no IR instruction of its
-//!   own: register and immediate `mov` (phi copies and constants),
-//!   unconditional `bra` (block boundaries that simplifycfg merges),
-//!   `not.pred` (folded into the branch), `ld.param`/`st.param` (call
-//!   argument passing), and the 64-bit address arithmetic that only feeds
+//!   InstCombine, LICM and LoopRotate; on PTX (often `-O0` PTX)
+//!   [`body_size`] counts an instruction as 1 except what has no IR
+//!   instruction of its own: register and immediate `mov` (phi copies and
+//!   constants), unconditional `bra` (block boundaries that simplifycfg
+//!   merges), `not.pred` (folded into the branch), `ld.param`/`st.param`
+//!   (call argument passing), the 64-bit address arithmetic that only feeds
 //!   the address of a load or store (`cvt` to 64 bits, `shl.b64`,
-//!   `add.s64`, `mul.wide`: a GEP, free in the NVPTX cost model). A `call`
-//!   counts 1 (at -O3 the callee is usually inlined).
-//! - **Trip count.** SCEV is replaced by [`trip_count`]: the loop's one
-//!   exiting branch, its predicate (through `not.pred`) from a `setp` of
-//!   an induction value against a constant; the induction register is the
-//!   one defined both before the loop (a constant, through `mov`s) and
-//!   once in it, as `add`/`sub`/`shl`/`shr`/`mul`/`div` of itself by
-//!   immediates (through the `mov` chains of `-O0` code). The count is the
-//!   number of times the body runs, as after LoopRotate: the header test
-//!   counts the iterations it lets in; a test at the end adds one.
+//!   `add.s64`, `mul.wide`: a GEP, free in the NVPTX cost model), an index
+//!   `i + k` (k constant or invariant) only sign-extended into such an
+//!   address (a GEP offset once InstCombine distributes the `sext`), and
+//!   pure instructions that compute the same value in every iteration
+//!   (LICM hoists them before cicc unrolls). A `call` counts 1 (at -O3 the
+//!   callee is usually inlined).
+//! - **Trip count.** SCEV is replaced by [`trip_count`]: per exiting
+//!   branch, its predicate (through `not.pred` and `mov.pred`) comes from a
+//!   `setp` of an induction value against a constant or a loop-invariant
+//!   register; the induction register is the one defined both before the
+//!   loop and once in it, as `add`/`sub`/`shl`/`shr`/`mul`/`div` of itself
+//!   by immediates or `add`/`sub` of an invariant register (through the
+//!   `mov` chains of `-O0` code). With a constant start and bound the count
+//!   is simulated exactly in the compare's width: the number of times the
+//!   body runs, as after LoopRotate (a test in a latch adds one). One
+//!   exiting block with an additive step and an invariant bound makes the
+//!   count *computable at run time* (runtime unrolling needs it). Several
+//!   exits, or the `a && b` that `-O0` code merges into one predicate (a
+//!   `mov.pred` of `false` on one path), give an *upper bound*: the
+//!   smallest count of their tests. A step computed from `%ntid`/`%nctaid`
+//!   (block- and grid-stride loops, written to run about once per thread)
+//!   makes `computeRuntimeTripCount`'s estimate 1, below
+//!   `flat-loop-tripcount-threshold`.
 //! - **TTI values.** `Threshold` 300, `PartialThreshold` 75 and the other
 //!   knobs are the registry's (seed 004's NVIDIA defaults);
 //!   `DefaultUnrollCount` is [`DEFAULT_UNROLL_COUNT`] = 4, what nvcc
