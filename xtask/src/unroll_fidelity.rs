@@ -46,18 +46,24 @@
 //! and `[target, branch]` a loop (a `BRA` to itself, the trap after
 //! `EXIT`, is not); loops that contain another are outer
 //! loops and ignored (only innermost loops are compared). Per innermost
-//! loop, its **markers**: memory instructions (`LDG`, `STG`, `LDS`, `STS`,
-//! `LD`, `ST`, `LDL`, `STL`, `ATOM*`, `RED`; not `LDC`). The PTX side counts
-//! the same of its innermost loops (`ld`/`st`/`atom`/`red` outside
-//! `.param` and `.const`). PTX and SASS loops are walked in layout order
+//! loop, its **markers**: the bytes per thread its memory instructions
+//! move (`LDG`, `STG`, `LDS`, `STS`, `LD`, `ST`, `LDL`, `STL`, `ATOM*`,
+//! `RED`; not `LDC`; 4 bytes unless `.64`, `.128`, `.U8`, `.U16`... say
+//! otherwise), so that ptxas merging four `ld.shared.f32` into one
+//! `LDS.128` does not change the count. The PTX side counts the same of its
+//! innermost loops (`ld`/`st`/`atom`/`red` outside `.param` and `.const`,
+//! type size times vector width). PTX and SASS loops are walked in layout order
 //! (PTX: header position; SASS: address): a PTX loop with p markers takes
 //! the next SASS loop when that loop's count is a positive multiple k*p
 //! (**body replicated k times**; k = 1: **not unrolled**), and the SASS loop
 //! after it too when it holds exactly p (**remainder loop**); otherwise the
-//! PTX loop is **gone** (fully unrolled). Unmatched, and said why: a PTX
-//! loop without markers, a function ptxas inlined (no SASS function of
-//! its name), and a function that calls a function with loops that ptxas
-//! inlined (its loops would be among the caller's SASS loops). The matching is a heuristic
+//! PTX loop is **gone** (fully unrolled); a PTX loop without memory
+//! accesses is unmatched. Functions ptxas inlines (no SASS function of
+//! their name) are compared where they are inlined: the PTX sequence of a
+//! function splices in, at each call site, the loops of the callees ptxas
+//! inlined (a loop calling one with loops is then no innermost loop, and
+//! the callee's loops stand for it); such rows read `callee (in caller)`.
+//! The matching is a heuristic
 //! (ptxas may also duplicate or restructure loops), stated here so that
 //! the numbers can be judged.
 
@@ -662,13 +668,16 @@ pub fn parse_sass(text: &str) -> Vec<(String, Vec<SassInst>)> {
 pub struct SassLoop {
     pub start: u64,
     pub end: u64,
-    /// Memory instructions in it.
+    /// Bytes its memory instructions move per thread.
     pub markers: u32,
 }
 
-fn sass_marker(opcode: &str) -> bool {
-    let base = opcode.split('.').next().unwrap_or(opcode);
-    matches!(
+/// The bytes a SASS memory instruction moves per thread (0: not one):
+/// `LDS.128` 16, `LDG.E.64` 8, `.U8`/`.S8` 1, `.U16`/`.S16` 2, else 4.
+fn sass_bytes(opcode: &str) -> u32 {
+    let mut parts = opcode.split('.');
+    let base = parts.next().unwrap_or(opcode);
+    let memory = matches!(
         base,
         "LDG"
             | "STG"
@@ -683,7 +692,38 @@ fn sass_marker(opcode: &str) -> bool {
             | "ATOMG"
             | "RED"
             | "REDG"
-    )
+    );
+    if !memory {
+        return 0;
+    }
+    let mut bytes = 4;
+    for p in parts {
+        bytes = match p {
+            "128" => 16,
+            "64" => 8,
+            "U8" | "S8" => 1,
+            "U16" | "S16" => 2,
+            _ => bytes,
+        };
+    }
+    bytes
+}
+
+/// The bytes a PTX memory instruction moves per thread (0: not one, or
+/// `.param`/`.const`, which SASS reads as constant operands).
+fn ptx_bytes(inst: &Inst) -> u32 {
+    let info = &inst.opcode.info;
+    let memory = info.flags.loads() || info.flags.stores() || info.flags.is_atomic();
+    if !memory
+        || info.flags.is_call()
+        || matches!(
+            info.space,
+            Some(ptx_isa::Space::Param) | Some(ptx_isa::Space::Const)
+        )
+    {
+        return 0;
+    }
+    info.types.last().map_or(4, |t| t.bytes().max(1)) * u32::from(info.vec.max(1))
 }
 
 /// The innermost loops of one function's SASS, by address.
@@ -710,8 +750,9 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
             end,
             markers: insts
                 .iter()
-                .filter(|i| i.addr >= start && i.addr <= end && sass_marker(&i.opcode))
-                .count() as u32,
+                .filter(|i| i.addr >= start && i.addr <= end)
+                .map(|i| sass_bytes(&i.opcode))
+                .sum(),
         })
         .collect()
 }
@@ -789,74 +830,38 @@ fn ptxas_file_rows(
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let with_loops: BTreeSet<&str> = module
+    let in_sass: BTreeSet<&str> = functions.iter().map(|(n, _)| n.as_str()).collect();
+    // Our phase 22 decisions, per function and loop header.
+    let decisions: BTreeMap<&str, Vec<ptx_opt::LoopReport>> = module
         .functions
         .iter()
-        .filter(|f| !forest(f).loops.is_empty())
-        .map(|f| f.sig.name.as_str())
+        .map(|f| {
+            let out = ptx_opt::run_phase(PhaseId::OriLoopUnrolling, &ctx, &Arc::new(f.clone()));
+            (f.sig.name.as_str(), out.loops)
+        })
         .collect();
     let mut rows = Vec::new();
     for f in &module.functions {
-        let fo = forest(f);
-        let mut inner: Vec<usize> = (0..fo.loops.len())
-            .filter(|&l| fo.loops[l].children.is_empty())
-            .collect();
-        if inner.is_empty() {
+        // Functions ptxas inlined have no SASS of their own: their loops
+        // are rows of their callers, at each call site.
+        let Some((_, insts)) = functions.iter().find(|(n, _)| *n == f.sig.name) else {
+            continue;
+        };
+        let mut seq = Vec::new();
+        flatten(&module, f, &in_sass, 0, &mut seq);
+        if seq.is_empty() {
             continue;
         }
-        let pos = |b| f.layout.iter().position(|&x| x == b).unwrap_or(usize::MAX);
-        inner.sort_by_key(|&l| pos(fo.loops[l].header));
-        let counts: Vec<u32> = inner
-            .iter()
-            .map(|&l| {
-                fo.loops[l]
-                    .blocks
-                    .iter()
-                    .flat_map(|&b| f.blocks[b].insts.iter())
-                    .filter(|&&i| {
-                        let inst = &f.insts[i];
-                        let info = &inst.opcode.info;
-                        (info.flags.loads() || info.flags.stores() || info.flags.is_atomic())
-                            && !matches!(
-                                info.space,
-                                Some(ptx_isa::Space::Param) | Some(ptx_isa::Space::Const)
-                            )
-                    })
-                    .count() as u32
-            })
-            .collect();
-        let sass_fn = functions.iter().find(|(n, _)| *n == f.sig.name);
-        // A call to a function with loops that ptxas inlined puts its loops
-        // among this function's SASS loops: the order match would not hold.
-        let calls_inlined_loops =
-            f.layout
-                .iter()
-                .flat_map(|&b| f.blocks[b].insts.iter())
-                .any(|&i| {
-                    let inst = &f.insts[i];
-                    inst.opcode.info.flags.is_call()
-                        && inst.operands.iter().any(|op| match op {
-                            ptx_ir::ir::Operand::Symbol { name, .. } => {
-                                with_loops.contains(name.as_str())
-                                    && !functions.iter().any(|(n, _)| n == name)
-                            }
-                            _ => false,
-                        })
-                });
-        let (observed, why) = match sass_fn {
-            _ if calls_inlined_loops => (vec![None; counts.len()], "calls inlined loops"),
-            Some((_, insts)) => (match_loops(&counts, &sass_loops(insts)), "no memory access"),
-            None => (vec![None; counts.len()], "inlined by ptxas"),
-        };
-        let input = Arc::new(f.clone());
-        let phase = ptx_opt::run_phase(PhaseId::OriLoopUnrolling, &ctx, &input);
-        for (idx, &l) in inner.iter().enumerate() {
-            let header = fo.loops[l].header;
-            let first = f.blocks[header].insts.first().copied();
-            let ours = phase
-                .loops
-                .iter()
-                .find(|r| r.header.is_some() && r.header == first)
+        let counts: Vec<u32> = seq.iter().map(|e| e.bytes).collect();
+        let observed = match_loops(&counts, &sass_loops(insts));
+        for (e, obs) in seq.iter().zip(observed) {
+            let ours = decisions
+                .get(e.function.as_str())
+                .and_then(|reports| {
+                    reports
+                        .iter()
+                        .find(|r| r.header.is_some() && r.header == e.header)
+                })
                 .and_then(|r| r.unroll.as_ref())
                 .map(|u| {
                     if u.full {
@@ -867,17 +872,110 @@ fn ptxas_file_rows(
                         Kind::None
                     }
                 });
+            let function = if e.function == f.sig.name {
+                e.function.clone()
+            } else {
+                format!("{} (in {})", e.function, f.sig.name)
+            };
             rows.push(PtxasRow {
                 file: display.clone(),
-                function: f.sig.name.clone(),
-                line: first.and_then(|i| f.insts[i].loc().map(|l| l.line)),
+                function,
+                line: e.line,
                 ours,
-                observed: observed[idx].map(|(k, r)| (to_kind(k), r)),
-                unmatched: why,
+                observed: obs.map(|(k, r)| (to_kind(k), r)),
+                unmatched: "no memory access",
             });
         }
     }
     Ok(rows)
+}
+
+/// One innermost loop in the order ptxas lays out a function's code.
+struct SeqLoop {
+    function: String,
+    /// The first instruction of its header (what `LoopReport::header` names).
+    header: Option<ptx_ir::ir::InstId>,
+    line: Option<u32>,
+    bytes: u32,
+}
+
+/// The innermost loops of `f` in layout order, with the loops of the
+/// functions it calls that ptxas inlines (not in the SASS) spliced in at
+/// each call site; a loop that calls such a function with loops is no
+/// innermost loop any more, and the callee's loops stand for it.
+fn flatten(
+    module: &Module,
+    f: &Function,
+    in_sass: &BTreeSet<&str>,
+    depth: u32,
+    out: &mut Vec<SeqLoop>,
+) {
+    if depth > 8 {
+        return;
+    }
+    let fo = forest(f);
+    let inlined_callee = |i: ptx_ir::ir::InstId| -> Option<&Function> {
+        let inst = &f.insts[i];
+        if !inst.opcode.info.flags.is_call() {
+            return None;
+        }
+        inst.operands.iter().find_map(|op| match op {
+            ptx_ir::ir::Operand::Symbol { name, .. } if !in_sass.contains(name.as_str()) => module
+                .functions
+                .iter()
+                .find(|g| g.sig.name == *name && !g.layout.is_empty()),
+            _ => None,
+        })
+    };
+    let calls_in = |blocks: &[ptx_ir::ir::BlockId]| -> Vec<&Function> {
+        let mut v = Vec::new();
+        for &b in &f.layout {
+            if blocks.contains(&b) {
+                v.extend(f.blocks[b].insts.iter().filter_map(|&i| inlined_callee(i)));
+            }
+        }
+        v
+    };
+    let mut done: Vec<usize> = Vec::new();
+    for &b in &f.layout {
+        match fo.innermost(b).map(|l| l.0 as usize) {
+            Some(l) if fo.loops[l].children.is_empty() => {
+                if done.contains(&l) {
+                    continue;
+                }
+                done.push(l);
+                let lp = &fo.loops[l];
+                let callees = calls_in(&lp.blocks);
+                let with_loops: Vec<&Function> = callees
+                    .into_iter()
+                    .filter(|g| !forest(g).loops.is_empty())
+                    .collect();
+                if with_loops.is_empty() {
+                    let first = f.blocks[lp.header].insts.first().copied();
+                    out.push(SeqLoop {
+                        function: f.sig.name.clone(),
+                        header: first,
+                        line: first.and_then(|i| f.insts[i].loc().map(|l| l.line)),
+                        bytes: lp
+                            .blocks
+                            .iter()
+                            .flat_map(|&b| f.blocks[b].insts.iter())
+                            .map(|&i| ptx_bytes(&f.insts[i]))
+                            .sum(),
+                    });
+                } else {
+                    for g in with_loops {
+                        flatten(module, g, in_sass, depth + 1, out);
+                    }
+                }
+            }
+            _ => {
+                for g in calls_in(&[b]) {
+                    flatten(module, g, in_sass, depth + 1, out);
+                }
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------- output
@@ -1082,12 +1180,22 @@ mod tests {
         assert_eq!(loops.len(), 2);
         assert_eq!(
             (loops[0].start, loops[0].end, loops[0].markers),
-            (0x10, 0x50, 4)
+            (0x10, 0x50, 16)
         );
         assert_eq!(
             (loops[1].start, loops[1].end, loops[1].markers),
-            (0x60, 0x80, 2)
+            (0x60, 0x80, 8)
         );
+    }
+
+    #[test]
+    fn memory_bytes_of_sass_opcodes() {
+        assert_eq!(sass_bytes("LDS.128"), 16);
+        assert_eq!(sass_bytes("LDG.E.64"), 8);
+        assert_eq!(sass_bytes("LDG.E.U8.CONSTANT"), 1);
+        assert_eq!(sass_bytes("STG.E"), 4);
+        assert_eq!(sass_bytes("LDC.64"), 0);
+        assert_eq!(sass_bytes("FFMA"), 0);
     }
 
     #[test]
@@ -1101,7 +1209,7 @@ mod tests {
         let f = parse_sass(text);
         let loops = sass_loops(&f[0].1);
         assert_eq!(loops.len(), 1);
-        assert_eq!((loops[0].start, loops[0].markers), (0x10, 1));
+        assert_eq!((loops[0].start, loops[0].markers), (0x10, 4));
     }
 
     #[test]
@@ -1162,15 +1270,16 @@ mod tests {
         assert_eq!(loops.len(), 2);
         assert_eq!(
             (loops[0].start, loops[0].end, loops[0].markers),
-            (0x10, 0x30, 2)
+            (0x10, 0x30, 8)
         );
         assert_eq!(
             (loops[1].start, loops[1].end, loops[1].markers),
-            (0x40, 0x50, 1)
+            (0x40, 0x50, 4)
         );
-        // PTX: one loop with one load, unrolled x2 with a remainder loop.
+        // PTX: one loop with one 4-byte load, unrolled x2 with a remainder
+        // loop.
         assert_eq!(
-            match_loops(&[1], &loops),
+            match_loops(&[4], &loops),
             vec![Some((Kindish::Partial(2), true))]
         );
     }
