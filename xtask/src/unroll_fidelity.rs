@@ -52,13 +52,14 @@
 //! otherwise), so that ptxas merging four `ld.shared.f32` into one
 //! `LDS.128` does not change the count. The PTX side counts the same of its
 //! innermost loops (`ld`/`st`/`atom`/`red` outside `.param` and `.const`,
-//! type size times vector width). PTX and SASS loops are walked in layout order
-//! (PTX: header position; SASS: address): a PTX loop with p markers takes
-//! the next SASS loop when that loop's count is a positive multiple k*p
-//! (**body replicated k times**; k = 1: **not unrolled**), and the SASS loop
-//! after it too when it holds exactly p (**remainder loop**); otherwise the
-//! PTX loop is **gone** (fully unrolled); a PTX loop without memory
-//! accesses is unmatched. Functions ptxas inlines (no SASS function of
+//! type size times vector width). PTX and SASS loops, in layout order (PTX:
+//! header position; SASS: address), are aligned ([`match_loops`]: the
+//! order-preserving alignment with the most matches): a PTX loop with p
+//! bytes takes a SASS loop with k*p (**body replicated k times**; k = 1:
+//! **not unrolled**), and the SASS loop after it too when that one holds
+//! exactly p (**remainder loop**); a PTX loop left out is **gone** (fully
+//! unrolled), a SASS loop left out is ptxas's own code; a PTX loop without
+//! memory accesses is unmatched. Functions ptxas inlines (no SASS function of
 //! their name) are compared where they are inlined: the PTX sequence of a
 //! function splices in, at each call site, the loops of the callees ptxas
 //! inlined (a loop calling one with loops is then no innermost loop, and
@@ -757,33 +758,84 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
         .collect()
 }
 
-/// Matches PTX innermost loops (marker counts, in layout order) to SASS
-/// loops: per PTX loop, `(kind, remainder)` or `None` when it has no
-/// markers (see the module documentation).
+/// The largest replication factor [`match_loops`] accepts.
+const MAX_FACTOR: u32 = 32;
+
+/// Matches PTX innermost loops (memory bytes, in layout order) to SASS
+/// loops (in address order): per PTX loop, `(kind, remainder)`, or `None`
+/// when it moves no memory (see the module documentation).
+///
+/// An order-preserving alignment (dynamic programming) with the most
+/// matched loops: PTX loop i may take SASS loop j when j moves k times its
+/// bytes (1 <= k <= [`MAX_FACTOR`]), and then SASS loop j + 1 as its
+/// remainder when k > 1 and that loop moves exactly its bytes; a PTX loop
+/// left out is gone (fully unrolled), a SASS loop left out is code of
+/// ptxas's own (or of a loop we cannot tell). Among alignments with as
+/// many matches, one that uses more remainders wins.
 pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)>> {
-    let mut j = 0;
-    let mut out = Vec::new();
-    for &p in ptx {
-        if p == 0 {
-            out.push(None);
+    let (n, m) = (ptx.len(), sass.len());
+    let factor = |i: usize, j: usize| -> Option<u32> {
+        let (p, q) = (ptx[i], sass[j].markers);
+        (p > 0 && q >= p && q % p == 0 && q / p <= MAX_FACTOR).then(|| q / p)
+    };
+    // best[i][j]: score of aligning ptx[i..] with sass[j..]; a match is
+    // worth 1000, a remainder 1.
+    let mut best = vec![vec![0u32; m + 2]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..=m).rev() {
+            let mut v = best[i + 1][j];
+            if j < m {
+                v = v.max(best[i][j + 1]);
+                if let Some(k) = factor(i, j) {
+                    v = v.max(1000 + best[i + 1][j + 1]);
+                    if k > 1 && j + 1 < m && sass[j + 1].markers == ptx[i] {
+                        v = v.max(1001 + best[i + 1][j + 2]);
+                    }
+                }
+            }
+            best[i][j] = v;
+        }
+    }
+    let mut out = vec![None; n];
+    let (mut i, mut j) = (0, 0);
+    while i < n {
+        if ptx[i] == 0 {
+            out[i] = None;
+            i += 1;
             continue;
         }
-        match sass.get(j) {
-            Some(s) if s.markers >= p && s.markers % p == 0 => {
-                let k = s.markers / p;
-                let remainder = k > 1 && sass.get(j + 1).is_some_and(|r| r.markers == p);
-                j += if remainder { 2 } else { 1 };
-                out.push(Some((
-                    if k == 1 {
+        let here = best[i][j];
+        if j < m {
+            if let Some(k) = factor(i, j) {
+                if k > 1
+                    && j + 1 < m
+                    && sass[j + 1].markers == ptx[i]
+                    && here == 1001 + best[i + 1][j + 2]
+                {
+                    out[i] = Some((Kindish::Partial(k), true));
+                    i += 1;
+                    j += 2;
+                    continue;
+                }
+                if here == 1000 + best[i + 1][j + 1] {
+                    let kind = if k == 1 {
                         Kindish::None
                     } else {
                         Kindish::Partial(k)
-                    },
-                    remainder,
-                )));
+                    };
+                    out[i] = Some((kind, false));
+                    i += 1;
+                    j += 1;
+                    continue;
+                }
             }
-            _ => out.push(Some((Kindish::Full, false))),
+            if here == best[i][j + 1] {
+                j += 1;
+                continue;
+            }
         }
+        out[i] = Some((Kindish::Full, false));
+        i += 1;
     }
     out
 }
@@ -853,7 +905,12 @@ fn ptxas_file_rows(
             continue;
         }
         let counts: Vec<u32> = seq.iter().map(|e| e.bytes).collect();
-        let observed = match_loops(&counts, &sass_loops(insts));
+        let sloops = sass_loops(insts);
+        if std::env::var_os("UNROLL_FIDELITY_DEBUG").is_some() {
+            let sb: Vec<u32> = sloops.iter().map(|l| l.markers).collect();
+            eprintln!("{}: ptx {counts:?} sass {sb:?}", f.sig.name);
+        }
+        let observed = match_loops(&counts, &sloops);
         for (e, obs) in seq.iter().zip(observed) {
             let ours = decisions
                 .get(e.function.as_str())
@@ -1103,17 +1160,11 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         .filter(|r| r.observed.is_some_and(|o| o.1))
         .count();
     let _ = writeln!(s, "  with a remainder loop: {rem}");
-    for why in [
-        "inlined by ptxas",
-        "calls inlined loops",
-        "no memory access",
-    ] {
-        let n = ptxas
-            .iter()
-            .filter(|r| r.observed.is_none() && r.unmatched == why)
-            .count();
-        let _ = writeln!(s, "  unmatched ({why}): {n}");
-    }
+    let _ = writeln!(
+        s,
+        "  unmatched (no memory access): {}",
+        ptxas.len() - measured.len()
+    );
     s
 }
 
@@ -1281,6 +1332,27 @@ mod tests {
         assert_eq!(
             match_loops(&[4], &loops),
             vec![Some((Kindish::Partial(2), true))]
+        );
+    }
+
+    #[test]
+    fn alignment_skips_sass_loops_of_ptxas_own() {
+        let l = |markers| SassLoop {
+            start: 0,
+            end: 0,
+            markers,
+        };
+        // A SASS loop no PTX loop explains (212 bytes) must not make every
+        // later PTX loop "gone".
+        let got = match_loops(&[4, 20, 16, 16], &[l(4), l(212), l(16), l(16)]);
+        assert_eq!(
+            got,
+            vec![
+                Some((Kindish::None, false)),
+                Some((Kindish::Full, false)),
+                Some((Kindish::None, false)),
+                Some((Kindish::None, false)),
+            ]
         );
     }
 }
