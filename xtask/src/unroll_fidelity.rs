@@ -38,8 +38,9 @@
 //! `/work/shared/corpus` (`PTXOPT_CORPUS` overrides) that `ptxas
 //! -arch=sm_90` accepts: the loops of `cuobjdump -sass` of the cubin,
 //! compared with the decision of our phase 22 (`PhaseOutput.loops` of
-//! `PhaseId::OriLoopUnrolling` run on the lowered function; "no decision"
-//! where it reports none), and with what "unroll nothing" would score.
+//! `PhaseId::OriLoopUnrolling`, after the ptxas phases before it, on the
+//! lowered function; "no decision" where it reports none), and with what
+//! "unroll nothing" would score.
 //!
 //! The SASS loop analysis ([`sass_loops`]): per function, instructions with
 //! their addresses; a `BRA` whose target is at or before it is a back edge,
@@ -887,10 +888,7 @@ fn ptxas_file_rows(
     let decisions: BTreeMap<&str, Vec<ptx_opt::LoopReport>> = module
         .functions
         .iter()
-        .map(|f| {
-            let out = ptx_opt::run_phase(PhaseId::OriLoopUnrolling, &ctx, &Arc::new(f.clone()));
-            (f.sig.name.as_str(), out.loops)
-        })
+        .map(|f| (f.sig.name.as_str(), phase_22_loops(&ctx, f)))
         .collect();
     let mut rows = Vec::new();
     for f in &module.functions {
@@ -945,6 +943,24 @@ fn ptxas_file_rows(
         }
     }
     Ok(rows)
+}
+
+/// Phase 22's loop reports for `f`: the ptxas phases of the pipeline run in
+/// order up to and including 22 (what ptxas would have done to the code
+/// before it), the cicc phases left out (the PTX is what cicc wrote).
+fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
+    let mut func = Arc::new(f.clone());
+    for info in ptx_opt::PHASES.iter() {
+        if info.tool != ptx_opt::Tool::Ptxas {
+            continue;
+        }
+        let out = ptx_opt::run_phase(info.id, ctx, &func);
+        if info.id == PhaseId::OriLoopUnrolling {
+            return out.loops;
+        }
+        func = out.function;
+    }
+    Vec::new()
 }
 
 /// One innermost loop in the order ptxas lays out a function's code.
