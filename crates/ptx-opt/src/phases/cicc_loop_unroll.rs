@@ -111,8 +111,15 @@
 //! `unroll-max-count`, `unroll-full-max-count`, `unroll-peel-count`,
 //! `unroll-allow-partial`, `unroll-runtime`, `pragma-unroll-threshold`,
 //! `flat-loop-tripcount-threshold`, `runtime-unroll-threshold`,
-//! `unroll-assumed-size`, `unroll-runtime-convergent`, and
-//! `disable-LoopUnrollPass` (no decision at all).
+//! `unroll-assumed-size`, `unroll-runtime-convergent`,
+//! `unroll-runtime-epilog` and `waterfall-unrolling-force-epilogue` (which
+//! remainder a runtime unroll gets: epilog, as the seed says GPU loops
+//! almost always do, unless both are off and the loop calls nothing),
+//! `unroll-allow-remainder` (like `unroll-allow-partial`, it can only add
+//! to the TTI's "true"), `unroll-max-upperbound`,
+//! `max-pragma-upperbound-unroll`, and `disable-LoopUnrollPass` (no
+//! decision at all). `nv-disable-loop-unrolling` gates cicc's second (late)
+//! invocation, which the phase does not model (it is the one invocation).
 //!
 //! # The code is not changed yet
 //!
@@ -148,6 +155,8 @@ pub const LOCAL_ARRAY_CAP: u32 = 6;
 pub const SMALL_FUNCTION_INSTS: u32 = 32;
 /// `AllowPartial` from the NVPTX TTI.
 const TTI_ALLOW_PARTIAL: bool = true;
+/// `AllowRemainder` ("true" in every column of the seed's table).
+const TTI_ALLOW_REMAINDER: bool = true;
 /// Iterations the trip-count simulation runs before giving up.
 const SIMULATION_LIMIT: u64 = 1 << 16;
 
@@ -175,6 +184,8 @@ pub struct UnrollParams {
     pub runtime_unroll_threshold: u32,
     pub assumed_size: u32,
     pub runtime_convergent: bool,
+    pub runtime_epilog: bool,
+    pub waterfall_force_epilogue: bool,
     /// `SmallFunctionThreshold` (no knob in the seed): [`SMALL_FUNCTION_INSTS`].
     pub small_function_threshold: u32,
 }
@@ -216,7 +227,7 @@ impl UnrollParams {
             fixed_cost: FIXED_COST,
             // "true (from TTI)"; the knob is an override that can only add.
             allow_partial: ctx.bool(knobs::unroll_allow_partial) || TTI_ALLOW_PARTIAL,
-            allow_remainder: true,
+            allow_remainder: ctx.bool(knobs::unroll_allow_remainder) || TTI_ALLOW_REMAINDER,
             runtime: ctx.bool(knobs::unroll_runtime),
             pragma_threshold: knob_u32(ctx.int(knobs::pragma_unroll_threshold)),
             max_upperbound: knob_u32(ctx.int(knobs::unroll_max_upperbound)),
@@ -225,6 +236,8 @@ impl UnrollParams {
             runtime_unroll_threshold: knob_u32(ctx.int(knobs::runtime_unroll_threshold)),
             assumed_size: knob_u32(ctx.int(knobs::unroll_assumed_size)),
             runtime_convergent: ctx.bool(knobs::unroll_runtime_convergent),
+            runtime_epilog: ctx.bool(knobs::unroll_runtime_epilog),
+            waterfall_force_epilogue: ctx.bool(knobs::waterfall_unrolling_force_epilogue),
             small_function_threshold: SMALL_FUNCTION_INSTS,
         }
     }
@@ -289,6 +302,8 @@ pub struct LoopFacts {
     /// Blocks of the loop with an edge out of it.
     pub exiting_blocks: u32,
     pub has_convergent: bool,
+    /// A `call` in the loop (forces an epilog remainder).
+    pub has_call: bool,
     /// Instructions of the whole function ([`body_size`]'s count).
     pub function_size: u32,
 }
@@ -565,6 +580,8 @@ pub fn compute_unroll_count(p: &UnrollParams, f: &LoopFacts) -> CiccDecision {
     // PRIORITY 6: runtime unrolling.
     let why_not = if !p.runtime {
         Some("runtime unrolling disabled (unroll-runtime=false)".to_string())
+    } else if !p.allow_remainder {
+        Some("remainder loops not allowed (runtime unrolling needs one)".to_string())
     } else if size > p.runtime_unroll_threshold {
         Some(format!(
             "body size {size} exceeds runtime-unroll-threshold {}",
@@ -602,6 +619,17 @@ pub fn compute_unroll_count(p: &UnrollParams, f: &LoopFacts) -> CiccDecision {
     count = count.min(p.max_count);
     facts.push(("partial threshold", p.partial_threshold.to_string()));
     if count > 1 {
+        // Epilog or prolog remainder (seed: "Epilog vs. prolog remainder").
+        let remainder = if p.waterfall_force_epilogue {
+            "epilog (waterfall-unrolling-force-epilogue)"
+        } else if f.has_call {
+            "epilog (call in the loop)"
+        } else if p.runtime_epilog {
+            "epilog (unroll-runtime-epilog)"
+        } else {
+            "prolog"
+        };
+        facts.push(("remainder", remainder.to_string()));
         return done(
             Choice::Runtime { count },
             "runtime",
@@ -1605,6 +1633,12 @@ fn loop_facts(f: &Function, forest: &LoopForest, p: &UnrollParams) -> Vec<(LoopF
                     pragma: user_pragma(f, lp),
                     exiting_blocks: exiting_blocks(lp).len() as u32,
                     has_convergent,
+                    has_call: lp.blocks.iter().any(|&b| {
+                        f.blocks[b]
+                            .insts
+                            .iter()
+                            .any(|&i| f.insts[i].opcode.info.flags.is_call())
+                    }),
                     function_size,
                 },
                 why,
@@ -1839,6 +1873,7 @@ $L4:
             pragma: UserPragma::None,
             exiting_blocks: 1,
             has_convergent: false,
+            has_call: false,
             function_size: 1000,
         }
     }
