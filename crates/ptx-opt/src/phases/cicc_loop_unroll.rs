@@ -284,6 +284,9 @@ pub struct LoopFacts {
     /// An upper bound of the trip count (the smallest known count of an
     /// exit), when the exact count is unknown.
     pub max_trip_count: Option<u64>,
+    /// An upper bound of the trip count that also counts the range of a
+    /// variable bound (`k < (i & 7)`: 7).
+    pub upper_bound: Option<u64>,
     /// The trip count can be computed at run time (needed by runtime
     /// unrolling).
     pub runtime_computable: bool,
@@ -594,6 +597,11 @@ pub fn compute_unroll_count(p: &UnrollParams, f: &LoopFacts) -> CiccDecision {
             "{} exiting blocks (runtime unrolling needs one)",
             f.exiting_blocks
         ))
+    } else if let Some(m) = f.upper_bound.filter(|&m| m < u64::from(p.max_upperbound)) {
+        Some(format!(
+            "small upper bound: at most {m} iterations < unroll-max-upperbound {} (not unrolled unless asked)",
+            p.max_upperbound
+        ))
     } else if !f.runtime_computable {
         Some("trip count not computable at run time (no induction variable stepped by an invariant amount and compared with an invariant)".to_string())
     } else if let Some(est) = f
@@ -666,6 +674,8 @@ fn small_function(
     // and the loop not flat.
     let legal = f.trip_count.is_some()
         || (p.runtime
+            && f.upper_bound
+                .is_none_or(|m| m >= u64::from(p.max_upperbound))
             && f.runtime_computable
             && f.estimated_trip_count
                 .is_none_or(|e| e >= u64::from(p.flat_loop_tripcount_threshold)));
@@ -868,6 +878,17 @@ impl Eval<'_> {
             _ => None,
         };
         match info.family {
+            // A launch-size or thread-position register read in the loop
+            // is the same in every iteration.
+            FamilyId::Mov
+                if matches!(inst.operands.get(1), Some(Operand::Special { .. }))
+                    && !inst.reads_volatile_special() =>
+            {
+                match inst.operands.first() {
+                    Some(Operand::Reg { reg, .. }) => Val::Inv(*reg),
+                    _ => Val::Unknown,
+                }
+            }
             FamilyId::Mov if inst.operands.len() == 2 => src(1),
             FamilyId::Add | FamilyId::Sub if !float => {
                 let sign = if info.family == FamilyId::Sub { -1 } else { 1 };
@@ -913,8 +934,47 @@ impl Eval<'_> {
                     _ => Val::Unknown,
                 }
             }
+            // Any other pure instruction of invariant operands is
+            // invariant (`and.b32 %r, %i, 7` recomputed by -O0 code).
+            _ if inst.is_pure() && !info.flags.loads() => {
+                let dest = match inst.operands.first() {
+                    Some(Operand::Reg { reg, .. }) => *reg,
+                    _ => return Val::Unknown,
+                };
+                let all_invariant = inst.operands.iter().skip(1).all(|op| match op {
+                    Operand::Reg {
+                        reg,
+                        component: None,
+                    } => matches!(self.reg(*reg, d, block, depth), Val::Inv(_) | Val::Const(_)),
+                    op => imm(op).is_some(),
+                });
+                if all_invariant {
+                    Val::Inv(dest)
+                } else {
+                    Val::Unknown
+                }
+            }
             _ => Val::Unknown,
         }
+    }
+}
+
+/// The largest value `reg` can hold when a mask or remainder by a constant
+/// bounds it (`and.b32 %r, %x, 7`: 7; `rem.u32 %r, %x, 8`: 7).
+fn range_max(f: &Function, defs: &Defs, reg: RegId) -> Option<i128> {
+    let ds = defs.of.get(&reg)?;
+    let [(d, _)] = ds[..] else { return None };
+    let inst = &f.insts[d];
+    if inst.guard.is_some() {
+        return None;
+    }
+    let c = inst.operands.iter().skip(1).find_map(imm)?;
+    match inst.opcode.info.family {
+        FamilyId::And if c >= 0 => Some(c),
+        FamilyId::Rem if c > 0 && !inst.opcode.info.types.last().is_some_and(|t| t.is_signed()) => {
+            Some(c - 1)
+        }
+        _ => None,
     }
 }
 
@@ -982,6 +1042,8 @@ struct TripInfo {
     exact: Result<u64, String>,
     /// The smallest count over the exiting blocks whose count is known.
     max: Option<u64>,
+    /// The smallest upper bound of the trip count, ranges included.
+    upper: Option<u64>,
     /// The count can be computed at run time: one exiting block, an
     /// induction variable stepped by a constant or invariant amount,
     /// compared with a constant or invariant.
@@ -993,8 +1055,11 @@ struct TripInfo {
 
 struct ExitInfo {
     count: Result<u64, String>,
-    /// An upper bound of the count.
+    /// The count, when the exit's test is constant (an upper bound of the
+    /// loop's trip count).
     bound: Option<u64>,
+    /// An upper bound from the range of a variable bound (a mask).
+    range_bound: Option<u64>,
     affine: bool,
     step_regs: Vec<RegId>,
 }
@@ -1010,6 +1075,7 @@ fn trip_info(f: &Function, defs: &Defs, lp: &Loop) -> TripInfo {
         _ => Err(format!("{} exiting blocks", exiting.len())),
     };
     let max = infos.iter().filter_map(|i| i.bound).min();
+    let upper = infos.iter().filter_map(|i| i.bound.or(i.range_bound)).min();
     let (runtime_computable, launch_stride) = match &infos[..] {
         [one] => (
             one.affine,
@@ -1022,6 +1088,7 @@ fn trip_info(f: &Function, defs: &Defs, lp: &Loop) -> TripInfo {
     TripInfo {
         exact,
         max,
+        upper,
         runtime_computable,
         launch_stride,
     }
@@ -1053,6 +1120,7 @@ fn fail(why: &str) -> ExitInfo {
     ExitInfo {
         count: Err(why.to_string()),
         bound: None,
+        range_bound: None,
         affine: false,
         step_regs: Vec::new(),
     }
@@ -1154,6 +1222,7 @@ fn analyze_exit(f: &Function, defs: &Defs, lp: &Loop, e: BlockId) -> ExitInfo {
             ExitInfo {
                 count: Err("several conditions in the exit test".into()),
                 bound,
+                range_bound: None,
                 affine: false,
                 step_regs: Vec::new(),
             }
@@ -1196,9 +1265,9 @@ fn analyze_setp(
     let Val::Iv(reg, ops) = a else {
         return fail("no induction variable in the exit test");
     };
-    let limit = match b {
-        Val::Const(c) => Some(c),
-        Val::Inv(_) => None,
+    let (limit, limit_max) = match b {
+        Val::Const(c) => (Some(c), None),
+        Val::Inv(r) => (None, range_max(f, defs, r)),
         _ => return fail("induction variable compared with a varying value"),
     };
     // The recurrence of `reg`: its one definition in the loop, in terms of
@@ -1249,8 +1318,29 @@ fn analyze_setp(
         (None, _) => Err("initial value not constant".into()),
         (_, None) => Err("bound not constant".into()),
     };
+    // A bound whose value is unknown but limited (a mask): the count of the
+    // largest bound limits the trip count (an increasing affine IV).
+    let increasing = ops.iter().chain(&step).all(|o| matches!(o, Op::Add(_)))
+        && step.iter().any(|o| matches!(o, Op::Add(c) if *c > 0))
+        && matches!(cmp, Cmp::Lt | Cmp::Le | Cmp::Lo | Cmp::Ls);
+    let range_bound = match (init, limit_max) {
+        (Some(init), Some(max)) if increasing => simulate(
+            init,
+            max,
+            &ops,
+            &step,
+            cmp,
+            exit_when,
+            ty.bits(),
+            ty.is_signed(),
+            !bottom,
+        )
+        .ok(),
+        _ => None,
+    };
     ExitInfo {
         bound: count.as_ref().ok().copied(),
+        range_bound,
         count,
         affine,
         step_regs,
@@ -1624,6 +1714,7 @@ fn loop_facts(f: &Function, forest: &LoopForest, p: &UnrollParams) -> Vec<(LoopF
                 LoopFacts {
                     trip_count: tc.ok(),
                     max_trip_count: info.max,
+                    upper_bound: info.upper,
                     runtime_computable: info.runtime_computable,
                     estimated_trip_count: info.launch_stride.then_some(1),
                     body_size: body,
@@ -1864,6 +1955,7 @@ $L4:
         LoopFacts {
             trip_count: trip,
             max_trip_count: None,
+            upper_bound: None,
             runtime_computable: true,
             estimated_trip_count: None,
             body_size: body,
@@ -2029,6 +2121,12 @@ $L4:
             compute_unroll_count(&p, &facts(None, 96)).choice,
             Choice::None
         );
+        // A small upper bound (`k < (i & 7)`: at most 7 < 8) is not unrolled.
+        let mut small = facts(None, 10);
+        small.upper_bound = Some(7);
+        assert_eq!(choose(&small).0, Choice::None);
+        small.upper_bound = Some(8);
+        assert_eq!(choose(&small).0, Choice::Runtime { count: 4 });
         // Flat loops, several exits, not computable, knob off.
         let mut f = facts(None, 10);
         f.estimated_trip_count = Some(4);
@@ -2121,6 +2219,29 @@ $L1:
         let cfg = ptx_analysis::cfg(&f);
         let forest = ptx_analysis::loops(&cfg, &ptx_analysis::dominators(&cfg));
         assert_eq!(trip_count(&f, &forest.loops[0]), Ok(10));
+    }
+
+    #[test]
+    fn a_masked_bound_is_a_small_upper_bound() {
+        // for (k = 0; k < (i & 7); ++k) as -O0 code: the mask recomputed in
+        // the header is invariant, the count computable, at most 7.
+        let f = function(
+            "mov.u32 %r1, %tid.x;
+    mov.u32 %r9, 0;
+$L1:
+    mov.u32 %r2, %r9;
+    and.b32 %r5, %r1, 7;
+    setp.lt.s32 %p1, %r2, %r5;
+    @!%p1 bra $L4;
+    add.s32 %r3, %r2, 1;
+    mov.u32 %r9, %r3;
+    bra.uni $L1;
+$L4:
+    ret;",
+        );
+        let d = one(&f);
+        assert_eq!(d.decision.choice, Choice::None, "{d:?}");
+        assert!(d.decision.reason.contains("at most 7"), "{d:?}");
     }
 
     #[test]
