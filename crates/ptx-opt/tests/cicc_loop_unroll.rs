@@ -14,6 +14,7 @@ fn one_decision_per_loop_on_every_file() {
     }
     let ctx = Defaults::new(90);
     let (mut loops, mut unrolled) = (0usize, 0usize);
+    let mut slowest = std::time::Duration::ZERO;
     for path in files {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
@@ -22,7 +23,9 @@ fn one_decision_per_loop_on_every_file() {
         for f in module.functions {
             let cfg = ptx_analysis::cfg(&f);
             let forest = ptx_analysis::loops(&cfg, &ptx_analysis::dominators(&cfg));
+            let start = std::time::Instant::now();
             let decisions = decide(&ctx, &f);
+            slowest = slowest.max(start.elapsed());
             assert_eq!(decisions.len(), forest.loops.len(), "{}", path.display());
             let f = Arc::new(f);
             let out = run_phase(PhaseId::CiccLoopUnroll, &ctx, &f);
@@ -37,5 +40,5 @@ fn one_decision_per_loop_on_every_file() {
         }
     }
     assert!(loops > 0);
-    eprintln!("{loops} loops, {unrolled} to unroll");
+    eprintln!("{loops} loops, {unrolled} to unroll; slowest function {slowest:?}");
 }

@@ -129,7 +129,7 @@
 //! (`phases::loop_unrolling`, being written) with the factor decided here
 //! (full: the trip count; partial/runtime: the count, epilog remainder).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use ptx_analysis::{Loop, LoopForest};
@@ -769,6 +769,23 @@ struct Eval<'a> {
     f: &'a Function,
     defs: &'a Defs,
     lp: &'a Loop,
+    /// Register lookups left ([`EVAL_BUDGET`]): long chains of arithmetic
+    /// would otherwise be walked once per path.
+    budget: std::cell::Cell<u32>,
+}
+
+/// Register lookups one evaluation may make.
+const EVAL_BUDGET: u32 = 2_000;
+
+impl<'a> Eval<'a> {
+    fn new(f: &'a Function, defs: &'a Defs, lp: &'a Loop) -> Eval<'a> {
+        Eval {
+            f,
+            defs,
+            lp,
+            budget: std::cell::Cell::new(EVAL_BUDGET),
+        }
+    }
 }
 
 fn imm(op: &Operand) -> Option<i128> {
@@ -784,9 +801,11 @@ fn imm(op: &Operand) -> Option<i128> {
 impl Eval<'_> {
     /// The value of `reg` read at instruction `at` in block `block`.
     fn reg(&self, reg: RegId, at: InstId, block: BlockId, depth: u32) -> Val {
-        if depth > 16 {
+        let left = self.budget.get();
+        if depth > 16 || left == 0 {
             return Val::Unknown;
         }
+        self.budget.set(left - 1);
         let Some(defs) = self.defs.of.get(&reg) else {
             return Val::Unknown;
         };
@@ -1239,7 +1258,7 @@ fn analyze_setp(
     exit_when: bool,
     bottom: bool,
 ) -> ExitInfo {
-    let ev = Eval { f, defs, lp };
+    let ev = Eval::new(f, defs, lp);
     let si = &f.insts[sd];
     if si.operands.len() != 3 {
         return fail("setp with a combining predicate");
@@ -1409,7 +1428,7 @@ fn inst_cost(inst: &Inst) -> u32 {
 
 /// Instructions of the loop whose results only form load/store addresses
 /// (64-bit `cvt`, `shl`, `add`, `mul.wide`): GEPs, free in LLVM's model.
-fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> Vec<InstId> {
+fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
     let mut work: Vec<RegId> = Vec::new();
     for &b in &lp.blocks {
         for &i in &f.blocks[b].insts {
@@ -1426,9 +1445,9 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> Vec<InstId> {
             }
         }
     }
-    let mut out = Vec::new();
+    let mut out: HashSet<InstId> = HashSet::new();
     let mut cvt_sources: Vec<RegId> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     while let Some(r) = work.pop() {
         if !seen.insert(r) {
             continue;
@@ -1452,9 +1471,7 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> Vec<InstId> {
                 _ => false,
             };
             if is_addr && inst.guard.is_none() {
-                if !out.contains(&d) {
-                    out.push(d);
-                }
+                out.insert(d);
                 if info.family == FamilyId::Cvt {
                     if let Some(Operand::Reg { reg, .. }) = inst.operands.get(1) {
                         cvt_sources.push(*reg);
@@ -1465,6 +1482,19 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> Vec<InstId> {
                         work.push(*reg);
                     }
                 }
+            }
+        }
+    }
+    // The readers of each register in the loop.
+    let mut users: HashMap<RegId, Vec<InstId>> = HashMap::new();
+    if !cvt_sources.is_empty() {
+        for &b in &lp.blocks {
+            for &i in &f.blocks[b].insts {
+                visit_defs_and_uses(&f.insts[i], |a, r| {
+                    if a == Access::Use {
+                        users.entry(r).or_default().push(i);
+                    }
+                });
             }
         }
     }
@@ -1489,15 +1519,11 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> Vec<InstId> {
                 .is_some_and(|ds| ds.iter().all(|(_, b)| !lp.contains(*b))),
             op => imm(op).is_some(),
         });
-        let only_to_address = lp.blocks.iter().all(|&b| {
-            f.blocks[b].insts.iter().all(|&i| {
-                let user = &f.insts[i];
-                let uses = ptx_ir::ir::defs_and_uses(user).uses.contains(&r);
-                !uses || out.contains(&i)
-            })
-        });
-        if invariant_operand && only_to_address && !out.contains(&d) {
-            out.push(d);
+        let only_to_address = users
+            .get(&r)
+            .is_none_or(|us| us.iter().all(|i| out.contains(i)));
+        if invariant_operand && only_to_address {
+            out.insert(d);
         }
     }
     out
@@ -1506,9 +1532,9 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> Vec<InstId> {
 /// Pure instructions of the loop (no memory access) that compute the same
 /// value in every iteration: their registers are defined outside the loop
 /// or by other such instructions. LICM hoists them before cicc unrolls.
-fn invariant_insts(f: &Function, lp: &Loop, defs: &Defs) -> Vec<InstId> {
-    let mut inv: std::collections::HashSet<InstId> = std::collections::HashSet::new();
-    let reg_invariant = |r: RegId, inv: &std::collections::HashSet<InstId>| {
+fn invariant_insts(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
+    let mut inv: HashSet<InstId> = HashSet::new();
+    let reg_invariant = |r: RegId, inv: &HashSet<InstId>| {
         let Some(ds) = defs.of.get(&r) else {
             return true;
         };
@@ -1543,7 +1569,7 @@ fn invariant_insts(f: &Function, lp: &Loop, defs: &Defs) -> Vec<InstId> {
             break;
         }
     }
-    inv.into_iter().collect()
+    inv
 }
 
 /// `BodySize` of a loop (all its blocks, inner loops included), and how
@@ -1558,7 +1584,7 @@ fn body_and_foldable(f: &Function, lp: &Loop, defs: &Defs, iv: Option<RegId>) ->
     let mut size = 0u32;
     let mut foldable = 0u32;
     // Registers whose value is known once the IV is: the IV, constants.
-    let mut known: std::collections::HashSet<RegId> = iv.into_iter().collect();
+    let mut known: HashSet<RegId> = iv.into_iter().collect();
     for &b in &lp.blocks {
         for &i in &f.blocks[b].insts {
             let inst = &f.insts[i];
@@ -1742,7 +1768,7 @@ fn loop_facts(f: &Function, forest: &LoopForest, p: &UnrollParams) -> Vec<(LoopF
 fn iv_register(f: &Function, defs: &Defs, lp: &Loop) -> Option<RegId> {
     // The phi-like registers (defined before and once in the loop) read by
     // a setp of the loop.
-    let ev = Eval { f, defs, lp };
+    let ev = Eval::new(f, defs, lp);
     for &b in &lp.blocks {
         for &i in &f.blocks[b].insts {
             let inst = &f.insts[i];
