@@ -201,7 +201,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
 
 /// `test-data/cuda/*.cu` then `test-data/cuda/bench/*.cu`, each sorted;
 /// file stems must be unique (they name the outputs).
-fn sources() -> Result<Vec<PathBuf>, String> {
+pub(crate) fn sources() -> Result<Vec<PathBuf>, String> {
     let root = crate::workspace_root().join("test-data/cuda");
     let mut all = Vec::new();
     for dir in [root.clone(), root.join("bench")] {
@@ -226,14 +226,14 @@ fn sources() -> Result<Vec<PathBuf>, String> {
     Ok(all)
 }
 
-fn stem(path: &Path) -> String {
+pub(crate) fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
 
 /// `bench/gemm.cu` or `saxpy.cu`: the path under `test-data/cuda/`.
-fn display_source(cu: &Path) -> String {
+pub(crate) fn display_source(cu: &Path) -> String {
     let root = crate::workspace_root().join("test-data/cuda");
     cu.strip_prefix(&root)
         .unwrap_or(cu)
@@ -242,7 +242,7 @@ fn display_source(cu: &Path) -> String {
 }
 
 /// Runs `cmd`; on failure, an error naming `file` with the tool's stderr.
-fn run_tool(cmd: &mut Command, file: &Path) -> Result<String, String> {
+pub(crate) fn run_tool(cmd: &mut Command, file: &Path) -> Result<String, String> {
     let program = cmd.get_program().to_string_lossy().into_owned();
     let out = cmd
         .output()

@@ -33,6 +33,7 @@ mod bench_analyze;
 mod bench_lsp;
 mod bench_quality;
 mod pressure;
+mod unroll_fidelity;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -47,11 +48,12 @@ fn main() -> ExitCode {
         Some("bench-analyze") => bench_analyze::run(args.get(1).map(PathBuf::from)),
         Some("bench-lsp") => bench_lsp::run(&args[1..]),
         Some("bench-quality") => bench_quality::run(&args[1..]),
+        Some("unroll-fidelity") => unroll_fidelity::run(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test [cargo test args...] | bench-parse [FILE] | pressure \
                  | bench-analyze [FILE] | bench-lsp [FILE] [--iterations N] \
-                 | bench-quality [--format text|json]>"
+                 | bench-quality [--format text|json] | unroll-fidelity [--format text|json]>"
             );
             return ExitCode::from(2);
         }

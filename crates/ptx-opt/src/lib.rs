@@ -49,6 +49,7 @@ pub use table::{
 /// broken (a phase bug, never an input problem).
 pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let out = match id {
+        PhaseId::CiccLoopUnroll => phases::cicc_loop_unroll::run(id, ctx, input),
         PhaseId::OriPerformLiveDeadFirst => phases::live_dead::run(id, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),

@@ -149,7 +149,12 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFirst => {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
-        PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
+        // Reports its decisions (remarks, loop reports); the transform is
+        // wired later, so it is "implemented" for the remark queries only.
+        PhaseId::CiccLoopUnroll => Some(
+            "computeUnrollCount decisions as remarks and loop reports; code not changed yet (ptx_opt::phases::cicc_loop_unroll)",
+        ),
+                PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         PhaseId::CiccBlockRemat => Some(
             "block rematerialization over the register target, with MRPA (ptx_opt::phases::block_remat)",
@@ -169,6 +174,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::OriBranchOpt
             | PhaseId::CiccBlockRemat
             | PhaseId::OriLoopUnrolling
+            | PhaseId::CiccLoopUnroll
     ) || is_general_optimize(id)
 }
 

@@ -109,6 +109,11 @@ fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
         for pragma in &block.pragmas {
             let _ = writeln!(out, "\t.pragma {pragma};");
         }
+        // On its own line before the first instruction: lowering gives it
+        // back to this block.
+        for note in &block.annotations {
+            let _ = writeln!(out, "\t// ptxopt: {note}");
+        }
         for &i in &block.insts {
             if !f.has_inst(i) {
                 continue;

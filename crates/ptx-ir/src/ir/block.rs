@@ -27,6 +27,12 @@ pub struct Block {
     pub insts: Vec<InstId>,
     /// Statement-level `.pragma` texts (`"nounroll"`) at the start of the block.
     pub pragmas: Vec<String>,
+    /// `ptxopt:` comment annotations that belong to this block (the text
+    /// after `ptxopt:`, trimmed: `"unroll 4"`, `"nounroll"`): a comment on the
+    /// line of the block's label or of one of its instructions, or on its
+    /// own line directly above the label (see `lower::function`). PTX has no
+    /// `#pragma unroll N`; the cicc loop unroller reads it from here.
+    pub annotations: Vec<String>,
     /// Reverse-postorder index, filled by analyses.
     pub rpo_index: Option<u32>,
     /// Loop nesting depth, filled by analyses.

@@ -163,6 +163,9 @@ pub fn dump_function(f: &Function) -> String {
         for p in &block.pragmas {
             let _ = writeln!(out, "    pragma {p}");
         }
+        for a in &block.annotations {
+            let _ = writeln!(out, "    ptxopt: {a}");
+        }
         for &i in &block.insts {
             let _ = writeln!(out, "    i{} {}", i.into_raw(), dump_inst(f, &f.insts[i]));
         }

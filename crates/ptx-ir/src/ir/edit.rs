@@ -656,6 +656,9 @@ impl Function {
                 label,
                 insts: Vec::new(),
                 pragmas: orig.pragmas.clone(),
+                // A copy is not the block the user annotated (a remainder
+                // loop must not be unrolled again by the same annotation).
+                annotations: Vec::new(),
                 rpo_index: None,
                 loop_depth: None,
             };

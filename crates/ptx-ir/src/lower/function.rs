@@ -12,6 +12,14 @@
 //! one per inline `asm` block): a label defined in more than one block gets
 //! the flat name `<name>_s<N>` after its first definition, as registers do.
 //!
+//! `ptxopt:` comments (`// ptxopt: unroll 4`) are annotations of a block
+//! ([`Block::annotations`]): one on the line of a label or instruction
+//! (after it) belongs to that statement's block; one on a line of its own
+//! belongs to the block of the next label or instruction (so a comment line
+//! directly above a loop header's label annotates the header). Only these
+//! comments reach the IR: editing any other comment leaves it equal. A body
+//! without the string `ptxopt:` in a comment costs one token walk.
+//!
 //! For speed (lowering is a large part of a cold analysis): the body is walked
 //! through allocation-free green views ([`ptx_syntax::green`]), once up front
 //! for its labels and instruction count (to size the instruction arena and
@@ -71,7 +79,9 @@ pub(crate) fn lower_function_absolute(
         // About as many registers as instructions: no rehashing while growing.
         lowerer.reg_ids.reserve(scan.instructions);
         lowerer.reg_names.reserve(scan.instructions);
+        lowerer.annotations = annotations_of(body);
         lowerer.lower_block(body);
+        lowerer.flush_trailing_annotations();
     }
     lowerer.finish()
 }
@@ -241,6 +251,50 @@ pub(crate) struct FnLowerer<'a> {
     /// spaces (`ld .global .f32`), and the buffer the key is built in.
     families: FxHashMap<String, ptx_isa::OpInfo>,
     opcode_key: String,
+    /// The `ptxopt:` comments of the body not yet given to a block, in
+    /// reverse source order (the next one last), and the block of the last
+    /// label or instruction lowered.
+    annotations: Vec<Annotation>,
+    last_block: Option<BlockId>,
+}
+
+/// A `ptxopt:` comment: where it starts, whether it is alone on its line,
+/// and its text after `ptxopt:`.
+struct Annotation {
+    offset: TextSize,
+    standing: bool,
+    text: String,
+}
+
+/// The `ptxopt:` comments of a body, last first.
+fn annotations_of(body: Node<'_>) -> Vec<Annotation> {
+    let mut found = Vec::new();
+    let mut line_has_code = false;
+    body.for_each_token(&mut |t| match t.kind() {
+        SyntaxKind::WHITESPACE => {
+            if t.text().contains('\n') {
+                line_has_code = false;
+            }
+        }
+        SyntaxKind::COMMENT => {
+            let text = t.text();
+            let inner = text
+                .strip_prefix("//")
+                .or_else(|| text.strip_prefix("/*").map(|r| r.trim_end_matches("*/")))
+                .unwrap_or(text)
+                .trim_start();
+            if let Some(rest) = inner.strip_prefix("ptxopt:") {
+                found.push(Annotation {
+                    offset: t.range().start(),
+                    standing: !line_has_code,
+                    text: rest.trim().to_string(),
+                });
+            }
+        }
+        _ => line_has_code = true,
+    });
+    found.reverse();
+    found
 }
 
 impl<'a> FnLowerer<'a> {
@@ -262,6 +316,36 @@ impl<'a> FnLowerer<'a> {
             reg_names_generation: 0,
             families: FxHashMap::default(),
             opcode_key: String::new(),
+            annotations: Vec::new(),
+            last_block: None,
+        }
+    }
+
+    /// Gives the `ptxopt:` comments before a statement starting at `start`
+    /// to their blocks: one after the previous statement on its line to that
+    /// statement's block, one on a line of its own to `block`, the block of
+    /// the statement (a label or an instruction).
+    fn take_annotations(&mut self, start: TextSize, block: BlockId) {
+        while self.annotations.last().is_some_and(|a| a.offset < start) {
+            let Some(a) = self.annotations.pop() else {
+                break;
+            };
+            let to = match self.last_block {
+                Some(prev) if !a.standing => prev,
+                _ => block,
+            };
+            self.f.blocks[to].annotations.push(a.text);
+        }
+        self.last_block = Some(block);
+    }
+
+    /// The `ptxopt:` comments after the last statement: on its line, they
+    /// belong to its block; alone on a line, to nothing.
+    fn flush_trailing_annotations(&mut self) {
+        while let Some(a) = self.annotations.pop() {
+            if let (false, Some(prev)) = (a.standing, self.last_block) {
+                self.f.blocks[prev].annotations.push(a.text);
+            }
         }
     }
 
@@ -376,6 +460,9 @@ impl<'a> FnLowerer<'a> {
         };
         self.f.layout.push(block);
         self.current = Some(block);
+        if !self.annotations.is_empty() {
+            self.take_annotations(label.significant_range().start(), block);
+        }
     }
 
     /// The block of a label, allocated on first mention.
@@ -646,6 +733,9 @@ impl<'a> FnLowerer<'a> {
         let terminator = lowered.is_terminator();
         self.locs_open = false;
         let block = self.current_block();
+        if !self.annotations.is_empty() {
+            self.take_annotations(range.start(), block);
+        }
         let id = self.f.insts.alloc(lowered);
         // A lowered instruction is its own origin.
         self.f.origins.insert(id, id);

@@ -4,6 +4,7 @@
 
 pub mod block_remat;
 pub mod branch_opt;
+pub mod cicc_loop_unroll;
 pub mod copy_prop;
 pub mod general_optimize;
 pub(crate) mod known;
