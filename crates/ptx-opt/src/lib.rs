@@ -52,6 +52,9 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
         PhaseId::OriPerformLiveDeadFirst => phases::live_dead::run(id, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
+        _ if phases::hoist_invariants::is_instance(id) => {
+            phases::hoist_invariants::run(id, ctx, input)
+        }
         _ if phases::general_optimize::is_bundle(id) => {
             phases::general_optimize::run(id, ctx, input)
         }

@@ -151,6 +151,12 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         }
         PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
+        PhaseId::OriHoistInvariantsEarly
+        | PhaseId::OriHoistInvariantsLate
+        | PhaseId::OriHoistInvariantsLate2
+        | PhaseId::OriHoistInvariantsLate3 => {
+            Some("loop-invariant code motion (ptx_opt::phases::hoist_invariants)")
+        }
         id if is_general_optimize(id) => {
             Some("OriCopyProp (forward copy propagation), then constant folding and algebraic simplification (ptx_opt::phases::general_optimize)")
         }
@@ -160,8 +166,15 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
 
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
-    matches!(id, PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt)
-        || is_general_optimize(id)
+    matches!(
+        id,
+        PhaseId::OriPerformLiveDeadFirst
+            | PhaseId::OriBranchOpt
+            | PhaseId::OriHoistInvariantsEarly
+            | PhaseId::OriHoistInvariantsLate
+            | PhaseId::OriHoistInvariantsLate2
+            | PhaseId::OriHoistInvariantsLate3
+    ) || is_general_optimize(id)
 }
 
 /// The six GeneralOptimize bundles (13, 29, 37, 46, 58, 65), which run the

@@ -5,6 +5,8 @@
 pub mod branch_opt;
 pub mod copy_prop;
 pub mod general_optimize;
+pub mod hoist_invariants;
 pub(crate) mod known;
 pub mod live_dead;
+pub(crate) mod loop_common;
 pub mod loop_unrolling;
