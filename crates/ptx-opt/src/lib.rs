@@ -50,6 +50,7 @@ pub use table::{
 pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let out = match id {
         PhaseId::OriPerformLiveDeadFirst => phases::live_dead::run(id, input),
+        PhaseId::OriLoopSimplification => phases::loop_simplification::run(ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
         _ if phases::hoist_invariants::is_instance(id) => {

@@ -150,6 +150,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
         PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
+        PhaseId::OriLoopSimplification => Some(
+            "preheaders and loop inversion (ptx_opt::phases::loop_simplification)",
+        ),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         PhaseId::OriHoistInvariantsEarly
         | PhaseId::OriHoistInvariantsLate
@@ -170,6 +173,7 @@ const fn implemented(id: PhaseId) -> bool {
         id,
         PhaseId::OriPerformLiveDeadFirst
             | PhaseId::OriBranchOpt
+            | PhaseId::OriLoopSimplification
             | PhaseId::OriHoistInvariantsEarly
             | PhaseId::OriHoistInvariantsLate
             | PhaseId::OriHoistInvariantsLate2
