@@ -153,6 +153,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriLoopSimplification => Some(
             "preheaders and loop inversion (ptx_opt::phases::loop_simplification)",
         ),
+        PhaseId::OriStrengthReduce => Some(
+            "address chains of induction variables become pointer induction variables (ptx_opt::phases::strength_reduce)",
+        ),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         PhaseId::OriHoistInvariantsEarly
         | PhaseId::OriHoistInvariantsLate
@@ -174,6 +177,7 @@ const fn implemented(id: PhaseId) -> bool {
         PhaseId::OriPerformLiveDeadFirst
             | PhaseId::OriBranchOpt
             | PhaseId::OriLoopSimplification
+            | PhaseId::OriStrengthReduce
             | PhaseId::OriHoistInvariantsEarly
             | PhaseId::OriHoistInvariantsLate
             | PhaseId::OriHoistInvariantsLate2

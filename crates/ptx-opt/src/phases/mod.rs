@@ -11,3 +11,4 @@ pub mod live_dead;
 pub(crate) mod loop_common;
 pub mod loop_simplification;
 pub mod loop_unrolling;
+pub mod strength_reduce;

@@ -1,0 +1,857 @@
+//! Phase 21, OriStrengthReduce: induction-variable strength reduction of
+//! address chains. A 64-bit address computed in every iteration from a
+//! 32-bit induction variable,
+//!
+//! ```text
+//! cvt.s64.s32 %rd1, %r_i;          // or mul.wide.s32 %rd2, %r_i, S
+//! shl.b64     %rd2, %rd1, k;       // or mul.lo.s64 by S, or nothing (S = 1)
+//! add.s64     %rd3, %base, %rd2;   // base loop-invariant
+//! ```
+//!
+//! becomes a pointer induction variable `%P = base + ext(i) * S`, set in the
+//! preheader and stepped by `S * c` right after each step `i += c`; the
+//! `add` becomes `mov %rd3, %P` (or disappears, its readers reading `%P`),
+//! and the `cvt`/`shl` left with no reader are removed. Chains with the same
+//! base register, extension and scale share one pointer.
+//!
+//! Seed `000_ed667d9feced6e07.txt`, "Pipeline Placement" ("Phase 21
+//! OriStrengthReduce -- induction variable strength reduction") and
+//! "Ordering Rationale" (it runs after phase 18 and before the unroller, so
+//! that unrolled copies do not repeat the multiplications). The seed gives
+//! the placement and purpose, not the algorithm or knobs; this module writes
+//! the classic transform for the PTX forms of the address chain (Ori's
+//! IMAD.WIDE / LEA are `mul.wide` / `shl` + `add` here).
+//!
+//! Knobs: none (the seed names none for phase 21).
+//!
+//! # When it is exact (32-bit wrap and extension)
+//!
+//! `ext(i + c) = ext(i) + c` only while `i + c` does not wrap in the
+//! extension's signedness (`cvt.s64.s32`/`mul.wide.s32`: signed,
+//! `cvt.u64.u32`/`mul.wide.u32`: unsigned). The phase transforms a loop only
+//! when it can list every value the IV takes: the IV starts from a constant
+//! (a `mov` of an immediate reaching the loop, through copies), steps by a
+//! constant, and the loop goes on only through one conditional branch at its
+//! single latch, testing the IV (or the stepped value) against a constant.
+//! The loop is then simulated (at most 65536 iterations) in the compare's
+//! width and signedness, and every value must fit the extension without
+//! wrapping; other exits only make the sequence shorter. Loops with a limit
+//! in a register (trip count unknown) are left alone: the remark says so.
+//!
+//! The IV is a register with exactly one definition in the loop: `add i, i,
+//! c` or the `-O0` form `add t, i, c; ...; mov i, t` (same block, `t` written
+//! once in the loop), unguarded. The chain's three instructions are in one
+//! block of the loop (not of a nested loop) with no step of `i` between
+//! them, unguarded, and the base has no definition in the loop.
+
+use std::sync::Arc;
+
+use ptx_ir::ir::def_use::defs_and_uses;
+use ptx_ir::ir::{BlockId, Function, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegId};
+use ptx_isa::{Cmp, FamilyId, Ty};
+use rustc_hash::FxHashMap;
+
+use super::loop_common::{block_name, ensure_preheader, header_origin, LoopInfo};
+use crate::origin::origin;
+use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
+use crate::PhaseId;
+
+/// The most iterations simulated to prove that the IV never wraps.
+pub const MAX_SIMULATED: u64 = 1 << 16;
+
+/// Runs phase 21 on one function.
+pub fn run(input: &Arc<Function>) -> PhaseOutput {
+    let id = PhaseId::OriStrengthReduce;
+    let first = LoopInfo::new(input);
+    if first.forest.loops.is_empty() {
+        return PhaseOutput::unchanged(input);
+    }
+    let headers: Vec<BlockId> = first.forest.loops.iter().map(|l| l.header).collect();
+    let mut out = PhaseOutput::unchanged(input);
+    let mut func: Option<Function> = None;
+    let mut info = Some(first);
+    let (mut chains, mut pointers) = (0u64, 0u64);
+    for header in headers {
+        let current = func.as_ref().unwrap_or(input);
+        let li = info.get_or_insert_with(|| LoopInfo::new(current));
+        let Some(lid) = li.forest.loop_with_header(header) else {
+            continue;
+        };
+        let mut report = LoopReport {
+            phase: id,
+            header: header_origin(current, header),
+            summary: String::new(),
+            unroll: None,
+            facts: Vec::new(),
+        };
+        match analyze(current, li, lid) {
+            Err(why) => {
+                report.summary = format!("not reduced: {why}");
+                if why.starts_with("no address chain") {
+                    report.facts.push(("chains", "0".into()));
+                } else {
+                    out.remarks.push(Remark {
+                        phase: id,
+                        kind: RemarkKind::Missed,
+                        name: "strength-reduce",
+                        origin: report.header,
+                        message: format!(
+                            "address chains of the loop at {} not strength-reduced: {why}",
+                            block_name(current, header)
+                        ),
+                    });
+                }
+            }
+            Ok(plan) => {
+                let f = func.get_or_insert_with(|| (**input).clone());
+                let body = li.forest.get(lid).blocks.clone();
+                let Some((pre, _)) = ensure_preheader(f, li, header, &body) else {
+                    report.summary = "not reduced: no preheader (brx.idx)".into();
+                    out.loops.push(report);
+                    continue;
+                };
+                let n_chains = plan.chains.len();
+                let n_ptrs = apply(f, pre, &plan, &mut out.remarks);
+                info = None;
+                chains += n_chains as u64;
+                pointers += n_ptrs as u64;
+                report.summary = format!(
+                    "reduced {n_chains} address chains to {n_ptrs} pointer induction variables"
+                );
+                report.facts.push(("iv", f.regs[plan.iv.reg].name.clone()));
+                report.facts.push(("iv step", plan.iv.step.to_string()));
+                report.facts.push(("iv range", format!("{}..={}", plan.range.0, plan.range.1)));
+                report.facts.push(("iterations simulated", plan.iterations.to_string()));
+                report.facts.push(("chains", n_chains.to_string()));
+                report.facts.push(("pointer ivs", n_ptrs.to_string()));
+            }
+        }
+        out.loops.push(report);
+    }
+    if let Some(f) = func {
+        out.function = Arc::new(f);
+    }
+    out.stats = vec![
+        Stat {
+            name: "address chains reduced",
+            value: chains,
+        },
+        Stat {
+            name: "pointer induction variables",
+            value: pointers,
+        },
+    ];
+    out
+}
+
+/// The induction variable of a loop.
+#[derive(Clone, Debug)]
+struct Iv {
+    reg: RegId,
+    step: i128,
+    /// The instruction that writes `reg` in the loop (the step, or the
+    /// `mov` of the stepped value).
+    def: InstId,
+    block: BlockId,
+}
+
+/// One address chain.
+#[derive(Clone, Debug)]
+struct Chain {
+    /// `cvt`/`mul.wide`, the optional scaling, and the `add`.
+    ext: InstId,
+    scale_inst: Option<InstId>,
+    add: InstId,
+    base: RegId,
+    signed: bool,
+    scale: i128,
+}
+
+struct Plan {
+    iv: Iv,
+    chains: Vec<Chain>,
+    range: (i128, i128),
+    iterations: u64,
+}
+
+fn int_imm(op: &Operand) -> Option<i128> {
+    match op {
+        Operand::Imm(Imm {
+            value: ImmValue::Int(v),
+            ..
+        }) => Some(*v),
+        _ => None,
+    }
+}
+
+fn plain(op: &Operand) -> Option<RegId> {
+    match op {
+        Operand::Reg {
+            reg,
+            component: None,
+        } => Some(*reg),
+        _ => None,
+    }
+}
+
+fn is_int32(inst: &Inst) -> bool {
+    inst.opcode
+        .info
+        .ty()
+        .is_some_and(|t| t.is_int() && t.bits() == 32)
+}
+
+fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<Plan, String> {
+    let l = li.forest.get(lid);
+    let own: Vec<BlockId> = l
+        .blocks
+        .iter()
+        .copied()
+        .filter(|&b| li.forest.innermost(b) == Some(lid))
+        .collect();
+    // Definitions in the loop, per register.
+    let mut defs: FxHashMap<RegId, Vec<InstId>> = FxHashMap::default();
+    for &b in &l.blocks {
+        for &i in &func.blocks[b].insts {
+            for r in defs_and_uses(&func.insts[i]).defs {
+                defs.entry(r).or_default().push(i);
+            }
+        }
+    }
+    // Address chains first (cheap), then the IV they need.
+    let mut found: Vec<(RegId, Chain)> = Vec::new();
+    for &b in &own {
+        let insts = &func.blocks[b].insts;
+        for (k, &i) in insts.iter().enumerate() {
+            if let Some((iv, chain)) = chain_at(func, insts, k, i, &defs) {
+                found.push((iv, chain));
+            }
+        }
+    }
+    if found.is_empty() {
+        return Err("no address chain of an induction variable".into());
+    }
+    let [latch] = l.latches.as_slice() else {
+        return Err(format!("{} back edges (one latch needed)", l.latches.len()));
+    };
+    let latch = *latch;
+    let mut last_err = String::new();
+    // The IV candidates, in order of first chain.
+    let mut seen: Vec<RegId> = Vec::new();
+    for (r, _) in &found {
+        if !seen.contains(r) {
+            seen.push(*r);
+        }
+    }
+    for ivreg in seen {
+        let iv = match induction(func, ivreg, &defs, li, lid) {
+            Ok(iv) => iv,
+            Err(e) => {
+                last_err = e;
+                continue;
+            }
+        };
+        let chains: Vec<Chain> = found
+            .iter()
+            .filter(|(r, _)| *r == ivreg)
+            .map(|(_, c)| c.clone())
+            // No step of the IV between the chain's first and last instruction.
+            .filter(|c| {
+                let blk = li.cfg.block_of(c.ext);
+                let (p0, p1) = (li.cfg.position_of(c.ext), li.cfg.position_of(c.add));
+                let pd = li.cfg.position_of(iv.def);
+                !(blk == Some(iv.block) && pd > p0 && pd < p1)
+            })
+            .collect();
+        if chains.is_empty() {
+            continue;
+        }
+        let signed_all = chains.iter().all(|c| c.signed);
+        let unsigned_all = chains.iter().all(|c| !c.signed);
+        match simulate(func, li, lid, latch, &iv, signed_all, unsigned_all) {
+            Ok((range, iterations)) => {
+                return Ok(Plan {
+                    iv,
+                    chains,
+                    range,
+                    iterations,
+                })
+            }
+            Err(e) => last_err = e,
+        }
+    }
+    Err(last_err)
+}
+
+/// The chain whose first instruction is `insts[k]`, with the IV register.
+fn chain_at(
+    func: &Function,
+    insts: &[InstId],
+    k: usize,
+    first: InstId,
+    defs: &FxHashMap<RegId, Vec<InstId>>,
+) -> Option<(RegId, Chain)> {
+    let inst = &func.insts[first];
+    if inst.guard.is_some() {
+        return None;
+    }
+    let info = &inst.opcode.info;
+    let types: Vec<Ty> = info.types.iter().collect();
+    let (iv, d, signed, mut scale) = match info.family {
+        FamilyId::Cvt => {
+            let [dst, src] = inst.operands.as_slice() else {
+                return None;
+            };
+            let signed = match types.as_slice() {
+                [Ty::S64, Ty::S32] => true,
+                [Ty::U64, Ty::U32] => false,
+                _ => return None,
+            };
+            if info.rnd.is_some() || info.irnd.is_some() || info.sat {
+                return None;
+            }
+            (plain(src)?, plain(dst)?, signed, 1i128)
+        }
+        FamilyId::Mul if inst.opcode.has_modifier(".wide") => {
+            let [dst, a, b] = inst.operands.as_slice() else {
+                return None;
+            };
+            let signed = match types.as_slice() {
+                [Ty::S32] => true,
+                [Ty::U32] => false,
+                _ => return None,
+            };
+            (plain(a)?, plain(dst)?, signed, int_imm(b)?)
+        }
+        _ => return None,
+    };
+    if !defs.contains_key(&iv) || defs.get(&d).map(Vec::len) != Some(1) {
+        return None;
+    }
+    // Optional scaling, then the add, later in the same block.
+    let next_reader = |from: usize, reg: RegId| -> Option<(usize, InstId)> {
+        insts.iter().enumerate().skip(from + 1).find_map(|(j, &x)| {
+            let du = defs_and_uses(&func.insts[x]);
+            if du.uses.contains(&reg) {
+                Some((j, x))
+            } else {
+                None
+            }
+        })
+    };
+    let (mut pos, mut cur) = (k, d);
+    let mut scale_inst = None;
+    let (j, x) = next_reader(pos, cur)?;
+    let xi = &func.insts[x];
+    let x_ty64 = xi.opcode.info.ty().is_some_and(|t| t.bits() == 64 && t.is_int() || t == Ty::B64);
+    if xi.guard.is_none() && x_ty64 && matches!(xi.opcode.info.family, FamilyId::Shl | FamilyId::Mul) {
+        let [dst, a, b] = xi.operands.as_slice() else {
+            return None;
+        };
+        if plain(a)? != cur {
+            return None;
+        }
+        let v = int_imm(b)?;
+        let factor = match xi.opcode.info.family {
+            FamilyId::Shl if (0..32).contains(&v) => 1i128 << v,
+            FamilyId::Mul if xi.opcode.has_modifier(".lo") => v,
+            _ => return None,
+        };
+        let dst = plain(dst)?;
+        if defs.get(&dst).map(Vec::len) != Some(1) {
+            return None;
+        }
+        scale *= factor;
+        scale_inst = Some(x);
+        pos = j;
+        cur = dst;
+    }
+    let (_, add) = next_reader(pos, cur)?;
+    let ai = &func.insts[add];
+    if ai.guard.is_some()
+        || ai.opcode.info.family != FamilyId::Add
+        || !ai.opcode.info.ty().is_some_and(|t| t.bits() == 64 && t.is_int())
+        || ai.opcode.info.flags.contains(ptx_isa::OpFlags::CARRY_OUT)
+        || ai.opcode.info.sat
+    {
+        return None;
+    }
+    let [dst, a, b] = ai.operands.as_slice() else {
+        return None;
+    };
+    let (a, b) = (plain(a)?, plain(b)?);
+    let base = if a == cur { b } else if b == cur { a } else { return None };
+    if base == cur || defs.contains_key(&base) || defs.get(&plain(dst)?).map(Vec::len) != Some(1) {
+        return None;
+    }
+    if scale == 0 || scale.abs() > i32::MAX as i128 || (!signed && scale < 0) {
+        return None;
+    }
+    Some((
+        iv,
+        Chain {
+            ext: first,
+            scale_inst,
+            add,
+            base,
+            signed,
+            scale,
+        },
+    ))
+}
+
+/// The IV `reg` of the loop: one unguarded definition in the loop, a step by
+/// a constant (directly or through a copy of the stepped value).
+fn induction(
+    func: &Function,
+    reg: RegId,
+    defs: &FxHashMap<RegId, Vec<InstId>>,
+    li: &LoopInfo,
+    lid: ptx_analysis::LoopId,
+) -> Result<Iv, String> {
+    let name = &func.regs[reg].name;
+    let [def] = defs.get(&reg).map(Vec::as_slice).unwrap_or(&[]) else {
+        return Err(format!("{name} is written more than once in the loop"));
+    };
+    let def = *def;
+    let d = &func.insts[def];
+    let block = li.cfg.block_of(def).ok_or("not placed")?;
+    if li.forest.innermost(block) != Some(lid) {
+        return Err(format!("{name} is stepped in a nested loop"));
+    }
+    let l = li.forest.get(lid);
+    if !l.latches.iter().all(|&t| li.dom.dominates(block, t)) {
+        return Err(format!("{name} is not stepped on every iteration"));
+    }
+    if d.guard.is_some() || !is_int32(d) {
+        return Err(format!("{name} is not a 32-bit integer stepped unconditionally"));
+    }
+    let step_of = |inst: &Inst, from: RegId| -> Option<i128> {
+        let info = &inst.opcode.info;
+        if inst.guard.is_some()
+            || info.flags.contains(ptx_isa::OpFlags::CARRY_OUT)
+            || info.sat
+            || !is_int32(inst)
+        {
+            return None;
+        }
+        let [_, a, b] = inst.operands.as_slice() else {
+            return None;
+        };
+        match info.family {
+            FamilyId::Add if plain(a) == Some(from) => int_imm(b),
+            FamilyId::Add if plain(b) == Some(from) => int_imm(a),
+            FamilyId::Sub if plain(a) == Some(from) => int_imm(b).map(|v| -v),
+            _ => None,
+        }
+    };
+    let step = if let Some(s) = step_of(d, reg) {
+        s
+    } else if d.opcode.info.family == FamilyId::Mov {
+        let src = d.operands.get(1).and_then(plain).ok_or("not a step")?;
+        let [tdef] = defs.get(&src).map(Vec::as_slice).unwrap_or(&[]) else {
+            return Err(format!("{name} is not stepped by a constant"));
+        };
+        let insts = &func.blocks[block].insts;
+        let (pt, pd) = (
+            insts.iter().position(|&x| x == *tdef),
+            insts.iter().position(|&x| x == def),
+        );
+        match (pt, pd) {
+            (Some(a), Some(b)) if a < b => {}
+            _ => return Err(format!("{name} is not stepped by a constant")),
+        }
+        step_of(&func.insts[*tdef], reg).ok_or(format!("{name} is not stepped by a constant"))?
+    } else {
+        return Err(format!("{name} is not stepped by a constant"));
+    };
+    if step == 0 {
+        return Err(format!("{name} does not change"));
+    }
+    Ok(Iv {
+        reg,
+        step,
+        def,
+        block,
+    })
+}
+
+/// The constant `reg` holds at the end of block `b`: its last definition
+/// there (or in the unique predecessors before it) is a `mov` of an
+/// immediate, or of a register holding one.
+fn constant_at_end(func: &Function, li: &LoopInfo, mut b: BlockId, mut reg: RegId) -> Option<i128> {
+    let mut pos = func.blocks[b].insts.len();
+    for _ in 0..64 {
+        let insts = &func.blocks[b].insts;
+        let found = insts[..pos]
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, &i)| defs_and_uses(&func.insts[i]).defs.contains(&reg));
+        match found {
+            Some((k, &i)) => {
+                let inst = &func.insts[i];
+                if inst.guard.is_some() || inst.opcode.info.family != FamilyId::Mov {
+                    return None;
+                }
+                let src = inst.operands.get(1)?;
+                if let Some(v) = int_imm(src) {
+                    return Some(v);
+                }
+                reg = plain(src)?;
+                pos = k;
+            }
+            None => {
+                let [p] = li.cfg.preds(b) else {
+                    return None;
+                };
+                b = *p;
+                pos = func.blocks[b].insts.len();
+            }
+        }
+    }
+    None
+}
+
+/// Simulates the IV to list its values; `(min, max)` and the iteration count.
+fn simulate(
+    func: &Function,
+    li: &LoopInfo,
+    lid: ptx_analysis::LoopId,
+    latch: BlockId,
+    iv: &Iv,
+    signed_ext: bool,
+    unsigned_ext: bool,
+) -> Result<((i128, i128), u64), String> {
+    let l = li.forest.get(lid);
+    let name = &func.regs[iv.reg].name;
+    let Some(pre) = li
+        .cfg
+        .preds(l.header)
+        .iter()
+        .copied()
+        .find(|p| !l.contains(*p))
+        .filter(|_| {
+            li.cfg
+                .preds(l.header)
+                .iter()
+                .filter(|p| !l.contains(**p))
+                .count()
+                == 1
+        })
+    else {
+        return Err("the loop has several entries".into());
+    };
+    let init = constant_at_end(func, li, pre, iv.reg)
+        .ok_or_else(|| format!("the initial value of {name} is not a constant"))?;
+    // The latch's test.
+    let insts = &func.blocks[latch].insts;
+    let Some(&bra) = insts.last() else {
+        return Err("the latch is empty".into());
+    };
+    let b = &func.insts[bra];
+    let Some(guard) = b.guard.filter(|_| b.opcode.info.family == FamilyId::Bra) else {
+        return Err("the latch does not end with a conditional branch".into());
+    };
+    let target = b.operands.iter().find_map(|op| match op {
+        Operand::Label(t) => Some(*t),
+        _ => None,
+    });
+    let continue_if = match target {
+        Some(t) if t == l.header => !guard.negated,
+        Some(_) => guard.negated,
+        None => return Err("the latch's branch has no target".into()),
+    };
+    if l.exits.iter().all(|&(s, _)| s != latch) {
+        return Err("the latch does not leave the loop".into());
+    }
+    let setp_pos = insts.iter().rposition(|&i| {
+        defs_and_uses(&func.insts[i]).defs.contains(&guard.reg)
+    });
+    let Some(sp) = setp_pos else {
+        return Err("the latch's predicate is not computed in the latch".into());
+    };
+    let setp = &func.insts[insts[sp]];
+    if setp.opcode.info.family != FamilyId::Setp
+        || setp.guard.is_some()
+        || setp.opcode.info.bool_op.is_some()
+        || setp.operands.len() != 3
+    {
+        return Err("the latch's test is not a plain `setp`".into());
+    }
+    let cmp_ty = setp.opcode.info.ty().ok_or("untyped setp")?;
+    if !cmp_ty.is_int() || cmp_ty.bits() != 32 {
+        return Err("the latch's test is not a 32-bit integer compare".into());
+    }
+    let cmp = setp.opcode.info.cmp.ok_or("no compare")?;
+    // Which side reads the IV, before or after its step?
+    let def_pos = if iv.block == latch {
+        insts.iter().position(|&i| i == iv.def)
+    } else {
+        None
+    };
+    let stepped_src = {
+        let d = &func.insts[iv.def];
+        if d.opcode.info.family == FamilyId::Mov {
+            d.operands.get(1).and_then(plain)
+        } else {
+            None
+        }
+    };
+    let side = |op: &Operand| -> Option<bool> {
+        // Some(true): reads the stepped value; Some(false): the value
+        // before the step.
+        let r = plain(op)?;
+        if r == iv.reg {
+            if iv.block != latch {
+                return Some(true);
+            }
+            return Some(def_pos.is_some_and(|p| p < sp));
+        }
+        if Some(r) == stepped_src {
+            // `t` of `add t, i, c; mov i, t`, read after the add (in the
+            // latch: the add comes before the test).
+            if iv.block == latch {
+                let tdef = insts.iter().position(|&i| {
+                    defs_and_uses(&func.insts[i]).defs.contains(&r)
+                });
+                return tdef.is_some_and(|p| p < sp).then_some(true);
+            }
+            return Some(true);
+        }
+        None
+    };
+    let (a, bop) = (&setp.operands[1], &setp.operands[2]);
+    let const_of = |op: &Operand| -> Option<i128> {
+        int_imm(op).or_else(|| {
+            let r = plain(op)?;
+            if l.blocks.iter().any(|&blk| {
+                func.blocks[blk]
+                    .insts
+                    .iter()
+                    .any(|&i| defs_and_uses(&func.insts[i]).defs.contains(&r))
+            }) {
+                return None;
+            }
+            constant_at_end(func, li, pre, r)
+        })
+    };
+    let (after_step, limit, iv_left) = match (side(a), side(bop)) {
+        (Some(s), None) => (s, const_of(bop), true),
+        (None, Some(s)) => (s, const_of(a), false),
+        _ => return Err("the latch's test does not compare the IV".into()),
+    };
+    let limit = limit.ok_or("the loop's limit is not a constant (trip count unknown)")?;
+    let cmp_signed = match cmp {
+        Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => false,
+        _ => cmp_ty.is_signed(),
+    };
+    let bits = 32u32;
+    let wrap = |v: i128, signed: bool| -> i128 {
+        let m = v.rem_euclid(1i128 << bits);
+        if signed && m >= 1i128 << (bits - 1) {
+            m - (1i128 << bits)
+        } else {
+            m
+        }
+    };
+    let lim = wrap(limit, cmp_signed);
+    let eval = |x: i128| -> Option<bool> {
+        let x = wrap(x, cmp_signed);
+        let (l, r) = if iv_left { (x, lim) } else { (lim, x) };
+        Some(match cmp {
+            Cmp::Eq => l == r,
+            Cmp::Ne => l != r,
+            Cmp::Lt | Cmp::Lo => l < r,
+            Cmp::Le | Cmp::Ls => l <= r,
+            Cmp::Gt | Cmp::Hi => l > r,
+            Cmp::Ge | Cmp::Hs => l >= r,
+            _ => return None,
+        })
+    };
+    // Values in the extension's signedness.
+    let in_range = |v: i128| -> bool {
+        let s_ok = (-(1i128 << 31)..(1i128 << 31)).contains(&v);
+        let u_ok = (0..(1i128 << 32)).contains(&v);
+        (!signed_ext || s_ok) && (!unsigned_ext || u_ok)
+    };
+    // Start from the 32-bit pattern of init read in the extension's sign.
+    let ext_signed = signed_ext;
+    let mut v = wrap(init, ext_signed);
+    let (mut lo, mut hi) = (v, v);
+    let mut n = 0u64;
+    loop {
+        n += 1;
+        if n > MAX_SIMULATED {
+            return Err(format!("more than {MAX_SIMULATED} iterations"));
+        }
+        let next = v + iv.step;
+        let tested = if after_step { next } else { v };
+        let go_on = eval(tested).ok_or("unsupported compare")? == continue_if;
+        if !go_on {
+            break;
+        }
+        if !in_range(next) {
+            return Err(format!(
+                "{name} would wrap around in 32 bits (value {next}): the extension is not linear"
+            ));
+        }
+        v = next;
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !in_range(lo) || !in_range(hi) {
+        return Err(format!("{name} leaves the range of its extension"));
+    }
+    Ok(((lo, hi), n))
+}
+
+fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>) -> usize {
+    let id = PhaseId::OriStrengthReduce;
+    // One pointer per (base, signedness, scale).
+    let mut ptrs: FxHashMap<(RegId, bool, i128), RegId> = FxHashMap::default();
+    let mut order: Vec<(RegId, bool, i128)> = Vec::new();
+    for c in &plan.chains {
+        let key = (c.base, c.signed, c.scale);
+        if !ptrs.contains_key(&key) {
+            let p = f.new_reg(".b64", None);
+            ptrs.insert(key, p);
+            order.push(key);
+        }
+    }
+    let iv_name = f.regs[plan.iv.reg].name.clone();
+    for &(base, signed, scale) in &order {
+        let p = ptrs[&(base, signed, scale)];
+        let origin_of = plan
+            .chains
+            .iter()
+            .find(|c| (c.base, c.signed, c.scale) == (base, signed, scale))
+            .and_then(|c| f.origin(c.add));
+        let sty = if signed { ".s32" } else { ".u32" };
+        let reg = |r: RegId| Operand::Reg {
+            reg: r,
+            component: None,
+        };
+        let imm = |v: i128| Operand::Imm(Imm::new(ImmValue::Int(v)));
+        let mk = |name: &str, mods: &[&str], ops: Vec<Operand>| Inst {
+            guard: None,
+            opcode: Opcode::new(name, mods.iter().map(|s| s.to_string()).collect()),
+            operands: ops,
+            locs: Vec::new(),
+            range: Default::default(),
+        };
+        let init = f.add_inst(
+            mk("mul", &[".wide", sty], vec![reg(p), reg(plan.iv.reg), imm(scale)]),
+            origin_of,
+        );
+        let add = f.add_inst(mk("add", &[".s64"], vec![reg(p), reg(p), reg(base)]), origin_of);
+        f.insert_before_terminator(pre, init);
+        f.insert_before_terminator(pre, add);
+        let step = f.add_inst(
+            mk("add", &[".s64"], vec![reg(p), reg(p), imm(scale * plan.iv.step)]),
+            origin_of,
+        );
+        f.insert_after(plan.iv.def, step);
+    }
+    for c in &plan.chains {
+        let p = ptrs[&(c.base, c.signed, c.scale)];
+        let dst = f.insts[c.add].operands.first().and_then(plain);
+        let Some(dst) = dst else { continue };
+        let text = f.insts[c.add].opcode.text();
+        remarks.push(Remark {
+            phase: id,
+            kind: RemarkKind::Applied,
+            name: "strength-reduce",
+            origin: origin(f, c.add),
+            message: format!(
+                "`{text}` of {iv_name} * {} (through `{}`) became the pointer induction variable {} (stepped by {} with {iv_name})",
+                c.scale,
+                f.insts[c.ext].opcode.text(),
+                f.regs[p].name,
+                c.scale * plan.iv.step
+            ),
+        });
+        if !forward_readers(f, c.add, dst, p, plan.iv.def) {
+            f.insts[c.add].opcode = Opcode::new("mov", vec![".b64".to_string()]);
+            f.insts[c.add].operands = vec![
+                Operand::Reg {
+                    reg: dst,
+                    component: None,
+                },
+                Operand::Reg {
+                    reg: p,
+                    component: None,
+                },
+            ];
+        }
+    }
+    // Remove what is left with no reader: the scalings, then the extensions.
+    let mut readers: FxHashMap<RegId, u32> = FxHashMap::default();
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            for r in defs_and_uses(&f.insts[i]).uses {
+                *readers.entry(r).or_default() += 1;
+            }
+        }
+    }
+    for c in &plan.chains {
+        for inst in [c.scale_inst, Some(c.ext)].into_iter().flatten() {
+            let du = defs_and_uses(&f.insts[inst]);
+            if du.defs.iter().all(|r| readers.get(r).copied().unwrap_or(0) == 0)
+                && f.remove_inst(inst).is_some()
+            {
+                for r in du.uses {
+                    if let Some(n) = readers.get_mut(&r) {
+                        *n = n.saturating_sub(1);
+                    }
+                }
+            }
+        }
+    }
+    order.len()
+}
+
+/// When every reader of `dst` (written only by `add`) follows `add` in its
+/// block before the IV's next step (`iv_def`, after which the pointer
+/// changes), makes them read `p` and removes `add`. False: nothing changed.
+fn forward_readers(f: &mut Function, add: InstId, dst: RegId, p: RegId, iv_def: InstId) -> bool {
+    let mut defs = 0;
+    let mut readers: Vec<InstId> = Vec::new();
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            let du = defs_and_uses(&f.insts[i]);
+            defs += du.defs.iter().filter(|&&r| r == dst).count();
+            if du.uses.contains(&dst) {
+                readers.push(i);
+            }
+        }
+    }
+    if defs != 1 {
+        return false;
+    }
+    let Some((blk, pos)) = f.inst_position(add) else {
+        return false;
+    };
+    let insts = &f.blocks[blk].insts;
+    let end = match insts.iter().position(|&i| i == iv_def) {
+        Some(d) if d > pos => d + 1,
+        _ => insts.len(),
+    };
+    let window = &insts[pos + 1..end];
+    if !readers.iter().all(|r| window.contains(r)) {
+        return false;
+    }
+    // The reader that is the step itself (`mov i, t`) cannot read the
+    // pointer; only readers strictly before the step, or the block's end.
+    if readers.contains(&iv_def) {
+        return false;
+    }
+    for r in readers {
+        f.insts[r].map_regs(|access, reg| match access {
+            ptx_ir::ir::Access::Use if reg == dst => p,
+            _ => reg,
+        });
+    }
+    f.remove_inst(add);
+    true
+}
