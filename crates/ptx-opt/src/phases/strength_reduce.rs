@@ -542,8 +542,7 @@ fn simulate(
     else {
         return Err("the loop has several entries".into());
     };
-    let init = constant_at_end(func, li, pre, iv.reg)
-        .ok_or_else(|| format!("the initial value of {name} is not a constant"))?;
+    let init = constant_at_end(func, li, pre, iv.reg);
     // The latch's test.
     let insts = &func.blocks[latch].insts;
     let Some(&bra) = insts.last() else {
@@ -641,7 +640,26 @@ fn simulate(
         (None, Some(s)) => (s, const_of(a), false),
         _ => return Err("the latch's test does not compare the IV".into()),
     };
-    let limit = limit.ok_or("the loop's limit is not a constant (trip count unknown)")?;
+    let (Some(limit), Some(init)) = (limit, init) else {
+        return guarded_range(
+            func,
+            li,
+            pre,
+            l,
+            GuardedTest {
+                setp,
+                iv_left,
+                after_step,
+                continue_if,
+                step: iv.step,
+                iv: iv.reg,
+                signed_ext,
+                unsigned_ext,
+            },
+        )
+        .map(|()| ((i128::MIN, i128::MAX), 0))
+        .map_err(|e| format!("the initial value or the limit of {name} is not a constant and {e}"));
+    };
     let cmp_signed = match cmp {
         Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => false,
         _ => cmp_ty.is_signed(),
@@ -854,4 +872,165 @@ fn forward_readers(f: &mut Function, add: InstId, dst: RegId, p: RegId, iv_def: 
     }
     f.remove_inst(add);
     true
+}
+
+/// The latch test of a loop whose limit is a register.
+struct GuardedTest<'a> {
+    setp: &'a Inst,
+    iv_left: bool,
+    after_step: bool,
+    continue_if: bool,
+    step: i128,
+    iv: RegId,
+    signed_ext: bool,
+    unsigned_ext: bool,
+}
+
+/// The proof for a limit in a register: the loop goes on while `i < n`
+/// (`i > n` counting down) in the extension's signedness, tested on the
+/// stepped value at the latch, the step is 1 (-1), and the loop is entered
+/// only past the same test on the initial value (the guard phase 18 makes):
+/// then every iteration runs with `i < n <= MAX` (`i > n >= MIN`), so
+/// `i + 1` (`i - 1`) never wraps.
+fn guarded_range(
+    func: &Function,
+    li: &LoopInfo,
+    pre: BlockId,
+    l: &ptx_analysis::Loop,
+    t: GuardedTest<'_>,
+) -> Result<(), String> {
+    let info = &t.setp.opcode.info;
+    let cmp = info.cmp.ok_or("no compare")?;
+    let signed = match cmp {
+        Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => false,
+        _ => info.ty().is_some_and(|ty| ty.is_signed()),
+    };
+    if (signed && !t.signed_ext) || (!signed && !t.unsigned_ext) {
+        return Err("the compare's signedness is not the extension's".into());
+    }
+    // Normalized: IV on the left, the condition that keeps the loop going.
+    let mut op = match (cmp, t.iv_left) {
+        (Cmp::Lt | Cmp::Lo, true) | (Cmp::Gt | Cmp::Hi, false) => "<",
+        (Cmp::Gt | Cmp::Hi, true) | (Cmp::Lt | Cmp::Lo, false) => ">",
+        (Cmp::Le | Cmp::Ls, true) | (Cmp::Ge | Cmp::Hs, false) => "<=",
+        (Cmp::Ge | Cmp::Hs, true) | (Cmp::Le | Cmp::Ls, false) => ">=",
+        _ => return Err("the test is not an ordered compare".into()),
+    };
+    if !t.continue_if {
+        op = match op {
+            "<" => ">=",
+            ">" => "<=",
+            "<=" => ">",
+            _ => "<",
+        };
+    }
+    let ok = matches!((op, t.step), ("<", 1) | (">", -1));
+    if !ok || !t.after_step {
+        return Err(format!(
+            "the test (`iv {op} n`, step {}) does not bound the step",
+            t.step
+        ));
+    }
+    let limit_op = if t.iv_left { &t.setp.operands[2] } else { &t.setp.operands[1] };
+    let Some(n) = plain(limit_op) else {
+        return Err("the limit is not a register".into());
+    };
+    let written_in = |blk: BlockId, r: RegId| {
+        func.blocks[blk]
+            .insts
+            .iter()
+            .any(|&i| defs_and_uses(&func.insts[i]).defs.contains(&r))
+    };
+    if l.blocks.iter().any(|&blk| written_in(blk, n)) {
+        return Err("the limit is written in the loop".into());
+    }
+    // The guard: walking up from the preheader through blocks with one
+    // predecessor and one successor, a block ending with a branch on the
+    // same compare of the IV's entry value against `n`, one side leaving.
+    let mut b = pre;
+    for _ in 0..8 {
+        let succs = li.cfg.succs(b);
+        if succs.len() == 2 {
+            return check_guard(func, li, b, l, t, n);
+        }
+        let [p] = li.cfg.preds(b) else {
+            return Err("no guard before the loop".into());
+        };
+        if written_in(b, n) || written_in(b, t.iv) {
+            return Err("the limit or the IV is written between the guard and the loop".into());
+        }
+        b = *p;
+    }
+    Err("no guard before the loop".into())
+}
+
+fn check_guard(
+    func: &Function,
+    li: &LoopInfo,
+    g: BlockId,
+    l: &ptx_analysis::Loop,
+    t: GuardedTest<'_>,
+    n: RegId,
+) -> Result<(), String> {
+    let insts = &func.blocks[g].insts;
+    let Some(&bra) = insts.last() else {
+        return Err("no guard".into());
+    };
+    let b = &func.insts[bra];
+    let Some(guard) = b.guard.filter(|_| b.opcode.info.family == FamilyId::Bra) else {
+        return Err("no guard branch".into());
+    };
+    let Some(sp) = insts
+        .iter()
+        .rposition(|&i| defs_and_uses(&func.insts[i]).defs.contains(&guard.reg))
+    else {
+        return Err("the guard's predicate is not computed in its block".into());
+    };
+    let s = &func.insts[insts[sp]];
+    if s.guard.is_some()
+        || s.opcode.info.family != FamilyId::Setp
+        || s.opcode != t.setp.opcode
+        || s.operands.len() != 3
+    {
+        return Err("the guard's compare is not the latch's".into());
+    }
+    // The guard reads the IV (its entry value) and `n`, on the same sides.
+    let iv_side = if t.iv_left { 1 } else { 2 };
+    let n_side = 3 - iv_side;
+    let iv_at_guard = plain(&s.operands[iv_side]);
+    if plain(&s.operands[n_side]) != Some(n) || iv_at_guard.is_none() {
+        return Err("the guard does not compare the same limit".into());
+    }
+    // The guard tests the IV's entry value: the IV register itself.
+    if iv_at_guard != Some(t.iv) {
+        return Err("the guard does not test the IV".into());
+    }
+    // Neither the IV nor n written after the guard's compare in its block.
+    if insts[sp + 1..].iter().any(|&i| {
+        let du = defs_and_uses(&func.insts[i]);
+        du.defs.contains(&n) || iv_at_guard.is_some_and(|r| du.defs.contains(&r))
+    }) {
+        return Err("the guard's operands change before the loop".into());
+    }
+    // The side that leaves: the loop is entered only when the test holds.
+    let target = b.operands.iter().find_map(|op| match op {
+        Operand::Label(x) => Some(*x),
+        _ => None,
+    });
+    let fall = func.next_in_layout(g);
+    let enters = |x: Option<BlockId>| {
+        x.is_some_and(|x| x == l.header || li.dom.dominates(x, l.header))
+    };
+    let holds_on_taken = !guard.negated;
+    let entry_ok = if enters(target) && !enters(fall) {
+        holds_on_taken == t.continue_if
+    } else if enters(fall) && !enters(target) {
+        holds_on_taken != t.continue_if
+    } else {
+        false
+    };
+    if !entry_ok {
+        return Err("the loop is entered without passing the test".into());
+    }
+    Ok(())
 }
