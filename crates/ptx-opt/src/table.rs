@@ -156,6 +156,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriStrengthReduce => Some(
             "address chains of induction variables become pointer induction variables (ptx_opt::phases::strength_reduce)",
         ),
+        PhaseId::OriPipelining => Some(
+            "single-block loops: feasibility, MII, modulo schedule and decision, reported (no rewrite) (ptx_opt::phases::pipelining)",
+        ),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         PhaseId::OriHoistInvariantsEarly
         | PhaseId::OriHoistInvariantsLate
@@ -178,6 +181,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::OriBranchOpt
             | PhaseId::OriLoopSimplification
             | PhaseId::OriStrengthReduce
+            | PhaseId::OriPipelining
             | PhaseId::OriHoistInvariantsEarly
             | PhaseId::OriHoistInvariantsLate
             | PhaseId::OriHoistInvariantsLate2

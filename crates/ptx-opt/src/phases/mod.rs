@@ -11,4 +11,5 @@ pub mod live_dead;
 pub(crate) mod loop_common;
 pub mod loop_simplification;
 pub mod loop_unrolling;
+pub mod pipelining;
 pub mod strength_reduce;
