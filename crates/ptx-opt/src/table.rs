@@ -159,6 +159,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPipelining => Some(
             "single-block loops: feasibility, MII, modulo schedule and decision, reported (no rewrite) (ptx_opt::phases::pipelining)",
         ),
+        PhaseId::OriLoopFusion => Some(
+            "fuses adjacent single-block loops with equal trip counts and independent bodies; off unless PerformLoopFusion (ptx_opt::phases::loop_fusion)",
+        ),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         PhaseId::OriHoistInvariantsEarly
         | PhaseId::OriHoistInvariantsLate
@@ -182,6 +185,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::OriLoopSimplification
             | PhaseId::OriStrengthReduce
             | PhaseId::OriPipelining
+            | PhaseId::OriLoopFusion
             | PhaseId::OriHoistInvariantsEarly
             | PhaseId::OriHoistInvariantsLate
             | PhaseId::OriHoistInvariantsLate2

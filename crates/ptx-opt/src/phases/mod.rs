@@ -9,6 +9,7 @@ pub mod hoist_invariants;
 pub(crate) mod known;
 pub mod live_dead;
 pub(crate) mod loop_common;
+pub mod loop_fusion;
 pub mod loop_simplification;
 pub mod loop_unrolling;
 pub mod pipelining;

@@ -42,8 +42,10 @@
 //! # The schedule and the decision
 //!
 //! The dependence graph has register edges (true dependences with the
-//! producer's stall cycles, anti and output dependences with latency 0,
-//! loop-carried ones at distance 1) and memory-order edges (a store against
+//! producer's stall cycles, loop-carried ones at distance 1, as the seed's
+//! DDG; anti and output dependences are left to modulo variable expansion,
+//! which renames the registers of overlapped iterations) and memory-order
+//! edges (a store against
 //! every other memory access, latency 0 in order and 1 across iterations).
 //! Iterative modulo scheduling places instructions in order at their
 //! earliest start in a modulo reservation table of II rows and the target's
@@ -99,6 +101,13 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         match decision {
             Err(why) => {
                 report.summary = format!("not pipelined: {why}");
+                out.remarks.push(Remark {
+                    phase: id,
+                    kind: RemarkKind::Missed,
+                    name: "pipelining",
+                    origin: report.header,
+                    message: report.summary.clone(),
+                });
             }
             Ok(s) => {
                 candidates += 1;
@@ -239,17 +248,6 @@ pub fn schedule(func: &Function, body: &[InstId], target: &ptx_analysis::Target)
                     from: k,
                     to: j,
                     latency: lat[k].stall,
-                    distance,
-                });
-            }
-            // Anti and output dependences keep the order.
-            if dus[k].uses.iter().any(|r| dus[j].defs.contains(r))
-                || dus[k].defs.iter().any(|r| dus[j].defs.contains(r))
-            {
-                edges.push(Edge {
-                    from: k,
-                    to: j,
-                    latency: 0,
                     distance,
                 });
             }
