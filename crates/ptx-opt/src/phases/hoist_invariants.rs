@@ -205,7 +205,9 @@ fn mode(k: &Knobs, innermost: bool) -> Mode {
         (0, _) => Mode::Hoist,
         (1, 1) if innermost => Mode::Hoist,
         (1, 1) => Mode::Skip("HoistLate=1 (inner loops only): not an innermost loop"),
-        (1, _) => Mode::Skip("HoistLate=1 (inner loops only): only the Late instance (pass 1) hoists"),
+        (1, _) => {
+            Mode::Skip("HoistLate=1 (inner loops only): only the Late instance (pass 1) hoists")
+        }
         (3, 0 | 1) => Mode::Conservative,
         (3, _) => Mode::Skip("HoistLate=3 (never)"),
         _ => Mode::Hoist,
@@ -251,7 +253,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         .forest
         .loops
         .iter()
-        .map(|l| (l.depth, first.cfg.rpo_index(l.header).unwrap_or(0), l.header))
+        .map(|l| {
+            (
+                l.depth,
+                first.cfg.rpo_index(l.header).unwrap_or(0),
+                l.header,
+            )
+        })
         .collect();
     headers.sort_by(|a, b| b.cmp(a));
 
@@ -287,14 +295,16 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                         }
                         moved += plan.hoist.len() as u64;
                         loops_changed += 1;
-                        report
-                            .facts
-                            .push(("preheader", if created { "created" } else { "existing" }.into()));
+                        report.facts.push((
+                            "preheader",
+                            if created { "created" } else { "existing" }.into(),
+                        ));
                         info = None;
                     }
                     None => {
                         report.summary =
-                            "nothing hoisted: no preheader can be made (entered through brx.idx)".into();
+                            "nothing hoisted: no preheader can be made (entered through brx.idx)"
+                                .into();
                     }
                 }
             }
@@ -344,7 +354,9 @@ enum Refusal {
 impl Refusal {
     fn fact(self) -> &'static str {
         match self {
-            Refusal::MayFault => "refused: may fault (the loop may run zero times or the block may not run)",
+            Refusal::MayFault => {
+                "refused: may fault (the loop may run zero times or the block may not run)"
+            }
             Refusal::StoreMayAlias => "refused: a store in the loop may alias",
             Refusal::LiveAtExit => "refused: result live at an exit it does not dominate",
             Refusal::LiveIntoHeader => "refused: result live into the header",
@@ -397,7 +409,8 @@ impl Writes {
 /// Whether `inst` can fault when hoisted (see the module documentation).
 fn may_fault(inst: &Inst) -> bool {
     let info = &inst.opcode.info;
-    if matches!(info.family, FamilyId::Div | FamilyId::Rem) && info.ty().is_some_and(|t| t.is_int()) {
+    if matches!(info.family, FamilyId::Div | FamilyId::Rem) && info.ty().is_some_and(|t| t.is_int())
+    {
         return true;
     }
     if !info.flags.may_trap() {
@@ -405,9 +418,9 @@ fn may_fault(inst: &Inst) -> bool {
     }
     if info.flags.loads() && matches!(info.space, Some(Space::Param | Space::Const)) {
         // A named variable: `[param+8]`, `[table]`.
-        let named = inst.operands.iter().any(|op| {
-            matches!(op, Operand::Address(a) if matches!(a.base, AddressBase::Symbol(_)))
-        });
+        let named = inst.operands.iter().any(
+            |op| matches!(op, Operand::Address(a) if matches!(a.base, AddressBase::Symbol(_))),
+        );
         return !named;
     }
     true
@@ -479,7 +492,10 @@ fn plan(id: PhaseId, func: &Function, li: &LoopInfo, lid: LoopId, k: &Knobs) -> 
     if let Some(&b) = barrier {
         skip(
             &mut report,
-            format!("the loop holds a barrier (`{}`)", func.insts[b].opcode.text()),
+            format!(
+                "the loop holds a barrier (`{}`)",
+                func.insts[b].opcode.text()
+            ),
         );
         report.facts.push(("barrier", func.insts[b].opcode.text()));
         return empty(report, remarks);
@@ -488,7 +504,10 @@ fn plan(id: PhaseId, func: &Function, li: &LoopInfo, lid: LoopId, k: &Knobs) -> 
         .iter()
         .any(|&i| func.insts[i].opcode.info.family == FamilyId::BrxIdx)
     {
-        skip(&mut report, "the loop holds an indirect branch (brx.idx)".into());
+        skip(
+            &mut report,
+            "the loop holds an indirect branch (brx.idx)".into(),
+        );
         return empty(report, remarks);
     }
     let is_simple = l.children.is_empty();
@@ -500,7 +519,9 @@ fn plan(id: PhaseId, func: &Function, li: &LoopInfo, lid: LoopId, k: &Knobs) -> 
         return empty(report, remarks);
     }
     let m = mode(k, is_simple);
-    report.facts.push(("policy", format!("HoistLate={}", k.policy)));
+    report
+        .facts
+        .push(("policy", format!("HoistLate={}", k.policy)));
     let conservative = match m {
         Mode::Skip(why) => {
             skip(&mut report, why.to_string());
@@ -514,7 +535,12 @@ fn plan(id: PhaseId, func: &Function, li: &LoopInfo, lid: LoopId, k: &Knobs) -> 
     }
     report.facts.push((
         "invariance",
-        if k.set_based { "set-based (knob 934)" } else { "single pass" }.into(),
+        if k.set_based {
+            "set-based (knob 934)"
+        } else {
+            "single pass"
+        }
+        .into(),
     ));
 
     // Facts of the body.
@@ -539,8 +565,7 @@ fn plan(id: PhaseId, func: &Function, li: &LoopInfo, lid: LoopId, k: &Knobs) -> 
     }
     let live = liveness(func, &li.cfg);
     let exit_sources: Vec<BlockId> = l.exits.iter().map(|&(s, _)| s).collect();
-    let dominates_exits =
-        |b: BlockId| exit_sources.iter().all(|&s| li.dom.dominates(b, s));
+    let dominates_exits = |b: BlockId| exit_sources.iter().all(|&s| li.dom.dominates(b, s));
     let dominates_latches = |b: BlockId| l.latches.iter().all(|&s| li.dom.dominates(b, s));
 
     // The candidate blocks: this loop's own (not those of nested loops), in
@@ -584,7 +609,11 @@ fn plan(id: PhaseId, func: &Function, li: &LoopInfo, lid: LoopId, k: &Knobs) -> 
                     }
                     let why = if excluded.contains(&b) {
                         Some(Refusal::Unprofitable)
-                    } else if du.defs.iter().any(|r| defs_in_loop.get(r).copied() != Some(1)) {
+                    } else if du
+                        .defs
+                        .iter()
+                        .any(|r| defs_in_loop.get(r).copied() != Some(1))
+                    {
                         Some(Refusal::WrittenTwice)
                     } else if du.defs.iter().any(|&r| live.is_live_in(header, r)) {
                         Some(Refusal::LiveIntoHeader)
@@ -777,11 +806,22 @@ fn profitable(
             func.blocks[blk]
                 .insts
                 .iter()
-                .map(|&i| if is_noop(func, &func.insts[i]) { 1.0 } else { 30.0 })
+                .map(|&i| {
+                    if is_noop(func, &func.insts[i]) {
+                        1.0
+                    } else {
+                        30.0
+                    }
+                })
                 .sum()
         };
         let header = weight(l.header);
-        let body: f64 = l.blocks.iter().filter(|&&x| x != l.header).map(|&x| weight(x)).sum();
+        let body: f64 = l
+            .blocks
+            .iter()
+            .filter(|&&x| x != l.header)
+            .map(|&x| weight(x))
+            .sum();
         (body / 3.0).floor() + header
     };
     denominator != 0.0 && (score * budget) / (real_weight * denominator) >= penalty

@@ -43,7 +43,11 @@ pub(crate) fn header_origin(func: &Function, header: BlockId) -> Option<InstId> 
 
 /// A short name of a block for messages: its label, or `block N`.
 pub(crate) fn block_name(func: &Function, b: BlockId) -> String {
-    match func.has_block(b).then(|| func.blocks[b].label.clone()).flatten() {
+    match func
+        .has_block(b)
+        .then(|| func.blocks[b].label.clone())
+        .flatten()
+    {
         Some(l) => l,
         None => format!("block {}", b.into_raw().into_u32()),
     }
@@ -67,7 +71,11 @@ pub(crate) fn new_bra(func: &mut Function, target: BlockId) -> InstId {
 /// (at the start of the layout for `None`), without changing any other
 /// block: the caller keeps control flow right (the block before it may now
 /// fall into it).
-pub(crate) fn place_block(func: &mut Function, after: Option<BlockId>, insts: Vec<InstId>) -> BlockId {
+pub(crate) fn place_block(
+    func: &mut Function,
+    after: Option<BlockId>,
+    insts: Vec<InstId>,
+) -> BlockId {
     let b = func.blocks.alloc(Block {
         insts,
         ..Block::default()

@@ -250,7 +250,8 @@ fn test_of(func: &Function, li: &LoopInfo, b: BlockId, entry: BlockId) -> Result
     } else if int_imm(limit).is_none() {
         return Err("the limit is neither a constant nor a register".into());
     }
-    let init = entry_const(func, entry, iv).ok_or("the IV's initial value is not a known constant")?;
+    let init =
+        entry_const(func, entry, iv).ok_or("the IV's initial value is not a known constant")?;
     let _ = li;
     Ok(Test {
         iv,
@@ -264,13 +265,25 @@ fn test_of(func: &Function, li: &LoopInfo, b: BlockId, entry: BlockId) -> Result
     })
 }
 
-fn check(func: &Function, li: &LoopInfo, a: BlockId, b: BlockId, budget: f64) -> Result<usize, String> {
+fn check(
+    func: &Function,
+    li: &LoopInfo,
+    a: BlockId,
+    b: BlockId,
+    budget: f64,
+) -> Result<usize, String> {
     // B is entered only from A (falling through) and itself.
     let preds_b: Vec<BlockId> = li.cfg.preds(b).to_vec();
     if preds_b.iter().any(|&p| p != a && p != b) {
         return Err("the next loop has other entries".into());
     }
-    let preds_a: Vec<BlockId> = li.cfg.preds(a).iter().copied().filter(|&p| p != a).collect();
+    let preds_a: Vec<BlockId> = li
+        .cfg
+        .preds(a)
+        .iter()
+        .copied()
+        .filter(|&p| p != a)
+        .collect();
     let [entry_a] = preds_a.as_slice() else {
         return Err("the loop has several entries".into());
     };
@@ -280,7 +293,9 @@ fn check(func: &Function, li: &LoopInfo, a: BlockId, b: BlockId, budget: f64) ->
     let wa = writes(func, a);
     let wb = writes(func, b);
     let tb = test_of(func, li, b, *entry_a).map_err(|e| format!("the next loop: {e}"))?;
-    if (ta.init, ta.step, &ta.cmp, &ta.limit, ta.guard_negated) != (tb.init, tb.step, &tb.cmp, &tb.limit, tb.guard_negated) {
+    if (ta.init, ta.step, &ta.cmp, &ta.limit, ta.guard_negated)
+        != (tb.init, tb.step, &tb.cmp, &tb.limit, tb.guard_negated)
+    {
         return Err("the trip counts differ (initial value, step, compare or limit)".into());
     }
     if ta.iv == tb.iv {
@@ -306,7 +321,8 @@ fn check(func: &Function, li: &LoopInfo, a: BlockId, b: BlockId, budget: f64) ->
         let (mut l, mut s) = (false, false);
         for &i in &func.blocks[blk].insts {
             let f = func.insts[i].opcode.info.flags;
-            if f.is_barrier() || f.is_fence() || f.is_call() || f.is_convergent() || f.is_volatile() {
+            if f.is_barrier() || f.is_fence() || f.is_call() || f.is_convergent() || f.is_volatile()
+            {
                 return Err(format!("`{}` in a body", func.insts[i].opcode.text()));
             }
             l |= f.loads();
@@ -321,14 +337,20 @@ fn check(func: &Function, li: &LoopInfo, a: BlockId, b: BlockId, budget: f64) ->
     }
     let size = func.blocks[a].insts.len() + func.blocks[b].insts.len() - 2;
     if budget > 0.0 && size as f64 > budget {
-        return Err(format!("fused body of {size} instructions over PerformLoopFusionBudget={budget}"));
+        return Err(format!(
+            "fused body of {size} instructions over PerformLoopFusionBudget={budget}"
+        ));
     }
     // The fused loop drops A's test: its predicate must be read by nothing
     // else.
     let pred = defs_and_uses(&func.insts[ta.setp]).defs;
     let read_elsewhere = func.layout.iter().any(|&blk| {
         func.blocks[blk].insts.iter().any(|&i| {
-            i != ta.branch && defs_and_uses(&func.insts[i]).uses.iter().any(|r| pred.contains(r))
+            i != ta.branch
+                && defs_and_uses(&func.insts[i])
+                    .uses
+                    .iter()
+                    .any(|r| pred.contains(r))
         })
     });
     if read_elsewhere {

@@ -80,7 +80,7 @@ use ptx_ir::ir::{BlockId, Function, InstId, Operand};
 use ptx_isa::FamilyId;
 
 use super::loop_common::{
-    block_name, continue_to, ensure_preheader, ends_with_jump_to, header_origin, LoopInfo,
+    block_name, continue_to, ends_with_jump_to, ensure_preheader, header_origin, LoopInfo,
 };
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
@@ -104,12 +104,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut out = PhaseOutput::unchanged(input);
     for region in &first.forest.irreducible {
         let entry = region.entries.first().copied();
-        let at = entry.and_then(|b| {
-            input.blocks[b]
-                .insts
-                .first()
-                .and_then(|&i| input.origin(i))
-        });
+        let at = entry.and_then(|b| input.blocks[b].insts.first().and_then(|&i| input.origin(i)));
         out.remarks.push(Remark {
             phase: id,
             kind: RemarkKind::Missed,
@@ -196,7 +191,10 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
                     info = None;
                     inverted += 1;
                     done.push("inverted into a guarded bottom-tested loop");
-                    report.facts.push(("inversion", format!("done ({n} header instructions copied)")));
+                    report.facts.push((
+                        "inversion",
+                        format!("done ({n} header instructions copied)"),
+                    ));
                     out.remarks.push(Remark {
                         phase: id,
                         kind: RemarkKind::Applied,

@@ -181,7 +181,10 @@ fn analyze(
     multi_tex_ok: bool,
 ) -> Result<Schedule, String> {
     if !l.is_single_block() {
-        return Err(format!("{} blocks (single-block loops only)", l.blocks.len()));
+        return Err(format!(
+            "{} blocks (single-block loops only)",
+            l.blocks.len()
+        ));
     }
     let block = &func.blocks[l.header];
     if !no_unroll_ok && block.pragmas.iter().any(|p| p.contains("nounroll")) {
@@ -197,7 +200,14 @@ fn analyze(
     for &i in body {
         let inst = &func.insts[i];
         let f = inst.opcode.info.flags;
-        if f.is_barrier() || f.is_fence() || f.is_call() || f.is_convergent() || f.is_atomic() || f.is_volatile() || f.is_terminator() {
+        if f.is_barrier()
+            || f.is_fence()
+            || f.is_call()
+            || f.is_convergent()
+            || f.is_atomic()
+            || f.is_volatile()
+            || f.is_terminator()
+        {
             return Err(format!(
                 "`{}` on the control/barrier path (feasibility filter)",
                 inst.opcode.text()
@@ -227,7 +237,10 @@ pub fn schedule(func: &Function, body: &[InstId], target: &ptx_analysis::Target)
         .iter()
         .map(|&i| inst_latency(func, &func.insts[i], target))
         .collect();
-    let dus: Vec<_> = body.iter().map(|&i| defs_and_uses(&func.insts[i])).collect();
+    let dus: Vec<_> = body
+        .iter()
+        .map(|&i| defs_and_uses(&func.insts[i]))
+        .collect();
     let mem: Vec<(bool, bool)> = body
         .iter()
         .map(|&i| {
@@ -285,7 +298,10 @@ pub fn schedule(func: &Function, body: &[InstId], target: &ptx_analysis::Target)
     let mut ii = mii;
     loop {
         if let Some(times) = place(n, &edges, &lat, target, ii) {
-            let length = (0..n).map(|k| times[k] + lat[k].stall.max(1)).max().unwrap_or(1);
+            let length = (0..n)
+                .map(|k| times[k] + lat[k].stall.max(1))
+                .max()
+                .unwrap_or(1);
             let last_start = times.iter().copied().max().unwrap_or(0);
             return Schedule {
                 body: n,
@@ -370,17 +386,18 @@ fn place(
         let earliest = earliest.max(0) as u32;
         let pipe: Pipe = lat[k].pipe;
         let width = target.pipe_width(pipe).max(1);
-        let slot = (earliest..earliest + ii).find(|&t| mrt[(t % ii) as usize][pipe.index()] < width)?;
+        let slot =
+            (earliest..earliest + ii).find(|&t| mrt[(t % ii) as usize][pipe.index()] < width)?;
         mrt[(slot % ii) as usize][pipe.index()] += 1;
         times[k] = Some(slot);
     }
     let times: Vec<u32> = times.into_iter().map(|t| t.unwrap_or(0)).collect();
     // Every edge (loop-carried ones included) must hold.
     for e in edges {
-        if (times[e.to] as i64) < times[e.from] as i64 + e.latency as i64 - (ii * e.distance) as i64 {
+        if (times[e.to] as i64) < times[e.from] as i64 + e.latency as i64 - (ii * e.distance) as i64
+        {
             return None;
         }
     }
     Some(times)
 }
-

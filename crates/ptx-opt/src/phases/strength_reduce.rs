@@ -120,8 +120,12 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
                 );
                 report.facts.push(("iv", f.regs[plan.iv.reg].name.clone()));
                 report.facts.push(("iv step", plan.iv.step.to_string()));
-                report.facts.push(("iv range", format!("{}..={}", plan.range.0, plan.range.1)));
-                report.facts.push(("iterations simulated", plan.iterations.to_string()));
+                report
+                    .facts
+                    .push(("iv range", format!("{}..={}", plan.range.0, plan.range.1)));
+                report
+                    .facts
+                    .push(("iterations simulated", plan.iterations.to_string()));
                 report.facts.push(("chains", n_chains.to_string()));
                 report.facts.push(("pointer ivs", n_ptrs.to_string()));
             }
@@ -343,8 +347,15 @@ fn chain_at(
     let mut scale_inst = None;
     let (j, x) = next_reader(pos, cur)?;
     let xi = &func.insts[x];
-    let x_ty64 = xi.opcode.info.ty().is_some_and(|t| t.bits() == 64 && t.is_int() || t == Ty::B64);
-    if xi.guard.is_none() && x_ty64 && matches!(xi.opcode.info.family, FamilyId::Shl | FamilyId::Mul) {
+    let x_ty64 = xi
+        .opcode
+        .info
+        .ty()
+        .is_some_and(|t| t.bits() == 64 && t.is_int() || t == Ty::B64);
+    if xi.guard.is_none()
+        && x_ty64
+        && matches!(xi.opcode.info.family, FamilyId::Shl | FamilyId::Mul)
+    {
         let [dst, a, b] = xi.operands.as_slice() else {
             return None;
         };
@@ -370,7 +381,11 @@ fn chain_at(
     let ai = &func.insts[add];
     if ai.guard.is_some()
         || ai.opcode.info.family != FamilyId::Add
-        || !ai.opcode.info.ty().is_some_and(|t| t.bits() == 64 && t.is_int())
+        || !ai
+            .opcode
+            .info
+            .ty()
+            .is_some_and(|t| t.bits() == 64 && t.is_int())
         || ai.opcode.info.flags.contains(ptx_isa::OpFlags::CARRY_OUT)
         || ai.opcode.info.sat
     {
@@ -380,7 +395,13 @@ fn chain_at(
         return None;
     };
     let (a, b) = (plain(a)?, plain(b)?);
-    let base = if a == cur { b } else if b == cur { a } else { return None };
+    let base = if a == cur {
+        b
+    } else if b == cur {
+        a
+    } else {
+        return None;
+    };
     if base == cur || defs.contains_key(&base) || defs.get(&plain(dst)?).map(Vec::len) != Some(1) {
         return None;
     }
@@ -424,7 +445,9 @@ fn induction(
         return Err(format!("{name} is not stepped on every iteration"));
     }
     if d.guard.is_some() || !is_int32(d) {
-        return Err(format!("{name} is not a 32-bit integer stepped unconditionally"));
+        return Err(format!(
+            "{name} is not a 32-bit integer stepped unconditionally"
+        ));
     }
     let step_of = |inst: &Inst, from: RegId| -> Option<i128> {
         let info = &inst.opcode.info;
@@ -564,9 +587,9 @@ fn simulate(
     if l.exits.iter().all(|&(s, _)| s != latch) {
         return Err("the latch does not leave the loop".into());
     }
-    let setp_pos = insts.iter().rposition(|&i| {
-        defs_and_uses(&func.insts[i]).defs.contains(&guard.reg)
-    });
+    let setp_pos = insts
+        .iter()
+        .rposition(|&i| defs_and_uses(&func.insts[i]).defs.contains(&guard.reg));
     let Some(sp) = setp_pos else {
         return Err("the latch's predicate is not computed in the latch".into());
     };
@@ -611,9 +634,9 @@ fn simulate(
             // `t` of `add t, i, c; mov i, t`, read after the add (in the
             // latch: the add comes before the test).
             if iv.block == latch {
-                let tdef = insts.iter().position(|&i| {
-                    defs_and_uses(&func.insts[i]).defs.contains(&r)
-                });
+                let tdef = insts
+                    .iter()
+                    .position(|&i| defs_and_uses(&func.insts[i]).defs.contains(&r));
                 return tdef.is_some_and(|p| p < sp).then_some(true);
             }
             return Some(true);
@@ -658,7 +681,9 @@ fn simulate(
             },
         )
         .map(|()| ((i128::MIN, i128::MAX), 0))
-        .map_err(|e| format!("the initial value or the limit of {name} is not a constant and {e}"));
+        .map_err(|e| {
+            format!("the initial value or the limit of {name} is not a constant and {e}")
+        });
     };
     let cmp_signed = match cmp {
         Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs => false,
@@ -759,14 +784,25 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
             range: Default::default(),
         };
         let init = f.add_inst(
-            mk("mul", &[".wide", sty], vec![reg(p), reg(plan.iv.reg), imm(scale)]),
+            mk(
+                "mul",
+                &[".wide", sty],
+                vec![reg(p), reg(plan.iv.reg), imm(scale)],
+            ),
             origin_of,
         );
-        let add = f.add_inst(mk("add", &[".s64"], vec![reg(p), reg(p), reg(base)]), origin_of);
+        let add = f.add_inst(
+            mk("add", &[".s64"], vec![reg(p), reg(p), reg(base)]),
+            origin_of,
+        );
         f.insert_before_terminator(pre, init);
         f.insert_before_terminator(pre, add);
         let step = f.add_inst(
-            mk("add", &[".s64"], vec![reg(p), reg(p), imm(scale * plan.iv.step)]),
+            mk(
+                "add",
+                &[".s64"],
+                vec![reg(p), reg(p), imm(scale * plan.iv.step)],
+            ),
             origin_of,
         );
         f.insert_after(plan.iv.def, step);
@@ -815,7 +851,10 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
     for c in &plan.chains {
         for inst in [c.scale_inst, Some(c.ext)].into_iter().flatten() {
             let du = defs_and_uses(&f.insts[inst]);
-            if du.defs.iter().all(|r| readers.get(r).copied().unwrap_or(0) == 0)
+            if du
+                .defs
+                .iter()
+                .all(|r| readers.get(r).copied().unwrap_or(0) == 0)
                 && f.remove_inst(inst).is_some()
             {
                 for r in du.uses {
@@ -931,7 +970,11 @@ fn guarded_range(
             t.step
         ));
     }
-    let limit_op = if t.iv_left { &t.setp.operands[2] } else { &t.setp.operands[1] };
+    let limit_op = if t.iv_left {
+        &t.setp.operands[2]
+    } else {
+        &t.setp.operands[1]
+    };
     let Some(n) = plain(limit_op) else {
         return Err("the limit is not a register".into());
     };
@@ -1018,9 +1061,8 @@ fn check_guard(
         _ => None,
     });
     let fall = func.next_in_layout(g);
-    let enters = |x: Option<BlockId>| {
-        x.is_some_and(|x| x == l.header || li.dom.dominates(x, l.header))
-    };
+    let enters =
+        |x: Option<BlockId>| x.is_some_and(|x| x == l.header || li.dom.dominates(x, l.header));
     let holds_on_taken = !guard.negated;
     let entry_ok = if enters(target) && !enters(fall) {
         holds_on_taken == t.continue_if
