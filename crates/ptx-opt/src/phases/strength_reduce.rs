@@ -111,23 +111,36 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
                     continue;
                 };
                 let n_chains = plan.chains.len();
-                let n_ptrs = apply(f, pre, &plan, &mut out.remarks);
+                let n_muls = plan.muls.len();
+                let n_ivs = apply(f, pre, &plan, &mut out.remarks);
                 info = None;
-                chains += n_chains as u64;
-                pointers += n_ptrs as u64;
+                chains += (n_chains + n_muls) as u64;
+                pointers += n_ivs as u64;
                 report.summary = format!(
-                    "reduced {n_chains} address chains to {n_ptrs} pointer induction variables"
+                    "reduced {n_chains} address chains and {n_muls} multiplications of the IV to {n_ivs} new induction variables"
                 );
                 report.facts.push(("iv", f.regs[plan.iv.reg].name.clone()));
                 report.facts.push(("iv step", plan.iv.step.to_string()));
-                report
-                    .facts
-                    .push(("iv range", format!("{}..={}", plan.range.0, plan.range.1)));
-                report
-                    .facts
-                    .push(("iterations simulated", plan.iterations.to_string()));
+                if n_chains > 0 {
+                    if plan.iterations > 0 {
+                        report
+                            .facts
+                            .push(("iv range", format!("{}..={}", plan.range.0, plan.range.1)));
+                        report
+                            .facts
+                            .push(("iterations simulated", plan.iterations.to_string()));
+                    } else {
+                        report
+                            .facts
+                            .push(("no wrap", "guarded `i < n`, step 1".into()));
+                    }
+                }
+                if let Some(why) = &plan.refused {
+                    report.facts.push(("address chains left", why.clone()));
+                }
                 report.facts.push(("chains", n_chains.to_string()));
-                report.facts.push(("pointer ivs", n_ptrs.to_string()));
+                report.facts.push(("multiplications", n_muls.to_string()));
+                report.facts.push(("new ivs", n_ivs.to_string()));
             }
         }
         out.loops.push(report);
@@ -137,11 +150,11 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
     }
     out.stats = vec![
         Stat {
-            name: "address chains reduced",
+            name: "address chains and multiplications reduced",
             value: chains,
         },
         Stat {
-            name: "pointer induction variables",
+            name: "induction variables added",
             value: pointers,
         },
     ];
@@ -174,6 +187,10 @@ struct Chain {
 struct Plan {
     iv: Iv,
     chains: Vec<Chain>,
+    muls: Vec<Mul>,
+    /// Why the address chains were left (when only multiplications were
+    /// reduced).
+    refused: Option<String>,
     range: (i128, i128),
     iterations: u64,
 }
@@ -222,27 +239,31 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
             }
         }
     }
-    // Address chains first (cheap), then the IV they need.
+    // Address chains and IV multiplications first (cheap), then the IV
+    // they need.
     let mut found: Vec<(RegId, Chain)> = Vec::new();
+    let mut found_muls: Vec<(RegId, Mul)> = Vec::new();
     for &b in &own {
         let insts = &func.blocks[b].insts;
         for (k, &i) in insts.iter().enumerate() {
             if let Some((iv, chain)) = chain_at(func, insts, k, i, &defs) {
                 found.push((iv, chain));
+            } else if let Some((iv, m)) = mul_at(func, i, &defs) {
+                found_muls.push((iv, m));
             }
         }
     }
-    if found.is_empty() {
-        return Err("no address chain of an induction variable".into());
+    if found.is_empty() && found_muls.is_empty() {
+        return Err("no address chain or multiplication of an induction variable".into());
     }
-    let [latch] = l.latches.as_slice() else {
-        return Err(format!("{} back edges (one latch needed)", l.latches.len()));
-    };
-    let latch = *latch;
     let mut last_err = String::new();
-    // The IV candidates, in order of first chain.
+    // The IV candidates, in order of first use.
     let mut seen: Vec<RegId> = Vec::new();
-    for (r, _) in &found {
+    for r in found
+        .iter()
+        .map(|(r, _)| r)
+        .chain(found_muls.iter().map(|(r, _)| r))
+    {
         if !seen.contains(r) {
             seen.push(*r);
         }
@@ -255,7 +276,7 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
                 continue;
             }
         };
-        let chains: Vec<Chain> = found
+        let mut chains: Vec<Chain> = found
             .iter()
             .filter(|(r, _)| *r == ivreg)
             .map(|(_, c)| c.clone())
@@ -267,24 +288,89 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
                 !(blk == Some(iv.block) && pd > p0 && pd < p1)
             })
             .collect();
-        if chains.is_empty() {
+        let muls: Vec<Mul> = found_muls
+            .iter()
+            .filter(|(r, _)| *r == ivreg)
+            .map(|(_, m)| m.clone())
+            .collect();
+        let (mut range, mut iterations) = ((0, 0), 0);
+        if !chains.is_empty() {
+            let signed_all = chains.iter().all(|c| c.signed);
+            let unsigned_all = chains.iter().all(|c| !c.signed);
+            let proof = match l.latches.as_slice() {
+                [latch] => simulate(func, li, lid, *latch, &iv, signed_all, unsigned_all),
+                _ => Err(format!("{} back edges (one latch needed)", l.latches.len())),
+            };
+            match proof {
+                Ok((r, n)) => (range, iterations) = (r, n),
+                Err(e) => {
+                    last_err = e;
+                    chains.clear();
+                }
+            }
+        }
+        if chains.is_empty() && muls.is_empty() {
             continue;
         }
-        let signed_all = chains.iter().all(|c| c.signed);
-        let unsigned_all = chains.iter().all(|c| !c.signed);
-        match simulate(func, li, lid, latch, &iv, signed_all, unsigned_all) {
-            Ok((range, iterations)) => {
-                return Ok(Plan {
-                    iv,
-                    chains,
-                    range,
-                    iterations,
-                })
-            }
-            Err(e) => last_err = e,
-        }
+        return Ok(Plan {
+            iv,
+            chains,
+            muls,
+            range,
+            iterations,
+            refused: (!last_err.is_empty()).then(|| last_err.clone()),
+        });
     }
     Err(last_err)
+}
+
+/// A multiplication of the IV by an invariant: `mul.lo.{s32,u32} d, i, k`.
+#[derive(Clone, Debug)]
+struct Mul {
+    inst: InstId,
+    /// The invariant factor (an immediate or a register not written in
+    /// the loop).
+    factor: Operand,
+}
+
+fn mul_at(
+    func: &Function,
+    i: InstId,
+    defs: &FxHashMap<RegId, Vec<InstId>>,
+) -> Option<(RegId, Mul)> {
+    let inst = &func.insts[i];
+    let info = &inst.opcode.info;
+    if inst.guard.is_some()
+        || info.family != FamilyId::Mul
+        || !inst.opcode.has_modifier(".lo")
+        || !is_int32(inst)
+        || info.sat
+    {
+        return None;
+    }
+    let [d, a, b] = inst.operands.as_slice() else {
+        return None;
+    };
+    let d = plain(d)?;
+    if defs.get(&d).map(Vec::len) != Some(1) {
+        return None;
+    }
+    let invariant = |op: &Operand| match op {
+        Operand::Imm(Imm {
+            value: ImmValue::Int(_),
+            ..
+        }) => true,
+        _ => plain(op).is_some_and(|r| !defs.contains_key(&r)),
+    };
+    let (iv, factor) = match (plain(a), plain(b)) {
+        (Some(x), _) if defs.contains_key(&x) && invariant(b) => (x, b.clone()),
+        (_, Some(y)) if defs.contains_key(&y) && invariant(a) => (y, a.clone()),
+        _ => return None,
+    };
+    if iv == d {
+        return None;
+    }
+    Some((iv, Mul { inst: i, factor }))
 }
 
 /// The chain whose first instruction is `insts[k]`, with the IV register.
@@ -839,6 +925,97 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
             ];
         }
     }
+    // Multiplications of the IV by an invariant: one additive IV per factor.
+    let mut products: Vec<(Operand, RegId)> = Vec::new();
+    for m in &plan.muls {
+        let Some(d) = f.insts[m.inst].operands.first().and_then(plain) else {
+            continue;
+        };
+        let origin_of = f.origin(m.inst);
+        let reg = |r: RegId| Operand::Reg {
+            reg: r,
+            component: None,
+        };
+        let mk = |name: &str, ops: Vec<Operand>| Inst {
+            guard: None,
+            opcode: Opcode::new(name, vec![".s32".to_string()]),
+            operands: ops,
+            locs: Vec::new(),
+            range: Default::default(),
+        };
+        let prod = match products.iter().find(|(k, _)| *k == m.factor) {
+            Some(&(_, p)) => p,
+            None => {
+                let p = f.new_reg(".b32", None);
+                let init = f.add_inst(
+                    {
+                        let mut i = mk("mul", vec![reg(p), reg(plan.iv.reg), m.factor.clone()]);
+                        i.opcode = Opcode::new("mul", vec![".lo".to_string(), ".s32".to_string()]);
+                        i
+                    },
+                    origin_of,
+                );
+                f.insert_before_terminator(pre, init);
+                let c = plan.iv.step;
+                let step = match int_imm(&m.factor) {
+                    Some(k) => {
+                        let v = (k * c).rem_euclid(1i128 << 32);
+                        let v = if v >= 1i128 << 31 {
+                            v - (1i128 << 32)
+                        } else {
+                            v
+                        };
+                        mk(
+                            "add",
+                            vec![reg(p), reg(p), Operand::Imm(Imm::new(ImmValue::Int(v)))],
+                        )
+                    }
+                    None if c == 1 => mk("add", vec![reg(p), reg(p), m.factor.clone()]),
+                    None if c == -1 => mk("sub", vec![reg(p), reg(p), m.factor.clone()]),
+                    None => {
+                        let kc = f.new_reg(".b32", None);
+                        let scaled = f.add_inst(
+                            {
+                                let mut i = mk(
+                                    "mul",
+                                    vec![
+                                        reg(kc),
+                                        m.factor.clone(),
+                                        Operand::Imm(Imm::new(ImmValue::Int(c))),
+                                    ],
+                                );
+                                i.opcode =
+                                    Opcode::new("mul", vec![".lo".to_string(), ".s32".to_string()]);
+                                i
+                            },
+                            origin_of,
+                        );
+                        f.insert_before_terminator(pre, scaled);
+                        mk("add", vec![reg(p), reg(p), reg(kc)])
+                    }
+                };
+                let step = f.add_inst(step, origin_of);
+                f.insert_after(plan.iv.def, step);
+                products.push((m.factor.clone(), p));
+                p
+            }
+        };
+        remarks.push(Remark {
+            phase: id,
+            kind: RemarkKind::Applied,
+            name: "strength-reduce",
+            origin: origin(f, m.inst),
+            message: format!(
+                "`{}` of the IV {iv_name} became the additive induction variable {} (stepped with {iv_name})",
+                f.insts[m.inst].opcode.text(),
+                f.regs[prod].name
+            ),
+        });
+        if !forward_readers(f, m.inst, d, prod, plan.iv.def) {
+            f.insts[m.inst].opcode = Opcode::new("mov", vec![".b32".to_string()]);
+            f.insts[m.inst].operands = vec![reg(d), reg(prod)];
+        }
+    }
     // Remove what is left with no reader: the scalings, then the extensions.
     let mut readers: FxHashMap<RegId, u32> = FxHashMap::default();
     for &b in &f.layout {
@@ -865,7 +1042,7 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
             }
         }
     }
-    order.len()
+    order.len() + products.len()
 }
 
 /// When every reader of `dst` (written only by `add`) follows `add` in its
