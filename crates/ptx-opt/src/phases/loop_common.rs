@@ -95,7 +95,7 @@ pub(crate) fn ends_with_jump_to(func: &Function, b: BlockId, target: BlockId) ->
         let inst = &func.insts[i];
         inst.guard.is_none()
             && inst.opcode.info.family == FamilyId::Bra
-            && inst.operands.iter().any(|op| *op == Operand::Label(target))
+            && inst.operands.contains(&Operand::Label(target))
     })
 }
 

@@ -842,9 +842,8 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
     let mut order: Vec<(RegId, bool, i128)> = Vec::new();
     for c in &plan.chains {
         let key = (c.base, c.signed, c.scale);
-        if !ptrs.contains_key(&key) {
-            let p = f.new_reg(".b64", None);
-            ptrs.insert(key, p);
+        if let std::collections::hash_map::Entry::Vacant(e) = ptrs.entry(key) {
+            e.insert(f.new_reg(".b64", None));
             order.push(key);
         }
     }
