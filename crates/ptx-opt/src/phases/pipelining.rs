@@ -101,13 +101,17 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         match decision {
             Err(why) => {
                 report.summary = format!("not pipelined: {why}");
-                out.remarks.push(Remark {
-                    phase: id,
-                    kind: RemarkKind::Missed,
-                    name: "pipelining",
-                    origin: report.header,
-                    message: report.summary.clone(),
-                });
+                // Remarks for single-block loops only (the only ones ptxas
+                // pipelines); every loop gets its report.
+                if l.is_single_block() && !why.starts_with("nounroll") {
+                    out.remarks.push(Remark {
+                        phase: id,
+                        kind: RemarkKind::Missed,
+                        name: "pipelining",
+                        origin: report.header,
+                        message: report.summary.clone(),
+                    });
+                }
             }
             Ok(s) => {
                 candidates += 1;

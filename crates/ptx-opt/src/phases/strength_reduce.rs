@@ -89,6 +89,7 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
                 report.summary = format!("not reduced: {why}");
                 if why.starts_with("no address chain") {
                     report.facts.push(("chains", "0".into()));
+                    report.facts.push(("candidates", why.clone()));
                 } else {
                     out.remarks.push(Remark {
                         phase: id,
@@ -257,6 +258,7 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
         return Err("no address chain or multiplication of an induction variable".into());
     }
     let mut last_err = String::new();
+    let mut any_iv = false;
     // The IV candidates, in order of first use.
     let mut seen: Vec<RegId> = Vec::new();
     for r in found
@@ -272,10 +274,16 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
         let iv = match induction(func, ivreg, &defs, li, lid) {
             Ok(iv) => iv,
             Err(e) => {
-                last_err = e;
+                if !any_iv {
+                    last_err = e;
+                }
                 continue;
             }
         };
+        if !any_iv {
+            last_err.clear();
+        }
+        any_iv = true;
         let mut chains: Vec<Chain> = found
             .iter()
             .filter(|(r, _)| *r == ivreg)
@@ -320,6 +328,13 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
             iterations,
             refused: (!last_err.is_empty()).then(|| last_err.clone()),
         });
+    }
+    if !any_iv {
+        // What reads a register of the loop is not an induction variable:
+        // nothing to say in a remark (the report keeps the reason).
+        return Err(format!(
+            "no address chain or multiplication of an induction variable ({last_err})"
+        ));
     }
     Err(last_err)
 }
