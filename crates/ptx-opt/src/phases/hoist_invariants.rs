@@ -273,8 +273,20 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let Some(lid) = li.forest.loop_with_header(header) else {
             continue;
         };
-        let plan = plan(id, current, li, lid, &k);
+        let mut plan = plan(id, current, li, lid, &k);
         refused += plan.refused;
+        if !k.mover {
+            for r in plan
+                .remarks
+                .iter_mut()
+                .filter(|r| r.kind == RemarkKind::Applied)
+            {
+                r.kind = RemarkKind::Missed;
+                r.name = "licm-mover-off";
+                r.message = r.message.replacen("hoisted", "would hoist", 1)
+                    + " (not moved: OcgKnob484 off)";
+            }
+        }
         out.remarks.extend(plan.remarks);
         let mut report = plan.report;
         if !plan.hoist.is_empty() {
