@@ -123,7 +123,7 @@
 use std::sync::Arc;
 
 use ptx_analysis::latency::{classify, is_long_latency};
-use ptx_analysis::{liveness, LoopId};
+use ptx_analysis::{liveness, Liveness, LoopId};
 use ptx_ir::ir::def_use::defs_and_uses;
 use ptx_ir::ir::{AddressBase, BlockId, Function, Inst, InstId, Operand, RegId};
 use ptx_isa::{FamilyId, OpFlags, Space};
@@ -265,15 +265,22 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
 
     let mut func: Option<Function> = None;
     let mut info = Some(first);
+    let mut live: Option<(u32, Liveness)> = None;
+    let mut version = 0u32;
     let mut out = PhaseOutput::unchanged(input);
     let (mut moved, mut refused, mut loops_changed) = (0u64, 0u64, 0u64);
     for (_, _, header) in headers {
         let current = func.as_ref().unwrap_or(input);
         let li = info.get_or_insert_with(|| LoopInfo::new(current));
+        // Liveness is computed when a loop gets past the cheap checks, and
+        // kept until a hoist changes the function.
+        if live.as_ref().is_some_and(|(v, _)| *v != version) {
+            live = None;
+        }
         let Some(lid) = li.forest.loop_with_header(header) else {
             continue;
         };
-        let mut plan = plan(id, current, li, lid, &k);
+        let mut plan = plan(id, current, li, lid, &k, &mut live, version);
         refused += plan.refused;
         if !k.mover {
             for r in plan
@@ -312,6 +319,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             if created { "created" } else { "existing" }.into(),
                         ));
                         info = None;
+                        version += 1;
                     }
                     None => {
                         report.summary =
@@ -470,7 +478,15 @@ fn is_noop(func: &Function, inst: &Inst) -> bool {
     !is_long_latency(class, pipe)
 }
 
-fn plan(id: PhaseId, func: &Function, li: &LoopInfo, lid: LoopId, k: &Knobs) -> Plan {
+fn plan(
+    id: PhaseId,
+    func: &Function,
+    li: &LoopInfo,
+    lid: LoopId,
+    k: &Knobs,
+    live_cache: &mut Option<(u32, Liveness)>,
+    version: u32,
+) -> Plan {
     let l = li.forest.get(lid);
     let header = l.header;
     let mut report = LoopReport {
@@ -575,7 +591,9 @@ fn plan(id: PhaseId, func: &Function, li: &LoopInfo, lid: LoopId, k: &Knobs) -> 
             }
         }
     }
-    let live = liveness(func, &li.cfg);
+    let live = &live_cache
+        .get_or_insert_with(|| (version, liveness(func, &li.cfg)))
+        .1;
     let exit_sources: Vec<BlockId> = l.exits.iter().map(|&(s, _)| s).collect();
     let dominates_exits = |b: BlockId| exit_sources.iter().all(|&s| li.dom.dominates(b, s));
     let dominates_latches = |b: BlockId| l.latches.iter().all(|&s| li.dom.dominates(b, s));
