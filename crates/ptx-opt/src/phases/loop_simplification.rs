@@ -85,6 +85,9 @@ use super::loop_common::{
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
 
+/// Why the single-block test does not apply (the region inversion may).
+const NOT_LEAVING: &str = "the header's test does not leave the loop";
+
 /// The inversion budget when `LoopInversionBudget` is 0 (unset).
 pub const DEFAULT_INVERSION_BUDGET: i64 = 16;
 
@@ -207,6 +210,50 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
                         ),
                     });
                 }
+                Err(why) if why.starts_with(NOT_LEAVING) => {
+                    // The test spans several blocks (`a && b`): invert the
+                    // whole test region.
+                    let lid = li.forest.loop_with_header(header);
+                    match lid
+                        .ok_or_else(|| "the loop changed".to_string())
+                        .and_then(|lid| region_invertible(current, li, lid, preheader, budget))
+                    {
+                        Ok(r) => {
+                            let f = func.get_or_insert_with(|| (**input).clone());
+                            let (nb, ni) = (r.region.len(), r.copies);
+                            invert_region(f, &r);
+                            info = None;
+                            inverted += 1;
+                            done.push("inverted into a guarded bottom-tested loop");
+                            report.facts.push((
+                                "inversion",
+                                format!(
+                                    "done (test region of {nb} blocks, {ni} instructions copied)"
+                                ),
+                            ));
+                            out.remarks.push(Remark {
+                                phase: id,
+                                kind: RemarkKind::Applied,
+                                name: "loop-inversion",
+                                origin: report.header,
+                                message: format!(
+                                    "inverted the loop at {}: its exit test ({nb} blocks, {ni} instructions) now runs once before the loop and at the end of each iteration",
+                                    block_name(f, header)
+                                ),
+                            });
+                        }
+                        Err(why) => {
+                            report.facts.push(("inversion", format!("not done: {why}")));
+                            out.remarks.push(Remark {
+                                phase: id,
+                                kind: RemarkKind::Missed,
+                                name: "loop-inversion",
+                                origin: report.header,
+                                message: format!("loop not inverted: {why}"),
+                            });
+                        }
+                    }
+                }
                 Err(why) => {
                     report.facts.push(("inversion", format!("not done: {why}")));
                     out.remarks.push(Remark {
@@ -293,10 +340,10 @@ fn invertible(
     let body = match (inside, outside) {
         (true, false) => taken,
         (false, true) => fallthrough,
-        _ => return Err("the header's test does not leave the loop".into()),
+        _ => return Err(NOT_LEAVING.into()),
     };
     if body == h || taken == fallthrough {
-        return Err("the header's test does not leave the loop".into());
+        return Err(NOT_LEAVING.into());
     }
     if copies.len() as i64 > budget {
         return Err(format!(
@@ -389,6 +436,236 @@ fn invert(f: &mut Function, s: &Shape) {
         } else {
             f.insert_at_end(site, br);
             continue_to(f, site, s.fallthrough);
+        }
+    }
+}
+
+/// A loop whose exit test spans several blocks from the header.
+struct RegionShape {
+    header: BlockId,
+    preheader: BlockId,
+    latches: Vec<BlockId>,
+    /// The test region, the header first, then layout order.
+    region: Vec<BlockId>,
+    /// The first block of the body (the new header).
+    body: BlockId,
+    /// Instructions copied per site (terminators excluded).
+    copies: usize,
+}
+
+/// The test region of the loop: the blocks the body's first block `c`
+/// does not dominate, for the first `c` on the dominator path from the
+/// header to the latch such that the region's edges go only to itself, to
+/// `c`, and to one block outside the loop; acyclic, entered only at the
+/// header, free of side effects and at most `budget` instructions.
+fn region_invertible(
+    func: &Function,
+    li: &LoopInfo,
+    lid: ptx_analysis::LoopId,
+    preheader: Option<BlockId>,
+    budget: i64,
+) -> Result<RegionShape, String> {
+    let l = li.forest.get(lid);
+    let h = l.header;
+    let Some(p) = preheader else {
+        return Err("no dedicated preheader".into());
+    };
+    for &t in &l.latches {
+        if t == h || !ends_with_jump_to(func, t, h) || li.cfg.succs(t) != [h] {
+            return Err(format!(
+                "the latch {} does not end with an unconditional branch to the header",
+                block_name(func, t)
+            ));
+        }
+    }
+    let preds = li.cfg.preds(h);
+    if preds.len() != l.latches.len() + 1 || !preds.contains(&p) {
+        return Err("the header has other predecessors".into());
+    }
+    if func.blocks[p]
+        .insts
+        .last()
+        .is_some_and(|&i| func.insts[i].is_terminator() && !ends_with_jump_to(func, p, h))
+    {
+        return Err("the preheader does not end with a plain jump".into());
+    }
+    // The dominator path from the first latch up to the header.
+    let mut path = Vec::new();
+    let mut b = l.latches[0];
+    while b != h {
+        path.push(b);
+        b = li
+            .dom
+            .idom(b)
+            .ok_or("the latch is not dominated by the header")?;
+    }
+    path.reverse();
+    for &c in &path {
+        if l.latches.contains(&c) || li.forest.loop_with_header(c).is_some() {
+            break;
+        }
+        let region: Vec<BlockId> = l
+            .blocks
+            .iter()
+            .copied()
+            .filter(|&x| !li.dom.dominates(c, x))
+            .collect();
+        let mut outside: Vec<BlockId> = Vec::new();
+        let mut ok = true;
+        for &x in &region {
+            if li.forest.innermost(x) != Some(lid) || l.latches.contains(&x) {
+                ok = false;
+                break;
+            }
+            for &y in li.cfg.succs(x) {
+                if y == h {
+                    ok = false;
+                } else if !l.contains(y) {
+                    if !outside.contains(&y) {
+                        outside.push(y);
+                    }
+                } else if y != c && !region.contains(&y) {
+                    ok = false;
+                }
+            }
+            if x != h && li.cfg.preds(x).iter().any(|q| !region.contains(q)) {
+                ok = false;
+            }
+        }
+        if !ok || outside.len() != 1 {
+            continue;
+        }
+        // Instructions: no side effects, plain branches.
+        let mut copies = 0usize;
+        for &x in &region {
+            for &i in &func.blocks[x].insts {
+                let inst = &func.insts[i];
+                let f = inst.opcode.info.flags;
+                if inst.is_terminator() {
+                    if inst.opcode.info.family != FamilyId::Bra {
+                        return Err(format!(
+                            "the test region ends with `{}`",
+                            inst.opcode.text()
+                        ));
+                    }
+                    continue;
+                }
+                if f.has_side_effects() || f.is_convergent() || f.is_call() {
+                    return Err(format!(
+                        "the test region holds `{}` (side effects or convergent: not copied)",
+                        inst.opcode.text()
+                    ));
+                }
+                copies += 1;
+            }
+        }
+        if copies as i64 > budget {
+            return Err(format!(
+                "the test region has {copies} instructions, over LoopInversionBudget={budget}"
+            ));
+        }
+        let mut region_sorted: Vec<BlockId> = vec![h];
+        region_sorted.extend(
+            func.layout
+                .iter()
+                .copied()
+                .filter(|&x| x != h && region.contains(&x)),
+        );
+        return Ok(RegionShape {
+            header: h,
+            preheader: p,
+            latches: l.latches.clone(),
+            region: region_sorted,
+            body: c,
+            copies,
+        });
+    }
+    Err(NOT_LEAVING.to_string() + " (no single-exit test region found)")
+}
+
+fn invert_region(f: &mut Function, s: &RegionShape) {
+    // Facts of the original layout, before anything moves.
+    let next: Vec<Option<BlockId>> = s
+        .region
+        .iter()
+        .map(|&b| {
+            if f.falls_through(b) {
+                f.next_in_layout(b)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let pragmas = std::mem::take(&mut f.blocks[s.header].pragmas);
+    if !pragmas.is_empty() {
+        let body = &mut f.blocks[s.body].pragmas;
+        let mut merged = pragmas;
+        for p in body.drain(..) {
+            if !merged.contains(&p) {
+                merged.push(p);
+            }
+        }
+        *body = merged;
+    }
+    f.layout.retain(|b| !s.region.contains(b));
+    let sites: Vec<BlockId> = std::iter::once(s.preheader)
+        .chain(s.latches.iter().copied())
+        .collect();
+    for site in sites {
+        if ends_with_jump_to(f, site, s.header) {
+            if let Some(&last) = f.blocks[site].insts.last() {
+                f.remove_inst(last);
+            }
+        }
+        // Copies placed right after the site, the header's first.
+        let mut map: Vec<(BlockId, BlockId)> = Vec::new();
+        let mut after = site;
+        for &b in &s.region {
+            let nb = super::loop_common::place_block(f, Some(after), Vec::new());
+            map.push((b, nb));
+            after = nb;
+        }
+        let lookup = |map: &[(BlockId, BlockId)], b: BlockId| {
+            map.iter().find(|(o, _)| *o == b).map_or(b, |&(_, n)| n)
+        };
+        for &(b, nb) in &map {
+            let insts = f.blocks[b].insts.clone();
+            for i in insts {
+                if let Some(c) = f.clone_inst(i) {
+                    let m = map.clone();
+                    f.insts[c].map_labels(|l| lookup(&m, l));
+                    f.insert_at_end(nb, c);
+                }
+            }
+        }
+        for (k, &(_, nb)) in map.iter().enumerate() {
+            let Some(n) = next[k] else { continue };
+            let fall = lookup(&map, n);
+            // `@p bra T` falling to F, with T next in the layout: branch
+            // on the opposite condition to F and fall into T.
+            let last = f.blocks[nb].insts.last().copied();
+            let flipped = last.is_some_and(|l| {
+                let inst = &f.insts[l];
+                let taken = inst.operands.iter().find_map(|op| match op {
+                    Operand::Label(t) => Some(*t),
+                    _ => None,
+                });
+                inst.guard.is_some()
+                    && inst.opcode.info.family == FamilyId::Bra
+                    && taken.is_some()
+                    && taken == f.next_in_layout(nb)
+                    && taken != Some(fall)
+            });
+            if let (true, Some(l)) = (flipped, last) {
+                let taken = f.next_in_layout(nb);
+                let inst = &mut f.insts[l];
+                if let Some(g) = &mut inst.guard {
+                    g.negated = !g.negated;
+                }
+                inst.map_labels(|x| if Some(x) == taken { fall } else { x });
+            } else {
+                continue_to(f, nb, fall);
+            }
         }
     }
 }
