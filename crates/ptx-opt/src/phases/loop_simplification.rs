@@ -491,7 +491,7 @@ fn region_invertible(
     }
     // The dominator path from the first latch up to the header.
     let mut path = Vec::new();
-    let mut b = l.latches[0];
+    let mut b = *l.latches.first().ok_or("no latch")?;
     while b != h {
         path.push(b);
         b = li
