@@ -161,6 +161,41 @@ $L__BB3_4:
 	st.u32 [%rd5], %r7;
 	ret;
 }
+// for (i = 9; i >= 0; i--) acc += a[i] * (n + 1): a constant count down,
+// the IV dead after the loop (its test becomes a pointer compare).
+.visible .entry const_down(
+	.param .u64 const_down_out,
+	.param .u64 const_down_a,
+	.param .u32 const_down_n
+)
+{
+	.reg .pred %p<3>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<13>;
+
+	ld.param.u64 %rd2, [const_down_out];
+	ld.param.u64 %rd1, [const_down_a];
+	ld.param.u32 %r2, [const_down_n];
+	mov.u32 %r1, 9;
+	mov.u32 %r9, %r1;
+	mov.u32 %r7, 0;
+$L__BB4_1:
+	setp.ge.s32 %p1, %r9, 0;
+	@!%p1 bra $L__BB4_4;
+	cvt.s64.s32 %rd10, %r9;
+	shl.b64 %rd11, %rd10, 2;
+	add.s64 %rd12, %rd1, %rd11;
+	ld.u32 %r4, [%rd12];
+	add.s32 %r5, %r2, 1;
+	mul.lo.s32 %r6, %r4, %r5;
+	add.s32 %r7, %r7, %r6;
+	add.s32 %r3, %r9, -1;
+	mov.u32 %r9, %r3;
+	bra.uni $L__BB4_1;
+$L__BB4_4:
+	st.u32 [%rd2], %r7;
+	ret;
+}
 "#;
 
 fn build(phases: Option<&[&str]>) -> String {
@@ -258,6 +293,15 @@ fn check_all(optimized: &str) {
                 1,
             ),
             (
+                "const_down",
+                vec![
+                    KernelArg::Buffer(Buffer::from_slice(&[0u32; 1])),
+                    KernelArg::Buffer(Buffer::from_slice(&input(16))),
+                    KernelArg::value(n),
+                ],
+                1,
+            ),
+            (
                 "strided",
                 vec![
                     KernelArg::Buffer(Buffer::from_slice(&[0u32; 64])),
@@ -283,6 +327,8 @@ fn the_loop_phases_keep_results_for_every_trip_count() {
     let optimized = build(Some(LOOP_PHASES));
     // The phases did fire.
     assert!(optimized.contains("%ir_rd"), "no pointer IV:\n{optimized}");
+    // The IV tests of `unsigned_inv` and `const_down` compare pointers.
+    assert_eq!(optimized.matches("setp.ne.u64").count(), 2, "{optimized}");
     check_all(&optimized);
 }
 

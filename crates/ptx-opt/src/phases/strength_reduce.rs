@@ -38,6 +38,27 @@
 //! wrapping; other exits only make the sequence shorter. Loops with a limit
 //! in a register (trip count unknown) are left alone: the remark says so.
 //!
+//! # Multiplications of the IV
+//!
+//! `mul.lo.{s32,u32} d, i, k` with `k` an immediate or a register not
+//! written in the loop becomes an additive IV `M = i * k` (set in the
+//! preheader, stepped by `k * c` after each step of `i`): exact in every
+//! case, as `mul.lo` and `add` both wrap modulo 2^32.
+//!
+//! # Linear-function test replacement
+//!
+//! When the proof above found the latch test (it tests the stepped IV, and
+//! the loop goes on exactly until the stepped IV equals a known exit value:
+//! the constant the simulation ended on, or the limit `n` of a guarded
+//! `i < n` with step 1), and the IV and its stepped copy are read by nothing
+//! else in the loop and are dead after it, the test becomes `setp.ne.u64`
+//! of the first pointer IV against `base + ext(exit) * S` (computed in the
+//! preheader) and the IV's step and copy are removed: `ext` is one-to-one
+//! on 32-bit values and `|S| < 2^31`, so the pointers differ exactly when
+//! the IVs do.
+//!
+//! # The induction variable
+//!
 //! The IV is a register with exactly one definition in the loop: `add i, i,
 //! c` or the `-O0` form `add t, i, c; ...; mov i, t` (same block, `t` written
 //! once in the loop), unguarded. The chain's three instructions are in one
@@ -189,6 +210,8 @@ struct Plan {
     iv: Iv,
     chains: Vec<Chain>,
     muls: Vec<Mul>,
+    /// The latch test, when the chains' proof found it.
+    exit_test: Option<ExitTest>,
     /// Why the address chains were left (when only multiplications were
     /// reduced).
     refused: Option<String>,
@@ -301,7 +324,7 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
             .filter(|(r, _)| *r == ivreg)
             .map(|(_, m)| m.clone())
             .collect();
-        let (mut range, mut iterations) = ((0, 0), 0);
+        let (mut range, mut iterations, mut exit_test) = ((0, 0), 0, None);
         if !chains.is_empty() {
             let signed_all = chains.iter().all(|c| c.signed);
             let unsigned_all = chains.iter().all(|c| !c.signed);
@@ -310,7 +333,7 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
                 _ => Err(format!("{} back edges (one latch needed)", l.latches.len())),
             };
             match proof {
-                Ok((r, n)) => (range, iterations) = (r, n),
+                Ok((r, n, e)) => (range, iterations, exit_test) = (r, n, e),
                 Err(e) => {
                     last_err = e;
                     chains.clear();
@@ -326,6 +349,7 @@ fn analyze(func: &Function, li: &LoopInfo, lid: ptx_analysis::LoopId) -> Result<
             muls,
             range,
             iterations,
+            exit_test,
             refused: (!last_err.is_empty()).then(|| last_err.clone()),
         });
     }
@@ -646,7 +670,7 @@ fn simulate(
     iv: &Iv,
     signed_ext: bool,
     unsigned_ext: bool,
-) -> Result<((i128, i128), u64), String> {
+) -> Result<((i128, i128), u64, Option<ExitTest>), String> {
     let l = li.forest.get(lid);
     let name = &func.regs[iv.reg].name;
     let Some(pre) = li
@@ -781,7 +805,15 @@ fn simulate(
                 unsigned_ext,
             },
         )
-        .map(|()| ((i128::MIN, i128::MAX), 0))
+        .map(|()| {
+            let limit_op = if iv_left { bop } else { a };
+            let exit = plain(limit_op).map(|n| ExitTest {
+                setp: insts[sp],
+                continue_if,
+                exit: ExitValue::Reg(n),
+            });
+            ((i128::MIN, i128::MAX), 0, exit)
+        })
         .map_err(|e| {
             format!("the initial value or the limit of {name} is not a constant and {e}")
         });
@@ -824,6 +856,7 @@ fn simulate(
     let mut v = wrap(init, ext_signed);
     let (mut lo, mut hi) = (v, v);
     let mut n = 0u64;
+    let mut exit_test = None;
     loop {
         n += 1;
         if n > MAX_SIMULATED {
@@ -833,6 +866,13 @@ fn simulate(
         let tested = if after_step { next } else { v };
         let go_on = eval(tested).ok_or("unsupported compare")? == continue_if;
         if !go_on {
+            if after_step && in_range(tested) {
+                exit_test = Some(ExitTest {
+                    setp: insts[sp],
+                    continue_if,
+                    exit: ExitValue::Const(tested),
+                });
+            }
             break;
         }
         if !in_range(next) {
@@ -847,7 +887,23 @@ fn simulate(
     if !in_range(lo) || !in_range(hi) {
         return Err(format!("{name} leaves the range of its extension"));
     }
-    Ok(((lo, hi), n))
+    Ok(((lo, hi), n, exit_test))
+}
+
+/// The latch test, for linear-function test replacement: the loop goes on
+/// while the stepped IV differs from `exit` (every value before it is
+/// different: the sequence is strictly monotonic and does not wrap).
+#[derive(Clone, Debug)]
+struct ExitTest {
+    setp: InstId,
+    continue_if: bool,
+    exit: ExitValue,
+}
+
+#[derive(Clone, Debug)]
+enum ExitValue {
+    Const(i128),
+    Reg(RegId),
 }
 
 fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>) -> usize {
@@ -1056,7 +1112,149 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
             }
         }
     }
+    if let (Some(test), Some(&key)) = (&plan.exit_test, order.first()) {
+        let p = ptrs[&key];
+        if lftr(f, pre, plan, test, key, p) {
+            remarks.push(Remark {
+                phase: id,
+                kind: RemarkKind::Applied,
+                name: "strength-reduce",
+                origin: origin(f, test.setp),
+                message: format!(
+                    "the exit test of {iv_name} now compares the pointer {} (the IV's step and copy are gone: nothing else reads {iv_name} in the loop or after it)",
+                    f.regs[p].name
+                ),
+            });
+        }
+    }
     order.len() + products.len()
+}
+
+/// Linear-function test replacement: when the IV (and its stepped copy) is
+/// read in the loop only by its own step and the latch test, and is dead
+/// after the loop, the test `i' < n` becomes `P' != base + ext(n) * S` on
+/// the pointer IV `P` of `key` and the IV's step goes. Exact: the test goes
+/// on exactly until the stepped IV equals the exit value (see
+/// [`ExitTest`]), and `i -> base + ext(i) * S` is one-to-one in 64 bits
+/// over 32-bit values (`|S| < 2^31`).
+fn lftr(
+    f: &mut Function,
+    pre: BlockId,
+    plan: &Plan,
+    test: &ExitTest,
+    key: (RegId, bool, i128),
+    p: RegId,
+) -> bool {
+    let (base, signed, scale) = key;
+    let iv = plan.iv.reg;
+    // The IV's instructions in the loop: the step (and the copy).
+    let def = &f.insts[plan.iv.def];
+    let mut step_insts = vec![plan.iv.def];
+    let mut ivregs = vec![iv];
+    if def.opcode.info.family == FamilyId::Mov {
+        let Some(t) = def.operands.get(1).and_then(plain) else {
+            return false;
+        };
+        let Some(tdef) = f.blocks[plan.iv.block]
+            .insts
+            .iter()
+            .copied()
+            .find(|&i| defs_and_uses(&f.insts[i]).defs.contains(&t))
+        else {
+            return false;
+        };
+        step_insts.push(tdef);
+        ivregs.push(t);
+    }
+    let setp_dest = match f.insts[test.setp].operands.first() {
+        Some(Operand::Reg {
+            reg,
+            component: None,
+        }) => *reg,
+        _ => return false,
+    };
+    // The setp comes after the pointer's step (inserted right after the
+    // IV's definition) when both are in one block.
+    let (Some((sb, spos)), Some((db, dpos))) =
+        (f.inst_position(test.setp), f.inst_position(plan.iv.def))
+    else {
+        return false;
+    };
+    if sb == db && spos < dpos {
+        return false;
+    }
+    // Readers of the IV registers: only the step, the copy and the test in
+    // the loop; none after it.
+    let li = LoopInfo::new(f);
+    let Some(lid) = li.forest.innermost(plan.iv.block) else {
+        return false;
+    };
+    let l = li.forest.get(lid).clone();
+    for &b in &l.blocks {
+        for &i in &f.blocks[b].insts {
+            if step_insts.contains(&i) || i == test.setp {
+                continue;
+            }
+            if defs_and_uses(&f.insts[i])
+                .uses
+                .iter()
+                .any(|r| ivregs.contains(r))
+            {
+                return false;
+            }
+        }
+    }
+    let live = ptx_analysis::liveness(f, &li.cfg);
+    if l.exit_blocks()
+        .iter()
+        .any(|&t| ivregs.iter().any(|&r| live.is_live_in(t, r)))
+    {
+        return false;
+    }
+    let reg = |r: RegId| Operand::Reg {
+        reg: r,
+        component: None,
+    };
+    let imm = |v: i128| Operand::Imm(Imm::new(ImmValue::Int(v)));
+    let mk = |name: &str, mods: &[&str], ops: Vec<Operand>| Inst {
+        guard: None,
+        opcode: Opcode::new(name, mods.iter().map(|s| s.to_string()).collect()),
+        operands: ops,
+        locs: Vec::new(),
+        range: Default::default(),
+    };
+    let origin_of = f.origin(test.setp);
+    let end = f.new_reg(".b64", None);
+    match test.exit {
+        ExitValue::Const(x) => {
+            let i = f.add_inst(
+                mk("add", &[".s64"], vec![reg(end), reg(base), imm(x * scale)]),
+                origin_of,
+            );
+            f.insert_before_terminator(pre, i);
+        }
+        ExitValue::Reg(n) => {
+            let sty = if signed { ".s32" } else { ".u32" };
+            let i = f.add_inst(
+                mk("mul", &[".wide", sty], vec![reg(end), reg(n), imm(scale)]),
+                origin_of,
+            );
+            f.insert_before_terminator(pre, i);
+            let j = f.add_inst(
+                mk("add", &[".s64"], vec![reg(end), reg(end), reg(base)]),
+                origin_of,
+            );
+            f.insert_before_terminator(pre, j);
+        }
+    }
+    let cmp = if test.continue_if { ".ne" } else { ".eq" };
+    let setp = &mut f.insts[test.setp];
+    setp.opcode = Opcode::new("setp", vec![cmp.to_string(), ".u64".to_string()]);
+    setp.operands = vec![reg(setp_dest), reg(p), reg(end)];
+    for i in step_insts {
+        f.remove_inst(i);
+    }
+    true
 }
 
 /// When every reader of `dst` (written only by `add`) follows `add` in its
