@@ -661,6 +661,10 @@ fn constant_at_end(func: &Function, li: &LoopInfo, mut b: BlockId, mut reg: RegI
     None
 }
 
+/// What the no-wrap proof found: the IV's range `(min, max)`, the
+/// iterations simulated (0 for the guard proof) and the latch test.
+type Proof = ((i128, i128), u64, Option<ExitTest>);
+
 /// Simulates the IV to list its values; `(min, max)` and the iteration count.
 fn simulate(
     func: &Function,
@@ -670,7 +674,7 @@ fn simulate(
     iv: &Iv,
     signed_ext: bool,
     unsigned_ext: bool,
-) -> Result<((i128, i128), u64, Option<ExitTest>), String> {
+) -> Result<Proof, String> {
     let l = li.forest.get(lid);
     let name = &func.regs[iv.reg].name;
     let Some(pre) = li
