@@ -135,8 +135,8 @@ fn the_loop_phases_report_each_loop_with_the_numbers_that_decided() {
     }
     expect![[r#"
         [18 OriLoopSimplification] inverted into a guarded bottom-tested loop | back edges=1; preheader=existing; inversion=done (1 header instructions copied); inversion budget=16
-        [21 OriStrengthReduce] reduced 1 address chains and 0 multiplications of the IV to 1 new induction variables | iv=%r9; iv step=1; no wrap=guarded `i < n`, step 1; chains=1; multiplications=0; new ivs=1
-        [24 OriPipelining] pipelinable: II 10 (MII 10), 7 stages; not rewritten at the PTX level (ptxas pipelines it) | body instructions=9; ResMII=1; RecMII=10; MII=10; II=10; stages=7; iteration length=74
+        [21 OriStrengthReduce] reduced 1 address chains and 0 multiplications of the IV to 1 new induction variables | iv=%r9; iv step=1; no wrap=guarded `i < n`, step 1; chains=1; multiplications=0; new ivs=1; exit test=compares the pointer IV (IV removed)
+        [24 OriPipelining] pipelinable: II 10 (MII 10), 7 stages; not rewritten at the PTX level (ptxas pipelines it) | body instructions=7; ResMII=1; RecMII=10; MII=10; II=10; stages=7; iteration length=74
         [35 OriHoistInvariantsEarly] hoisted 1 instructions | pass id=0; policy=HoistLate=0; invariance=single pass; budget=22; hoisted=1; preheader=existing
         [66 OriHoistInvariantsLate] nothing hoisted: HoistLate=0 (always): the Late instance (pass 1) skips the block | pass id=1; policy=HoistLate=0
     "#]]

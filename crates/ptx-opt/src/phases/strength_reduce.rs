@@ -134,7 +134,7 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
                 };
                 let n_chains = plan.chains.len();
                 let n_muls = plan.muls.len();
-                let n_ivs = apply(f, pre, &plan, &mut out.remarks);
+                let (n_ivs, replaced) = apply(f, pre, &plan, &mut out.remarks);
                 info = None;
                 chains += (n_chains + n_muls) as u64;
                 pointers += n_ivs as u64;
@@ -163,6 +163,15 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
                 report.facts.push(("chains", n_chains.to_string()));
                 report.facts.push(("multiplications", n_muls.to_string()));
                 report.facts.push(("new ivs", n_ivs.to_string()));
+                report.facts.push((
+                    "exit test",
+                    if replaced {
+                        "compares the pointer IV (IV removed)"
+                    } else {
+                        "kept"
+                    }
+                    .into(),
+                ));
             }
         }
         out.loops.push(report);
@@ -910,7 +919,7 @@ enum ExitValue {
     Reg(RegId),
 }
 
-fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>) -> usize {
+fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>) -> (usize, bool) {
     let id = PhaseId::OriStrengthReduce;
     // One pointer per (base, signedness, scale).
     let mut ptrs: FxHashMap<(RegId, bool, i128), RegId> = FxHashMap::default();
@@ -1116,9 +1125,11 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
             }
         }
     }
+    let mut replaced = false;
     if let (Some(test), Some(&key)) = (&plan.exit_test, order.first()) {
         let p = ptrs[&key];
         if lftr(f, pre, plan, test, key, p) {
+            replaced = true;
             remarks.push(Remark {
                 phase: id,
                 kind: RemarkKind::Applied,
@@ -1131,7 +1142,7 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
             });
         }
     }
-    order.len() + products.len()
+    (order.len() + products.len(), replaced)
 }
 
 /// Linear-function test replacement: when the IV (and its stepped copy) is
