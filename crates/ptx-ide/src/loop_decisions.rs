@@ -35,22 +35,35 @@ pub(crate) fn reports_for(
         .collect()
 }
 
-/// One line for a code lens: each phase's summary, `; `-separated.
+/// One line for a code lens: the unrolling phases' decisions (cicc's, then
+/// ptxas phase 22's), `; `-separated; when no unrolling phase reported on
+/// the loop, the first other phase's. The hover has the whole trail.
 pub(crate) fn lens_title(reports: &[LoopReport]) -> Option<String> {
-    if reports.is_empty() {
+    let unroll: Vec<&LoopReport> = reports.iter().filter(|r| r.unroll.is_some()).collect();
+    let shown: Vec<&LoopReport> = if unroll.is_empty() {
+        reports.iter().take(1).collect()
+    } else {
+        unroll
+    };
+    if shown.is_empty() {
         return None;
     }
-    let parts: Vec<String> = reports
-        .iter()
-        .map(|r| {
-            let info = ptx_db::phase_info(r.phase);
-            let who = match info.number {
-                Some(n) => format!("ptxas {n}"),
-                None => info.tool.as_str().to_string(),
-            };
-            format!("{who}: {}", r.summary)
-        })
-        .collect();
+    let mut parts: Vec<String> = Vec::new();
+    for r in shown {
+        let info = ptx_db::phase_info(r.phase);
+        let who = match info.number {
+            Some(n) => format!("ptxas {n}"),
+            None => info.tool.as_str().to_string(),
+        };
+        let summary = r
+            .summary
+            .strip_prefix(&format!("{who}: "))
+            .unwrap_or(&r.summary);
+        let part = format!("{who}: {summary}");
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
     Some(parts.join("; "))
 }
 
@@ -60,7 +73,14 @@ pub(crate) fn hover_trail(md: &mut String, reports: &[LoopReport]) {
         return;
     }
     let _ = writeln!(md, "\n**Loop decisions**\n");
+    let mut seen: Vec<(ptx_db::PhaseId, &str)> = Vec::new();
     for r in reports {
+        // A phase that looked at the loop twice (once per nested level it
+        // walked) says the same thing once.
+        if seen.contains(&(r.phase, r.summary.as_str())) {
+            continue;
+        }
+        seen.push((r.phase, r.summary.as_str()));
         let _ = writeln!(
             md,
             "- `{}`: {}",

@@ -70,7 +70,7 @@ fn lens_hover_and_nounroll_action() {
     assert!(
         titles
             .iter()
-            .any(|t| t == "ptxas 22: unrolled x4: unknown trip count, UnrollUnknownCount=4"),
+            .any(|t| t.contains("ptxas 22: unrolled x4: unknown trip count, UnrollUnknownCount=4")),
         "{titles:?}"
     );
 
@@ -103,7 +103,7 @@ fn lens_hover_and_nounroll_action() {
     assert!(
         titles
             .iter()
-            .any(|t| t.starts_with("ptxas 22: not unrolled: code 11")),
+            .any(|t| t.contains("ptxas 22: not unrolled: code 11")),
         "{titles:?}"
     );
 
@@ -123,7 +123,7 @@ fn lens_hover_and_nounroll_action() {
     assert!(
         titles
             .iter()
-            .any(|t| t.starts_with("ptxas 22: not unrolled: code 24")),
+            .any(|t| t.contains("ptxas 22: not unrolled: code 24")),
         "{titles:?}"
     );
 }

@@ -51,9 +51,16 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
     let out = match id {
         PhaseId::CiccLoopUnroll => phases::cicc_loop_unroll::run(id, ctx, input),
         PhaseId::OriPerformLiveDeadFirst => phases::live_dead::run(id, input),
+        PhaseId::OriLoopSimplification => phases::loop_simplification::run(ctx, input),
+        PhaseId::OriStrengthReduce => phases::strength_reduce::run(input),
+        PhaseId::OriPipelining => phases::pipelining::run(ctx, input),
+        PhaseId::OriLoopFusion => phases::loop_fusion::run(ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
         PhaseId::CiccBlockRemat => phases::block_remat::run(id, ctx, input),
+        _ if phases::hoist_invariants::is_instance(id) => {
+            phases::hoist_invariants::run(id, ctx, input)
+        }
         _ if phases::general_optimize::is_bundle(id) => {
             phases::general_optimize::run(id, ctx, input)
         }

@@ -154,11 +154,29 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::CiccLoopUnroll => Some(
             "computeUnrollCount decisions as remarks and loop reports; code not changed yet (ptx_opt::phases::cicc_loop_unroll)",
         ),
-                PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
+        PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         PhaseId::CiccBlockRemat => Some(
             "block rematerialization over the register target, with MRPA (ptx_opt::phases::block_remat)",
         ),
+        PhaseId::OriLoopSimplification => Some(
+            "preheaders and loop inversion (ptx_opt::phases::loop_simplification)",
+        ),
+        PhaseId::OriStrengthReduce => Some(
+            "address chains of induction variables become pointer induction variables (ptx_opt::phases::strength_reduce)",
+        ),
+        PhaseId::OriPipelining => Some(
+            "single-block loops: feasibility, MII, modulo schedule and decision, reported (no rewrite) (ptx_opt::phases::pipelining)",
+        ),
+        PhaseId::OriLoopFusion => Some(
+            "fuses adjacent single-block loops with equal trip counts and independent bodies; off unless PerformLoopFusion (ptx_opt::phases::loop_fusion)",
+        ),
+        PhaseId::OriHoistInvariantsEarly
+        | PhaseId::OriHoistInvariantsLate
+        | PhaseId::OriHoistInvariantsLate2
+        | PhaseId::OriHoistInvariantsLate3 => {
+            Some("loop-invariant code motion (ptx_opt::phases::hoist_invariants)")
+        }
         id if is_general_optimize(id) => {
             Some("OriCopyProp (forward copy propagation), then constant folding and algebraic simplification (ptx_opt::phases::general_optimize)")
         }
@@ -175,6 +193,14 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::CiccBlockRemat
             | PhaseId::OriLoopUnrolling
             | PhaseId::CiccLoopUnroll
+            | PhaseId::OriLoopSimplification
+            | PhaseId::OriStrengthReduce
+            | PhaseId::OriPipelining
+            | PhaseId::OriLoopFusion
+            | PhaseId::OriHoistInvariantsEarly
+            | PhaseId::OriHoistInvariantsLate
+            | PhaseId::OriHoistInvariantsLate2
+            | PhaseId::OriHoistInvariantsLate3
     ) || is_general_optimize(id)
 }
 

@@ -95,3 +95,50 @@ fn dce_reaches_a_fixed_point_across_both_rules() {
     .assert_debug_eq(&stats);
     assert!(out.remarks.iter().all(|r| r.origin.is_some()));
 }
+
+/// Summary and facts of each loop report, one line per loop.
+fn reports(out: &ptx_opt::PhaseOutput) -> String {
+    out.loops
+        .iter()
+        .map(|r| {
+            let facts: Vec<String> = r.facts.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!(
+                "[{}] {} | {}\n",
+                ptx_opt::phase_info(r.phase).label(),
+                r.summary,
+                facts.join("; ")
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_loop_phases_report_each_loop_with_the_numbers_that_decided() {
+    let text = format!(
+        "{HEADER}.visible .entry k(.param .u64 p, .param .f32 s, .param .u32 n)\n{{\n\t.reg .pred %p<3>;\n\t.reg .f32 %f<12>;\n\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<13>;\n\tld.param.u64 %rd1, [p];\n\tld.param.f32 %f1, [s];\n\tld.param.u32 %r2, [n];\n\tmov.u32 %r9, 0;\n\tmov.f32 %f7, 0f00000000;\n$L__BB0_1:\n\tsetp.lt.s32 %p1, %r9, %r2;\n\t@!%p1 bra $L__BB0_4;\n\tmul.f32 %f5, %f1, 0f3F000000;\n\tcvt.s64.s32 %rd10, %r9;\n\tshl.b64 %rd11, %rd10, 2;\n\tadd.s64 %rd12, %rd1, %rd11;\n\tld.f32 %f6, [%rd12];\n\tfma.rn.f32 %f3, %f5, %f6, %f7;\n\tadd.s32 %r3, %r9, 1;\n\tmov.f32 %f7, %f3;\n\tmov.u32 %r9, %r3;\n\tbra.uni $L__BB0_1;\n$L__BB0_4:\n\tst.f32 [%rd1], %f7;\n\tret;\n}}\n"
+    );
+    let f = &lower(&text)[0];
+    let ctx = Defaults::new(80);
+    let mut all = String::new();
+    let mut cur = f.clone();
+    for id in [
+        PhaseId::OriLoopSimplification,
+        PhaseId::OriStrengthReduce,
+        PhaseId::OriPipelining,
+        PhaseId::OriHoistInvariantsEarly,
+        PhaseId::OriHoistInvariantsLate,
+    ] {
+        let out = run_phase(id, &ctx, &cur);
+        assert!(out.loops.iter().all(|r| r.unroll.is_none()));
+        all.push_str(&reports(&out));
+        cur = out.function;
+    }
+    expect![[r#"
+        [18 OriLoopSimplification] inverted into a guarded bottom-tested loop | back edges=1; preheader=existing; inversion=done (1 header instructions copied); inversion budget=16
+        [21 OriStrengthReduce] reduced 1 address chains and 0 multiplications of the IV to 1 new induction variables | iv=%r9; iv step=1; no wrap=guarded `i < n`, step 1; chains=1; multiplications=0; new ivs=1; exit test=compares the pointer IV (IV removed)
+        [24 OriPipelining] pipelinable: II 10 (MII 10), 7 stages; not rewritten at the PTX level (ptxas pipelines it) | body instructions=7; ResMII=1; RecMII=10; MII=10; II=10; stages=7; iteration length=74
+        [35 OriHoistInvariantsEarly] hoisted 1 instructions | pass id=0; policy=HoistLate=0; invariance=single pass; budget=22; hoisted=1; preheader=existing
+        [66 OriHoistInvariantsLate] nothing hoisted: HoistLate=0 (always): the Late instance (pass 1) skips the block | pass id=1; policy=HoistLate=0
+    "#]]
+    .assert_eq(&all);
+}

@@ -174,8 +174,7 @@ pub struct LoopAnalysis {
     pub res_mii: Option<u32>,
     pub rec_mii: Option<u32>,
     /// The unrolling decision (`{"factor","full","code","reason","by"}`):
-    /// the first unrolling phase that unrolled the loop, else the last that
-    /// decided about it; `None` when no unrolling phase reported on it.
+    /// phase 22's (the unroller that changes the code), else cicc's; `None` when no unrolling phase reported on it.
     pub unroll: Option<(ptx_db::UnrollDecision, &'static str)>,
 }
 
@@ -356,10 +355,13 @@ fn analyze_kernel(
                     .map(|u| (u, ptx_db::phase_info(r.phase).tool.as_str()))
             })
             .collect();
+        // Phase 22 is the unroller that changes the code (cicc's
+        // loop-unroll reports its decision and leaves the code to phase 22),
+        // so its decision is the loop's; cicc's when phase 22 said nothing.
         decided
             .iter()
-            .find(|(u, _)| u.factor > 1)
-            .or(decided.last())
+            .find(|(_, by)| *by == "ptxas")
+            .or(decided.first())
             .cloned()
     };
 

@@ -477,9 +477,36 @@ fn jumps_to_next(f: &mut Function, st: &mut State) -> bool {
     !edits.is_empty()
 }
 
+/// Empty blocks that are a loop's preheader: the one block entering the
+/// header from outside the loop, falling into it. Phase 18 makes them (so
+/// that LICM has a place to hoist to) and they are kept: removing one here
+/// would only have phase 18 make it again, under a new label, every time
+/// the pipeline runs on its own output.
+fn preheaders(f: &Function) -> FxHashSet<BlockId> {
+    let graph = cfg::cfg(f);
+    let dom = ptx_analysis::dominators::dominators(&graph);
+    let mut out = FxHashSet::default();
+    for (pos, &b) in f.layout.iter().enumerate() {
+        if !f.blocks[b].insts.is_empty() {
+            continue;
+        }
+        let Some(&header) = f.layout.get(pos + 1) else {
+            continue;
+        };
+        let preds = graph.preds(header);
+        let is_header = preds.iter().any(|&p| dom.dominates(header, p));
+        let sole_entry = preds.iter().all(|&p| p == b || dom.dominates(header, p));
+        if is_header && sole_entry {
+            out.insert(b);
+        }
+    }
+    out
+}
+
 /// Rule 5.
 fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
-    let keep = branch_target_blocks(f);
+    let mut keep = branch_target_blocks(f);
+    keep.extend(preheaders(f));
     let Some(&entry) = f.layout.first() else {
         return false;
     };

@@ -1849,12 +1849,16 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let factor = c.choice.factor();
         let full = matches!(c.choice, Choice::Full { .. });
         let summary = match c.choice {
-            Choice::Full { count } => format!("cicc: fully unrolled ({count} iterations)"),
-            Choice::Partial { count } => format!("cicc: unrolled x{count}"),
-            Choice::Runtime { count } => format!("cicc: unrolled x{count}, runtime remainder"),
-            Choice::Pragma { count } => format!("cicc: unrolled x{count} (pragma)"),
-            Choice::Peel { count } => format!("cicc: peeled {count}, not unrolled"),
-            Choice::None => format!("cicc: not unrolled: {}", c.reason),
+            // The decision only: phase 22 changes the code (see the module
+            // doc), so the summary says what cicc -O3 would do.
+            Choice::Full { count } => format!("would fully unroll ({count} iterations)"),
+            Choice::Partial { count } => format!("would unroll x{count}"),
+            Choice::Runtime { count } => {
+                format!("would unroll x{count} with a runtime remainder")
+            }
+            Choice::Pragma { count } => format!("would unroll x{count} (pragma)"),
+            Choice::Peel { count } => format!("would peel {count}, not unroll"),
+            Choice::None => format!("would not unroll: {}", c.reason),
         };
         let short = match c.choice {
             Choice::Full { count } => format!("fully unrolled ({count} iterations)"),

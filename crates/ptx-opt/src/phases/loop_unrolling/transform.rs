@@ -438,6 +438,8 @@ fn copy_region_at(
             label,
             insts: Vec::new(),
             pragmas,
+            // Annotations (`// ptxopt: unroll N`) stay on the original loop.
+            annotations: Vec::new(),
             rpo_index: None,
             loop_depth: None,
         });

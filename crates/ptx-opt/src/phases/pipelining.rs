@@ -1,0 +1,407 @@
+//! Phase 24, OriPipelining: software-pipelining analysis and decision for
+//! single-block loops. The phase annotates every instruction of the body
+//! with its latency class and pipe, filters the loops the pipeliner can
+//! take, computes MII = max(ResMII, RecMII), finds a modulo schedule
+//! (iterative modulo scheduling from MII upward) and decides whether
+//! overlapping iterations pays. It reports all of it per loop; it does **not**
+//! rewrite the loop (see "Not done").
+//!
+//! Seed `000_ed667d9feced6e07.txt`, "Phase 24 -- OriPipelining": "Phase 1:
+//! Operand Latency Annotation" (the 13 classes of `sub_91A0F0`, here
+//! `ptx_analysis::latency::classify`), "Phase 2: Pipeline Feasibility
+//! Filtering" (`sub_9202D0`), "Phase 3: MII Computation" (ResMII from the
+//! 7-pipe cost vector and the per-SM pipe widths, RecMII as the smallest II
+//! for which every recurrence `A.time + L - D * II` is satisfiable), the
+//! structural observation "single-block loops only", and "Other Pipelining
+//! Knobs".
+//!
+//! # Knobs
+//!
+//! - `OkToPipelineNoUnroll` (0): a loop marked `.pragma "nounroll"` is left
+//!   alone unless it is set (the seed: "allow pipelining even when unrolling
+//!   was also suppressed").
+//! - `PipelineMultiOutputTex` (0): a loop with a texture instruction writing
+//!   several registers is left alone unless it is set.
+//! - The GEMM pipeliner (`GemmPipeliner*`, SM90 TMA depth management) and the
+//!   hoisting-inside-pipelined-loop limits (`PipelineHoist*`) are not read:
+//!   they describe the WGMMA path and register-pressure tuning of a
+//!   transform this module does not make.
+//!
+//! # Feasibility (adapted from `sub_9202D0`)
+//!
+//! Ori rejects an instruction on the control/barrier pipes (pipe class <= 3
+//! of its `PipeAssignment`) and one whose two operands have different
+//! latency classes (SASS operand encodings). On PTX: a body with a barrier,
+//! fence, call, a convergent (warp-synchronous) instruction, an atomic, a
+//! volatile access or a branch other than the loop's own back edge is
+//! rejected ("control/barrier"); operand-level latency classes do not exist
+//! in PTX, so the second test has no counterpart. Loops of more than one
+//! block, and loops whose trip count is warp-divergent-unknown, are handled
+//! as the seed says ptxas does: multi-block loops are not pipelined.
+//!
+//! # The schedule and the decision
+//!
+//! The dependence graph has register edges (true dependences with the
+//! producer's stall cycles, loop-carried ones at distance 1, as the seed's
+//! DDG; anti and output dependences are left to modulo variable expansion,
+//! which renames the registers of overlapped iterations) and memory-order
+//! edges (a store against
+//! every other memory access, latency 0 in order and 1 across iterations).
+//! Iterative modulo scheduling places instructions in order at their
+//! earliest start in a modulo reservation table of II rows and the target's
+//! pipe widths; when one does not fit in II consecutive slots, II grows (up
+//! to the body's length in cycles). The decision: pipelining pays when the
+//! schedule has more than one stage (iterations overlap) and II is below the
+//! length of one iteration's critical path; otherwise the loop is reported
+//! as not worth it.
+//!
+//! # Not done
+//!
+//! The prologue/kernel/epilogue rewrite at the PTX level. ptxas re-runs its
+//! own pipeliner and post-RA scheduler on whatever PTX it gets, and a PTX
+//! prologue/epilogue needs a trip count of at least the stage count (a
+//! runtime check and a fallback loop for unknown counts); the time went to
+//! correctness of phases 18, 21 and 35-88. The decision and its numbers are
+//! reported (`LoopReport` facts: II, MII, ResMII, RecMII, stages, schedule
+//! length) so that `ptxopt explain` shows what ptxas would do.
+
+use std::sync::Arc;
+
+use ptx_analysis::latency::inst_latency;
+use ptx_analysis::Pipe;
+use ptx_ir::ir::def_use::defs_and_uses;
+use ptx_ir::ir::{Function, InstId};
+use ptx_isa::FamilyId;
+
+use super::loop_common::{header_origin, LoopInfo};
+use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
+use crate::{knobs, PassContext, PhaseId};
+
+/// Runs phase 24 on one function (analysis and decision only).
+pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
+    let id = PhaseId::OriPipelining;
+    let li = LoopInfo::new(input);
+    if li.forest.loops.is_empty() {
+        return PhaseOutput::unchanged(input);
+    }
+    let target = ctx.target();
+    let no_unroll_ok = ctx.int(knobs::OkToPipelineNoUnroll) != 0;
+    let multi_tex_ok = ctx.int(knobs::PipelineMultiOutputTex) != 0;
+    let mut out = PhaseOutput::unchanged(input);
+    let (mut candidates, mut worth) = (0u64, 0u64);
+    for l in &li.forest.loops {
+        let mut report = LoopReport {
+            phase: id,
+            header: header_origin(input, l.header),
+            summary: String::new(),
+            unroll: None,
+            facts: Vec::new(),
+        };
+        let decision = analyze(input, l, &target, no_unroll_ok, multi_tex_ok);
+        match decision {
+            Err(why) => {
+                report.summary = format!("not pipelined: {why}");
+                // Remarks for single-block loops only (the only ones ptxas
+                // pipelines); every loop gets its report.
+                if l.is_single_block() && !why.starts_with("nounroll") {
+                    out.remarks.push(Remark {
+                        phase: id,
+                        kind: RemarkKind::Missed,
+                        name: "pipelining",
+                        origin: report.header,
+                        message: report.summary.clone(),
+                    });
+                }
+            }
+            Ok(s) => {
+                candidates += 1;
+                report.facts.extend([
+                    ("body instructions", s.body.to_string()),
+                    ("ResMII", s.res_mii.to_string()),
+                    ("RecMII", s.rec_mii.to_string()),
+                    ("MII", s.res_mii.max(s.rec_mii).to_string()),
+                    ("II", s.ii.to_string()),
+                    ("stages", s.stages.to_string()),
+                    ("iteration length", s.length.to_string()),
+                ]);
+                let pays = s.stages > 1 && s.ii < s.length;
+                if pays {
+                    worth += 1;
+                }
+                report.summary = if pays {
+                    format!(
+                        "pipelinable: II {} (MII {}), {} stages; not rewritten at the PTX level (ptxas pipelines it)",
+                        s.ii,
+                        s.res_mii.max(s.rec_mii),
+                        s.stages
+                    )
+                } else {
+                    format!(
+                        "not worth pipelining: II {} covers the iteration ({} cycles, {} stage)",
+                        s.ii, s.length, s.stages
+                    )
+                };
+                out.remarks.push(Remark {
+                    phase: id,
+                    kind: RemarkKind::Missed,
+                    name: "pipelining",
+                    origin: report.header,
+                    message: report.summary.clone(),
+                });
+            }
+        }
+        out.loops.push(report);
+    }
+    out.stats = vec![
+        Stat {
+            name: "loops pipelinable",
+            value: candidates,
+        },
+        Stat {
+            name: "loops worth pipelining",
+            value: worth,
+        },
+    ];
+    out
+}
+
+/// The schedule found for one loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    pub body: usize,
+    pub res_mii: u32,
+    pub rec_mii: u32,
+    pub ii: u32,
+    pub stages: u32,
+    /// Cycles of one iteration in the schedule (last start + its latency).
+    pub length: u32,
+}
+
+fn analyze(
+    func: &Function,
+    l: &ptx_analysis::Loop,
+    target: &ptx_analysis::Target,
+    no_unroll_ok: bool,
+    multi_tex_ok: bool,
+) -> Result<Schedule, String> {
+    if !l.is_single_block() {
+        return Err(format!(
+            "{} blocks (single-block loops only)",
+            l.blocks.len()
+        ));
+    }
+    let block = &func.blocks[l.header];
+    if !no_unroll_ok && block.pragmas.iter().any(|p| p.contains("nounroll")) {
+        return Err("nounroll pragma (OkToPipelineNoUnroll=0)".into());
+    }
+    let insts: Vec<InstId> = block.insts.clone();
+    let Some((&branch, body)) = insts.split_last() else {
+        return Err("empty body".into());
+    };
+    if func.insts[branch].opcode.info.family != FamilyId::Bra {
+        return Err("the block does not end with its back edge".into());
+    }
+    for &i in body {
+        let inst = &func.insts[i];
+        let f = inst.opcode.info.flags;
+        if f.is_barrier()
+            || f.is_fence()
+            || f.is_call()
+            || f.is_convergent()
+            || f.is_atomic()
+            || f.is_volatile()
+            || f.is_terminator()
+        {
+            return Err(format!(
+                "`{}` on the control/barrier path (feasibility filter)",
+                inst.opcode.text()
+            ));
+        }
+        let is_tex = matches!(inst.opcode.info.family, FamilyId::Tex | FamilyId::Tld4);
+        if is_tex && !multi_tex_ok && defs_and_uses(inst).defs.len() > 1 {
+            return Err("multi-output texture instruction (PipelineMultiOutputTex=0)".into());
+        }
+    }
+    Ok(schedule(func, &insts, target))
+}
+
+/// A dependence edge.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    from: usize,
+    to: usize,
+    latency: u32,
+    distance: u32,
+}
+
+/// Iterative modulo scheduling of a single-block body (the branch included).
+pub fn schedule(func: &Function, body: &[InstId], target: &ptx_analysis::Target) -> Schedule {
+    let n = body.len();
+    let lat: Vec<_> = body
+        .iter()
+        .map(|&i| inst_latency(func, &func.insts[i], target))
+        .collect();
+    let dus: Vec<_> = body
+        .iter()
+        .map(|&i| defs_and_uses(&func.insts[i]))
+        .collect();
+    let mem: Vec<(bool, bool)> = body
+        .iter()
+        .map(|&i| {
+            let f = func.insts[i].opcode.info.flags;
+            (f.loads(), f.stores())
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for j in 0..n {
+        for k in 0..n {
+            if k == j {
+                continue;
+            }
+            let distance = if k < j { 0 } else { 1 };
+            // True dependence k -> j.
+            if dus[k].defs.iter().any(|r| dus[j].uses.contains(r)) {
+                edges.push(Edge {
+                    from: k,
+                    to: j,
+                    latency: lat[k].stall,
+                    distance,
+                });
+            }
+            // Memory order around stores.
+            let (kl, ks) = mem[k];
+            let (jl, js) = mem[j];
+            if (ks && (jl || js)) || (js && kl) {
+                edges.push(Edge {
+                    from: k,
+                    to: j,
+                    latency: if distance == 0 { 0 } else { 1 },
+                    distance,
+                });
+            }
+        }
+        // A self recurrence (`add %r1, %r1, 1`).
+        if dus[j].defs.iter().any(|r| dus[j].uses.contains(r)) {
+            edges.push(Edge {
+                from: j,
+                to: j,
+                latency: lat[j].stall,
+                distance: 1,
+            });
+        }
+    }
+    // The branch is last in the iteration.
+    let mut counts = [0u32; 7];
+    for l in &lat {
+        counts[l.pipe.index()] += 1;
+    }
+    let res_mii = ptx_analysis::latency::res_mii(&counts, target).max(1);
+    let rec_mii = rec_mii(n, &edges);
+    let mii = res_mii.max(rec_mii).max(1);
+    let total: u32 = lat.iter().map(|l| l.stall.max(1)).sum::<u32>().max(1);
+    let mut ii = mii;
+    loop {
+        if let Some(times) = place(n, &edges, &lat, target, ii) {
+            let length = (0..n)
+                .map(|k| times[k] + lat[k].stall.max(1))
+                .max()
+                .unwrap_or(1);
+            let last_start = times.iter().copied().max().unwrap_or(0);
+            return Schedule {
+                body: n,
+                res_mii,
+                rec_mii,
+                ii,
+                stages: last_start / ii + 1,
+                length,
+            };
+        }
+        ii += 1;
+        if ii > total {
+            return Schedule {
+                body: n,
+                res_mii,
+                rec_mii,
+                ii: total,
+                stages: 1,
+                length: total,
+            };
+        }
+    }
+}
+
+/// The smallest II with no positive cycle of `latency - II * distance`.
+fn rec_mii(n: usize, edges: &[Edge]) -> u32 {
+    if !edges.iter().any(|e| e.distance > 0) {
+        return 0;
+    }
+    let positive = |ii: u32| -> bool {
+        let mut dist = vec![0i64; n];
+        for _ in 0..=n {
+            let mut changed = false;
+            for e in edges {
+                let w = e.latency as i64 - ii as i64 * e.distance as i64;
+                if dist[e.from] + w > dist[e.to] {
+                    dist[e.to] = dist[e.from] + w;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return false;
+            }
+        }
+        true
+    };
+    let total: u32 = edges.iter().map(|e| e.latency).sum::<u32>().max(1);
+    if !positive(0) {
+        return 0;
+    }
+    let (mut lo, mut hi) = (1u32, total);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if positive(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Places every instruction in order at its earliest start satisfying the
+/// placed predecessors, in a modulo reservation table; `None` when one does
+/// not fit or a placed successor's constraint breaks.
+fn place(
+    n: usize,
+    edges: &[Edge],
+    lat: &[ptx_analysis::latency::InstLatency],
+    target: &ptx_analysis::Target,
+    ii: u32,
+) -> Option<Vec<u32>> {
+    let mut times: Vec<Option<u32>> = vec![None; n];
+    let mut mrt = vec![[0u32; 7]; ii as usize];
+    for k in 0..n {
+        let mut earliest = 0i64;
+        for e in edges.iter().filter(|e| e.to == k) {
+            if let Some(t) = times[e.from] {
+                earliest = earliest.max(t as i64 + e.latency as i64 - (ii * e.distance) as i64);
+            }
+        }
+        let earliest = earliest.max(0) as u32;
+        let pipe: Pipe = lat[k].pipe;
+        let width = target.pipe_width(pipe).max(1);
+        let slot =
+            (earliest..earliest + ii).find(|&t| mrt[(t % ii) as usize][pipe.index()] < width)?;
+        mrt[(slot % ii) as usize][pipe.index()] += 1;
+        times[k] = Some(slot);
+    }
+    let times: Vec<u32> = times.into_iter().map(|t| t.unwrap_or(0)).collect();
+    // Every edge (loop-carried ones included) must hold.
+    for e in edges {
+        if (times[e.to] as i64) < times[e.from] as i64 + e.latency as i64 - (ii * e.distance) as i64
+        {
+            return None;
+        }
+    }
+    Some(times)
+}
