@@ -49,7 +49,11 @@ pub use table::{
 /// broken (a phase bug, never an input problem).
 pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let out = match id {
-        PhaseId::OriPerformLiveDeadFirst => phases::live_dead::run(id, input),
+        PhaseId::OriPerformLiveDeadFirst | PhaseId::OriPerformLiveDeadFourth => {
+            phases::live_dead::run(id, input)
+        }
+        PhaseId::GvnCse => phases::gvn_cse::run(id, ctx, input),
+        PhaseId::LateOriCommoning => phases::late_commoning::run(id, ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
         _ if phases::general_optimize::is_bundle(id) => {

@@ -151,6 +151,11 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         }
         PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
+        PhaseId::OriPerformLiveDeadFourth => {
+            Some("dead-code elimination, as phase 16 (ptx_opt::phases::live_dead)")
+        }
+        PhaseId::GvnCse => Some("global value numbering and CSE, modes 1-6 (ptx_opt::phases::gvn_cse)"),
+        PhaseId::LateOriCommoning => Some("cross-block commoning on sm_80..sm_89 or with ForceLateCommoning (ptx_opt::phases::late_commoning)"),
         id if is_general_optimize(id) => {
             Some("OriCopyProp (forward copy propagation), then constant folding and algebraic simplification (ptx_opt::phases::general_optimize)")
         }
@@ -160,7 +165,14 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
 
 /// Whether a phase transforms anything (see [`crate::run_phase`]).
 const fn implemented(id: PhaseId) -> bool {
-    matches!(id, PhaseId::OriPerformLiveDeadFirst | PhaseId::OriBranchOpt)
+    matches!(
+        id,
+        PhaseId::OriPerformLiveDeadFirst
+            | PhaseId::OriPerformLiveDeadFourth
+            | PhaseId::OriBranchOpt
+            | PhaseId::GvnCse
+            | PhaseId::LateOriCommoning
+    )
         || is_general_optimize(id)
 }
 

@@ -3,8 +3,11 @@
 //! [`crate::run_phase`]).
 
 pub mod branch_opt;
+pub(crate) mod commoning;
 pub mod copy_prop;
 pub mod general_optimize;
+pub mod gvn_cse;
 pub(crate) mod known;
+pub mod late_commoning;
 pub mod live_dead;
 pub mod loop_unrolling;
