@@ -52,6 +52,7 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
         PhaseId::OriPerformLiveDeadFirst | PhaseId::OriPerformLiveDeadFourth => {
             phases::live_dead::run(id, input)
         }
+        PhaseId::CiccMem2Reg => phases::cicc_mem2reg::run(id, ctx, input),
         PhaseId::GvnCse => phases::gvn_cse::run(id, ctx, input),
         PhaseId::LateOriCommoning => phases::late_commoning::run(id, ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),

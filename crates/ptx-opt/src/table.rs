@@ -154,6 +154,7 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFourth => {
             Some("dead-code elimination, as phase 16 (ptx_opt::phases::live_dead)")
         }
+        PhaseId::CiccMem2Reg => Some("`.local` arrays at constant offsets become registers (ptx_opt::phases::cicc_mem2reg)"),
         PhaseId::GvnCse => Some("global value numbering and CSE, modes 1-6 (ptx_opt::phases::gvn_cse)"),
         PhaseId::LateOriCommoning => Some("cross-block commoning on sm_80..sm_89 or with ForceLateCommoning (ptx_opt::phases::late_commoning)"),
         id if is_general_optimize(id) => {
@@ -172,6 +173,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::OriBranchOpt
             | PhaseId::GvnCse
             | PhaseId::LateOriCommoning
+            | PhaseId::CiccMem2Reg
     )
         || is_general_optimize(id)
 }

@@ -3,6 +3,7 @@
 //! [`crate::run_phase`]).
 
 pub mod branch_opt;
+pub mod cicc_mem2reg;
 pub(crate) mod commoning;
 pub mod copy_prop;
 pub mod general_optimize;
