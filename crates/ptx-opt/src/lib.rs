@@ -53,6 +53,13 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
             phases::live_dead::run(id, input)
         }
         PhaseId::CiccMem2Reg => phases::cicc_mem2reg::run(id, ctx, input),
+        PhaseId::CiccNvptxPeephole | PhaseId::CiccProxyRegErasure => {
+            phases::cicc_peephole::run(id, ctx, input)
+        }
+        PhaseId::CiccLdgTransform => phases::cicc_ldg::run(id, input),
+        PhaseId::CiccParamOpt => phases::cicc_param_opt::run(id, input),
+        PhaseId::CiccTruncOpts => phases::cicc_trunc_opts::run(id, input),
+        PhaseId::CiccRedundantMoveElim => phases::cicc_redundant_move::run(id, input),
         PhaseId::GvnCse => phases::gvn_cse::run(id, ctx, input),
         PhaseId::LateOriCommoning => phases::late_commoning::run(id, ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),

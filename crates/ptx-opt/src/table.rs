@@ -155,6 +155,12 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
             Some("dead-code elimination, as phase 16 (ptx_opt::phases::live_dead)")
         }
         PhaseId::CiccMem2Reg => Some("`.local` arrays at constant offsets become registers (ptx_opt::phases::cicc_mem2reg)"),
+        PhaseId::CiccNvptxPeephole => Some("generic accesses through cvta get their space; cvta.to of cvta is a copy (ptx_opt::phases::cicc_peephole)"),
+        PhaseId::CiccProxyRegErasure => Some("cvta.to.local of a local address is a copy (ptx_opt::phases::cicc_peephole)"),
+        PhaseId::CiccLdgTransform => Some("ld.global -> ld.global.nc in kernels that write no global memory (ptx_opt::phases::cicc_ldg)"),
+        PhaseId::CiccParamOpt => Some("redundant ld.param removed (ptx_opt::phases::cicc_param_opt)"),
+        PhaseId::CiccTruncOpts => Some("and with 0xFFFF of a 16-bit value is a copy (ptx_opt::phases::cicc_trunc_opts)"),
+        PhaseId::CiccRedundantMoveElim => Some("self-moves and moves back removed (ptx_opt::phases::cicc_redundant_move)"),
         PhaseId::GvnCse => Some("global value numbering and CSE, modes 1-6 (ptx_opt::phases::gvn_cse)"),
         PhaseId::LateOriCommoning => Some("cross-block commoning on sm_80..sm_89 or with ForceLateCommoning (ptx_opt::phases::late_commoning)"),
         id if is_general_optimize(id) => {
@@ -174,6 +180,12 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::GvnCse
             | PhaseId::LateOriCommoning
             | PhaseId::CiccMem2Reg
+            | PhaseId::CiccNvptxPeephole
+            | PhaseId::CiccProxyRegErasure
+            | PhaseId::CiccLdgTransform
+            | PhaseId::CiccParamOpt
+            | PhaseId::CiccTruncOpts
+            | PhaseId::CiccRedundantMoveElim
     )
         || is_general_optimize(id)
 }

@@ -130,6 +130,8 @@ pub(crate) struct Config {
     pub bloom: bool,
     /// At most this many path searches per run.
     pub path_checks: u32,
+    /// Only `ld.param` is eligible (cicc `param-opt`).
+    pub param_loads_only: bool,
 }
 
 /// One merge done.
@@ -517,6 +519,9 @@ impl Engine<'_> {
         let info = &inst.opcode.info;
         let flags = info.flags;
         let load = matches!(info.family, FamilyId::Ld | FamilyId::LdGlobalNc);
+        if self.cfg.param_loads_only && !(load && info.space == Some(Space::Param)) {
+            return None;
+        }
         if load {
             if flags.is_volatile()
                 || !matches!(info.sem, None | Some(Sem::Weak))

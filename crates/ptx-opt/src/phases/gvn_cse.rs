@@ -88,6 +88,7 @@ fn config(mode: i64, sm: u32, skip_ebb: bool) -> Option<(u8, Config)> {
         through_moves: true,
         bloom: false,
         path_checks: PATH_CHECKS,
+        param_loads_only: false,
     };
     Some((
         mode,
@@ -241,7 +242,8 @@ pub(crate) fn finish(
             name: "extended basic blocks",
             value: outcome.ebbs,
         });
-    } else {
+    }
+    if id == PhaseId::LateOriCommoning {
         stats.push(Stat {
             name: "lookups skipped by the class filter",
             value: outcome.bloom_skips,

@@ -80,6 +80,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         through_moves: !ctx.bool(knobs::DisableMoveCommoning),
         bloom: true,
         path_checks: PATH_CHECKS,
+        param_loads_only: false,
     };
     let mut f = (**input).clone();
     let outcome = commoning::run(&mut f, &cfg);

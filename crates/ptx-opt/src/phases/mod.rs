@@ -3,7 +3,12 @@
 //! [`crate::run_phase`]).
 
 pub mod branch_opt;
+pub mod cicc_ldg;
 pub mod cicc_mem2reg;
+pub mod cicc_param_opt;
+pub mod cicc_peephole;
+pub mod cicc_redundant_move;
+pub mod cicc_trunc_opts;
 pub(crate) mod commoning;
 pub mod copy_prop;
 pub mod general_optimize;
