@@ -162,6 +162,7 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::CiccTruncOpts => Some("and with 0xFFFF of a 16-bit value is a copy (ptx_opt::phases::cicc_trunc_opts)"),
         PhaseId::CiccRedundantMoveElim => Some("self-moves and moves back removed (ptx_opt::phases::cicc_redundant_move)"),
         PhaseId::GvnCse => Some("global value numbering and CSE, modes 1-6 (ptx_opt::phases::gvn_cse)"),
+        PhaseId::OriReassociateAndCommon => Some("integer add/mul/and/or/xor chains flattened, sorted, rebuilt left-leaning, then windowed commoning (ptx_opt::phases::reassociate)"),
         PhaseId::LateOriCommoning => Some("cross-block commoning on sm_80..sm_89 or with ForceLateCommoning (ptx_opt::phases::late_commoning)"),
         id if is_general_optimize(id) => {
             Some("OriCopyProp (forward copy propagation), then constant folding and algebraic simplification (ptx_opt::phases::general_optimize)")
@@ -179,6 +180,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::OriBranchOpt
             | PhaseId::GvnCse
             | PhaseId::LateOriCommoning
+            | PhaseId::OriReassociateAndCommon
             | PhaseId::CiccMem2Reg
             | PhaseId::CiccNvptxPeephole
             | PhaseId::CiccProxyRegErasure

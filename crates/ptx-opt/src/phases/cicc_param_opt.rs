@@ -39,8 +39,9 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         bloom: false,
         path_checks: PATH_CHECKS,
         param_loads_only: true,
+        window: 0,
     };
     let mut f = (**input).clone();
     let outcome = commoning::run(&mut f, &cfg);
-    finish(id, input, f, outcome, None)
+    finish(id, input, f, outcome, None, false)
 }

@@ -132,6 +132,9 @@ pub(crate) struct Config {
     pub path_checks: u32,
     /// Only `ld.param` is eligible (cicc `param-opt`).
     pub param_loads_only: bool,
+    /// With [`Scope::Block`]: a leader at most this many instructions
+    /// earlier (0: any).
+    pub window: u32,
 }
 
 /// One merge done.
@@ -600,6 +603,12 @@ impl Engine<'_> {
     fn in_scope(&self, l: InstId, k: InstId) -> bool {
         let same = self.facts.block_of(l) == self.facts.block_of(k);
         match self.cfg.scope {
+            Scope::Block if self.cfg.window > 0 => {
+                same && match (self.facts.index_of(l), self.facts.index_of(k)) {
+                    (Some(a), Some(b)) => b.saturating_sub(a) <= self.cfg.window,
+                    _ => false,
+                }
+            }
             Scope::Block => same,
             Scope::OtherBlock => !same,
             Scope::Dominator => true,

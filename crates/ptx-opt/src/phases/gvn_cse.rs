@@ -89,6 +89,7 @@ fn config(mode: i64, sm: u32, skip_ebb: bool) -> Option<(u8, Config)> {
         bloom: false,
         path_checks: PATH_CHECKS,
         param_loads_only: false,
+        window: 0,
     };
     Some((
         mode,
@@ -137,7 +138,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     };
     let mut f = (**input).clone();
     let outcome = commoning::run(&mut f, &cfg);
-    finish(id, input, f, outcome, Some(mode))
+    finish(id, input, f, outcome, Some(mode), false)
 }
 
 /// Remarks and counters of a commoning run (phases 49 and 64).
@@ -147,6 +148,7 @@ pub(crate) fn finish(
     f: Function,
     outcome: commoning::Outcome,
     mode: Option<u8>,
+    changed: bool,
 ) -> PhaseOutput {
     let mut remarks = Vec::new();
     for m in &outcome.merged {
@@ -204,7 +206,7 @@ pub(crate) fn finish(
         });
     }
     remarks.sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
-    if outcome.merged.is_empty() {
+    if outcome.merged.is_empty() && !changed {
         let mut out = PhaseOutput::unchanged(input);
         out.remarks = remarks;
         return out;

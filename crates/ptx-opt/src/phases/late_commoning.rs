@@ -81,8 +81,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         bloom: true,
         path_checks: PATH_CHECKS,
         param_loads_only: false,
+        window: 0,
     };
     let mut f = (**input).clone();
     let outcome = commoning::run(&mut f, &cfg);
-    finish(id, input, f, outcome, None)
+    finish(id, input, f, outcome, None, false)
 }

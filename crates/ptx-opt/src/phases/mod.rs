@@ -17,3 +17,4 @@ pub(crate) mod known;
 pub mod late_commoning;
 pub mod live_dead;
 pub mod loop_unrolling;
+pub mod reassociate;
