@@ -308,7 +308,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                     }
                 }
             }
-            regs.sort_by_key(|&(neg, r)| (neg, r.into_raw().into_u32()));
+            regs.sort_by_key(|&(neg, r)| leaf_key(&Leaf::Reg { reg: r, neg }));
             let mut leaves: Vec<Leaf> = regs
                 .iter()
                 .map(|&(neg, reg)| Leaf::Reg { reg, neg })
@@ -489,44 +489,62 @@ fn budget_remark(id: PhaseId, budget: u64) -> Remark {
     }
 }
 
+/// The sort key of a leaf: registers (positive first, by number), then the
+/// constant.
+fn leaf_key(l: &Leaf) -> (bool, bool, u32) {
+    match l {
+        Leaf::Reg { reg, neg } => (false, *neg, reg.into_raw().into_u32()),
+        Leaf::Const(_) => (true, false, 0),
+    }
+}
+
 /// The leaves of the chain at `root` when it is already a left spine of its
-/// nodes (each node's second operand a leaf): in order, with signs.
+/// nodes (each node combines one inner node, on either side of a
+/// commutative operation or on the left of a `sub`, with one leaf): in
+/// order, with signs, the two leaves of the bottom node sorted (they may be
+/// swapped freely).
 fn left_spine(f: &Function, facts: &Facts, root: InstId, nodes: &[InstId]) -> Option<Vec<Leaf>> {
-    let mut out = Vec::new();
-    let mut node = root;
-    loop {
-        let inst = &f.insts[node];
-        let neg = inst.opcode.info.family == FamilyId::Sub;
-        let right = &inst.operands[2];
-        out.push(match imm_int(right) {
+    let leaf = |op: &Operand, neg: bool| -> Option<Leaf> {
+        Some(match imm_int(op) {
             Some(v) => Leaf::Const(if neg { v.wrapping_neg() } else { v }),
             None => Leaf::Reg {
-                reg: plain_reg(right)?,
+                reg: plain_reg(op)?,
                 neg,
             },
-        });
-        if let Some(r) = plain_reg(right) {
-            if let Some(w) = facts.single_writer(r) {
-                if nodes.contains(&w) {
-                    return None;
-                }
+        })
+    };
+    let inner = |op: &Operand| -> Option<InstId> {
+        let w = facts.single_writer(plain_reg(op)?)?;
+        nodes.contains(&w).then_some(w)
+    };
+    let mut out = Vec::new();
+    let mut node = root;
+    for _ in 0..=MAX_LEAVES {
+        let inst = &f.insts[node];
+        let sub = inst.opcode.info.family == FamilyId::Sub;
+        let (left, right) = (&inst.operands[1], &inst.operands[2]);
+        match (inner(left), inner(right)) {
+            (Some(_), Some(_)) => return None,
+            (Some(w), None) => {
+                out.push(leaf(right, sub)?);
+                node = w;
             }
-        }
-        let left = &inst.operands[1];
-        match plain_reg(left).and_then(|r| facts.single_writer(r)) {
-            Some(w) if nodes.contains(&w) => node = w,
-            _ => {
-                out.push(match imm_int(left) {
-                    Some(v) => Leaf::Const(v),
-                    None => Leaf::Reg {
-                        reg: plain_reg(left)?,
-                        neg: false,
-                    },
-                });
-                break;
+            (None, Some(w)) if !sub => {
+                out.push(leaf(left, false)?);
+                node = w;
+            }
+            (None, Some(_)) => return None,
+            (None, None) => {
+                let mut pair = [leaf(left, false)?, leaf(right, sub)?];
+                if !sub {
+                    pair.sort_by_key(leaf_key);
+                }
+                out.push(pair[1].clone());
+                out.push(pair[0].clone());
+                out.reverse();
+                return Some(out);
             }
         }
     }
-    out.reverse();
-    Some(out)
+    None
 }
