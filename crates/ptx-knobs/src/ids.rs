@@ -617,3 +617,6 @@ pub const nv_disable_loop_unrolling: BoolKnob = BoolKnob(KnobId(202));
 
 /// `disable-LoopUnrollPass` (cicc, LoopUnroll (computeUnrollCount)): Disable the LoopUnroll pass (passed as -Xcicc "-disable-LoopUnrollPass").
 pub const disable_LoopUnrollPass: BoolKnob = BoolKnob(KnobId(203));
+
+/// `AdvancedPhaseBackPropVReg` (ptxas, AdvancedPhaseBackPropVReg (82)): Switch on the phase-82 hook and with it backward copy propagation (phase 83), which ptxas enables only where an architecture backend overrides phase 82; a knob stands for that override (seed default: disabled, isNoOp returns 1).
+pub const AdvancedPhaseBackPropVReg: BoolKnob = BoolKnob(KnobId(204));

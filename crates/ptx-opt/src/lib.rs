@@ -61,6 +61,7 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
         PhaseId::CiccTruncOpts => phases::cicc_trunc_opts::run(id, input),
         PhaseId::CiccRedundantMoveElim => phases::cicc_redundant_move::run(id, input),
         PhaseId::GvnCse => phases::gvn_cse::run(id, ctx, input),
+        PhaseId::OriBackCopyPropagate => phases::back_copy_prop::run(id, ctx, input),
         PhaseId::OriReassociateAndCommon => phases::reassociate::run(id, ctx, input),
         PhaseId::LateOriCommoning => phases::late_commoning::run(id, ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),

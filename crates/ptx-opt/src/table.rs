@@ -163,6 +163,7 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::CiccRedundantMoveElim => Some("self-moves and moves back removed (ptx_opt::phases::cicc_redundant_move)"),
         PhaseId::GvnCse => Some("global value numbering and CSE, modes 1-6 (ptx_opt::phases::gvn_cse)"),
         PhaseId::OriReassociateAndCommon => Some("integer add/mul/and/or/xor chains flattened, sorted, rebuilt left-leaning, then windowed commoning (ptx_opt::phases::reassociate)"),
+        PhaseId::OriBackCopyPropagate => Some("backward copy propagation when AdvancedPhaseBackPropVReg (phase 82's gate) is set (ptx_opt::phases::back_copy_prop)"),
         PhaseId::LateOriCommoning => Some("cross-block commoning on sm_80..sm_89 or with ForceLateCommoning (ptx_opt::phases::late_commoning)"),
         id if is_general_optimize(id) => {
             Some("OriCopyProp (forward copy propagation), then constant folding and algebraic simplification (ptx_opt::phases::general_optimize)")
@@ -181,6 +182,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::GvnCse
             | PhaseId::LateOriCommoning
             | PhaseId::OriReassociateAndCommon
+            | PhaseId::OriBackCopyPropagate
             | PhaseId::CiccMem2Reg
             | PhaseId::CiccNvptxPeephole
             | PhaseId::CiccProxyRegErasure

@@ -2,6 +2,7 @@
 //! Phases not listed here pass their input through (see
 //! [`crate::run_phase`]).
 
+pub mod back_copy_prop;
 pub mod branch_opt;
 pub mod cicc_ldg;
 pub mod cicc_mem2reg;
