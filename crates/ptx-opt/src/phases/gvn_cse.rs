@@ -13,7 +13,8 @@
 //! - The SM backend: the pass runs on the SM60 (sm_60..sm_62), SM70
 //!   (sm_70..sm_75) and SM90+ (sm_90 and later) backends; on SM30/50 and
 //!   SM80/SM89 (sm_80..sm_89) the backend's slot is a no-op and phase 64
-//!   LateOriCommoning commons instead. A missed remark says so.
+//!   LateOriCommoning commons instead (`--list-phases` says so; no remark
+//!   per kernel).
 //! - `EnableGvnCseMode` (OCG knob 402, 0..=6) selects the variant:
 //!
 //!   | mode | here |
@@ -119,17 +120,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     }
     let sm = ctx.target().sm;
     if !sm_runs_gvn_cse(sm) {
-        let mut out = PhaseOutput::unchanged(input);
-        out.remarks.push(Remark {
-            phase: id,
-            kind: RemarkKind::Missed,
-            name: "target",
-            origin: None,
-            message: format!(
-                "GvnCse is a no-op on the sm_{sm} backend (it runs on SM60, SM70 and SM90+); LateOriCommoning (64) commons instead"
-            ),
-        });
-        return out;
+        // No remark: one per kernel on every sm_80 file would be noise (and
+        // an output that differs from the phase switched off).
+        return PhaseOutput::unchanged(input);
     }
     let mode = ctx.int(knobs::EnableGvnCseMode);
     let skip_ebb = sm >= 90 && mode == 2 && ctx.bool(knobs::OcgKnob210);
@@ -235,11 +228,10 @@ pub(crate) fn finish(
             value: outcome.refused.len() as u64,
         },
     ];
-    if let Some(mode) = mode {
-        stats.push(Stat {
-            name: "mode",
-            value: mode as u64,
-        });
+    // The mode is not a counter: with it, a mode knob that merges the same
+    // instructions would change the phase's output and re-run the next
+    // phase.
+    if mode.is_some() {
         stats.push(Stat {
             name: "extended basic blocks",
             value: outcome.ebbs,
