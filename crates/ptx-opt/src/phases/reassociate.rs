@@ -37,13 +37,19 @@
 //!
 //! With three leaves or more, the constants fold into one (wrapping at the
 //! type's width), a leaf and its negation cancel, and the rest sort by rank
-//! (positive before negated, then the register's number; the constant last);
+//! (positive before negated, then the position of the register's first
+//! definition, then its name; the constant last);
 //! the chain is rebuilt left-leaning, `((a op b) op c) op k`, with fresh
 //! registers for the inner results and the root keeping its destination.
 //! Negated leaves are subtracted (`sub`) where the seed writes `add` of a
 //! `neg`: the same value, one instruction fewer. A chain already in that
-//! form is left alone (so a second run changes nothing). The old inner
-//! nodes are dead; the live/dead phases remove them.
+//! form is left alone (so a second run changes nothing), and so is a chain
+//! whose rebuild would have as many operations and whose first operation is
+//! not already computed earlier in the block: reordering alone gains
+//! nothing, and since which operands are leaves depends on what later
+//! phases share, it would not reach a fixed point over rounds of the
+//! pipeline. The old inner nodes are dead; the live/dead phases remove
+//! them.
 //!
 //! Then the windowed commoning: the commoning walk of
 //! [`super::commoning`] within each block, a leader at most the window
@@ -237,6 +243,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let large_imm = ctx.bool(knobs::ReassociateLargeImmInUIADD64);
     let facts = Facts::new(input);
     let f0: &Function = input;
+    let ranks = Ranks::new(f0);
     let mut plans: Vec<Plan> = Vec::new();
     let mut seen = 0u64;
     let mut budget_hit = false;
@@ -308,7 +315,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                     }
                 }
             }
-            regs.sort_by_key(|&(neg, r)| leaf_key(&Leaf::Reg { reg: r, neg }));
+            regs.sort_by_cached_key(|&(neg, r)| ranks.key(&Leaf::Reg { reg: r, neg }));
             let mut leaves: Vec<Leaf> = regs
                 .iter()
                 .map(|&(neg, reg)| Leaf::Reg { reg, neg })
@@ -324,8 +331,18 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             }
             // Already canonical: the same leaves in the same order, a left
             // spine of the chain's own nodes.
-            let spine = left_spine(f0, &facts, i, &probe.nodes);
+            let spine = left_spine(f0, &facts, &ranks, i, &probe.nodes);
             if spine.as_deref() == Some(leaves.as_slice()) {
+                continue;
+            }
+            // Worth it: fewer operations (constants folded, x and -x
+            // cancelled), or the rebuilt chain's first operation is already
+            // computed earlier in the block (the commoning after the rebuild
+            // merges it). Otherwise the order would only move: and which
+            // operand is a leaf depends on what later phases share, so a
+            // rebuild for order alone would not reach a fixed point.
+            let fewer = leaves.len() - 1 < probe.nodes.len() + 1;
+            if !fewer && !prefix_exists(f0, &facts, b, i, at, &inst.opcode, &leaves[0], &leaves[1]) {
                 continue;
             }
             plans.push(Plan {
@@ -479,6 +496,47 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     out
 }
 
+/// Whether an unguarded `opcode` of `a` and `b` (either order) earlier in
+/// block `b` still holds its value at index `at` (its destination and the
+/// two registers unwritten since).
+#[allow(clippy::too_many_arguments)]
+fn prefix_exists(
+    f: &Function,
+    facts: &Facts,
+    block: ptx_ir::ir::BlockId,
+    root: InstId,
+    at: u32,
+    opcode: &Opcode,
+    a: &Leaf,
+    b: &Leaf,
+) -> bool {
+    let same = |op: &Operand, l: &Leaf| match l {
+        Leaf::Reg { reg, neg: false } => plain_reg(op) == Some(*reg),
+        Leaf::Const(v) => imm_int(op) == Some(*v),
+        _ => false,
+    };
+    let unchanged = |l: &Leaf, from: u32| match l {
+        Leaf::Reg { reg, .. } => unwritten(facts, *reg, block, from, at),
+        Leaf::Const(_) => true,
+    };
+    f.blocks[block].insts.iter().enumerate().any(|(k, &j)| {
+        let k = k as u32;
+        if k >= at || j == root {
+            return false;
+        }
+        let inst = &f.insts[j];
+        if inst.guard.is_some() || inst.opcode != *opcode || inst.operands.len() != 3 {
+            return false;
+        }
+        let (x, y) = (&inst.operands[1], &inst.operands[2]);
+        let matches = (same(x, a) && same(y, b)) || (same(x, b) && same(y, a));
+        matches
+            && plain_reg(&inst.operands[0]).is_some_and(|d| unwritten(facts, d, block, k, at))
+            && unchanged(a, k)
+            && unchanged(b, k)
+    })
+}
+
 fn budget_remark(id: PhaseId, budget: u64) -> Remark {
     Remark {
         phase: id,
@@ -489,12 +547,71 @@ fn budget_remark(id: PhaseId, budget: u64) -> Remark {
     }
 }
 
-/// The sort key of a leaf: registers (positive first, by number), then the
-/// constant.
-fn leaf_key(l: &Leaf) -> (bool, bool, u32) {
-    match l {
-        Leaf::Reg { reg, neg } => (false, *neg, reg.into_raw().into_u32()),
-        Leaf::Const(_) => (true, false, 0),
+/// The rank of each register: the position (in layout order) of its first
+/// definition, a value number that survives printing and reading the
+/// function again (register arena numbers do not: names made by passes are
+/// declared after the source's ranges); never-written registers (parameters)
+/// come first.
+struct Ranks {
+    first_def: rustc_hash::FxHashMap<RegId, u32>,
+}
+
+impl Ranks {
+    fn new(f: &Function) -> Ranks {
+        let mut first_def = rustc_hash::FxHashMap::default();
+        for (k, (_, inst)) in f.insts_in_order().enumerate() {
+            ptx_ir::ir::def_use::visit_defs_and_uses(inst, |a, r| {
+                if a == ptx_ir::ir::def_use::Access::Def {
+                    first_def.entry(r).or_insert(k as u32 + 1);
+                }
+            });
+        }
+        // A copy `mov %d, %s` (the one definition of %d) ranks as its
+        // source: copy propagation after this phase replaces %d by %s, and
+        // the order must not change when it does.
+        let mut copy_of: rustc_hash::FxHashMap<RegId, RegId> = rustc_hash::FxHashMap::default();
+        let mut defs: rustc_hash::FxHashMap<RegId, u32> = rustc_hash::FxHashMap::default();
+        for (_, inst) in f.insts_in_order() {
+            ptx_ir::ir::def_use::visit_defs_and_uses(inst, |a, r| {
+                if a == ptx_ir::ir::def_use::Access::Def {
+                    *defs.entry(r).or_default() += 1;
+                }
+            });
+            if inst.opcode.info.family == FamilyId::Mov && inst.guard.is_none() && inst.operands.len() == 2 {
+                if let (Some(d), Some(src)) = (plain_reg(&inst.operands[0]), plain_reg(&inst.operands[1])) {
+                    if f.regs[d].ty == f.regs[src].ty {
+                        copy_of.insert(d, src);
+                    }
+                }
+            }
+        }
+        let mut resolved = first_def.clone();
+        for (&d, _) in copy_of.iter() {
+            let mut r = d;
+            for _ in 0..16 {
+                match copy_of.get(&r) {
+                    Some(&src) if defs.get(&r) == Some(&1) && src != d => r = src,
+                    _ => break,
+                }
+            }
+            resolved.insert(d, first_def.get(&r).copied().unwrap_or(0));
+        }
+        Ranks {
+            first_def: resolved,
+        }
+    }
+
+    /// The sort key of a leaf: registers (positive first, by rank; ties
+    /// keep the flattening order), then the constant.
+    fn key(&self, l: &Leaf) -> (bool, bool, u32) {
+        match l {
+            Leaf::Reg { reg, neg } => (
+                false,
+                *neg,
+                self.first_def.get(reg).copied().unwrap_or(0),
+            ),
+            Leaf::Const(_) => (true, false, 0),
+        }
     }
 }
 
@@ -503,7 +620,13 @@ fn leaf_key(l: &Leaf) -> (bool, bool, u32) {
 /// commutative operation or on the left of a `sub`, with one leaf): in
 /// order, with signs, the two leaves of the bottom node sorted (they may be
 /// swapped freely).
-fn left_spine(f: &Function, facts: &Facts, root: InstId, nodes: &[InstId]) -> Option<Vec<Leaf>> {
+fn left_spine(
+    f: &Function,
+    facts: &Facts,
+    ranks: &Ranks,
+    root: InstId,
+    nodes: &[InstId],
+) -> Option<Vec<Leaf>> {
     let leaf = |op: &Operand, neg: bool| -> Option<Leaf> {
         Some(match imm_int(op) {
             Some(v) => Leaf::Const(if neg { v.wrapping_neg() } else { v }),
@@ -537,7 +660,7 @@ fn left_spine(f: &Function, facts: &Facts, root: InstId, nodes: &[InstId]) -> Op
             (None, None) => {
                 let mut pair = [leaf(left, false)?, leaf(right, sub)?];
                 if !sub {
-                    pair.sort_by_key(leaf_key);
+                    pair.sort_by_cached_key(|l| ranks.key(l));
                 }
                 out.push(pair[1].clone());
                 out.push(pair[0].clone());
