@@ -16,6 +16,9 @@ use rayon::prelude::*;
 
 use crate::{display, find_ptxas, workspace_root};
 
+/// One input: before (x) and after (ptxopt(x)), or why it was left out.
+type Compared = (PathBuf, Result<(Counts, Counts), String>);
+
 /// Registers and spill bytes per function of one `ptxas -v` run.
 struct Counts {
     regs: BTreeMap<String, u32>,
@@ -50,7 +53,10 @@ pub fn run() -> Result<(), String> {
         let made: Vec<Result<PathBuf, String>> = sources
             .par_iter()
             .map(|cu| {
-                let stem = cu.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let stem = cu
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let out = work.join("nvcc").join(format!("{stem}.O3.ptx"));
                 let o = Command::new(&nvcc)
                     .args(["-ptx", "-arch=sm_90", "-O3"])
@@ -74,11 +80,16 @@ pub fn run() -> Result<(), String> {
     }
     eprintln!("regs: {} input files", inputs.len());
 
-    let results: Vec<(PathBuf, Result<(Counts, Counts), String>)> = inputs
+    let results: Vec<Compared> = inputs
         .par_iter()
         .enumerate()
         .map(|(k, x)| {
-            let r = compare(&ptxas, &ptxopt, x, &work.join("out").join(format!("{k}.ptx")));
+            let r = compare(
+                &ptxas,
+                &ptxopt,
+                x,
+                &work.join("out").join(format!("{k}.ptx")),
+            );
             (x.clone(), r)
         })
         .collect();
@@ -95,7 +106,9 @@ pub fn run() -> Result<(), String> {
             continue;
         };
         for (name, &rx) in &before.regs {
-            let Some(&rp) = after.regs.get(name) else { continue };
+            let Some(&rp) = after.regs.get(name) else {
+                continue;
+            };
             functions += 1;
             sum_x += rx as u64;
             sum_p += rp as u64;
@@ -112,7 +125,10 @@ pub fn run() -> Result<(), String> {
                 after.spills.get(name).copied().unwrap_or(0),
             );
             if sp > 0 && sx == 0 {
-                new_spills.push(format!("{}: {name}: spills {sp} bytes (x: none)", display(x)));
+                new_spills.push(format!(
+                    "{}: {name}: spills {sp} bytes (x: none)",
+                    display(x)
+                ));
             }
         }
     }
@@ -126,7 +142,10 @@ pub fn run() -> Result<(), String> {
         worse.len()
     );
     println!("registers summed: x {sum_x}, ptxopt(x) {sum_p}");
-    println!("new spills (ptxopt(x) spills, x did not): {}", new_spills.len());
+    println!(
+        "new spills (ptxopt(x) spills, x did not): {}",
+        new_spills.len()
+    );
     for w in worse.iter().chain(new_spills.iter()).take(40) {
         println!("  {w}");
     }
@@ -134,12 +153,17 @@ pub fn run() -> Result<(), String> {
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
     for p in paths {
         if p.is_dir() {
-            if !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+            if !p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            {
                 collect(&p, out);
             }
         } else if p.extension().is_some_and(|e| e == "ptx") {
@@ -185,8 +209,8 @@ fn compare(ptxas: &Path, ptxopt: &Path, x: &Path, out: &Path) -> Result<(Counts,
     if !o.status.success() {
         return Err(format!("ptxopt does not build {}", x.display()));
     }
-    let after = ptxas_counts(ptxas, out, &arch)
-        .map_err(|e| format!("the OUTPUT is rejected: {e}"))?;
+    let after =
+        ptxas_counts(ptxas, out, &arch).map_err(|e| format!("the OUTPUT is rejected: {e}"))?;
     Ok((before, after))
 }
 

@@ -25,8 +25,10 @@ fn check(path: &Path) -> bool {
     let Some(first) = build(path, &text) else {
         return false;
     };
-    let second = build(path, &first).unwrap_or_else(|| panic!("{}: round 2 does not build", path.display()));
-    let third = build(path, &second).unwrap_or_else(|| panic!("{}: round 3 does not build", path.display()));
+    let second =
+        build(path, &first).unwrap_or_else(|| panic!("{}: round 2 does not build", path.display()));
+    let third = build(path, &second)
+        .unwrap_or_else(|| panic!("{}: round 3 does not build", path.display()));
     if second != third {
         let diff: Vec<String> = second
             .lines()

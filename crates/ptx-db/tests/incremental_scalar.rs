@@ -75,7 +75,8 @@ fn gvn_cse_mode_reruns_only_phase_49() {
 #[test]
 fn reassociation_window_reruns_only_phase_50() {
     let (mut db, log, file) = setup();
-    db.set_knob("ReassociateCSEWindow", KnobValue::Int(5)).unwrap();
+    db.set_knob("ReassociateCSEWindow", KnobValue::Int(5))
+        .unwrap();
     check_rebuild(
         &db,
         &log,

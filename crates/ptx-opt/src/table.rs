@@ -190,8 +190,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::CiccParamOpt
             | PhaseId::CiccTruncOpts
             | PhaseId::CiccRedundantMoveElim
-    )
-        || is_general_optimize(id)
+    ) || is_general_optimize(id)
 }
 
 /// The six GeneralOptimize bundles (13, 29, 37, 46, 58, 65), which run the

@@ -63,7 +63,11 @@ pub fn from_cli(
     // `--named-phases OriCopyProp` names a sub-pass of the GeneralOptimize
     // bundles (the table's alias selects the bundles): they then run it
     // alone.
-    if named_phases.is_some_and(|words| words.iter().any(|w| w.trim().eq_ignore_ascii_case("OriCopyProp"))) {
+    if named_phases.is_some_and(|words| {
+        words
+            .iter()
+            .any(|w| w.trim().eq_ignore_ascii_case("OriCopyProp"))
+    }) {
         if let Ok(setting) = ptx_knobs::parse_setting("GeneralOptimizeSubPasses=OriCopyProp") {
             knobs.push(setting);
         }

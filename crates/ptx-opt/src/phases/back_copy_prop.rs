@@ -146,7 +146,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
 
 fn copy(f: &Function, m: InstId) -> Option<(RegId, RegId)> {
     let inst = &f.insts[m];
-    if inst.opcode.info.family != FamilyId::Mov || inst.guard.is_some() || inst.operands.len() != 2 {
+    if inst.opcode.info.family != FamilyId::Mov || inst.guard.is_some() || inst.operands.len() != 2
+    {
         return None;
     }
     let d = plain_reg(&inst.operands[0])?;

@@ -214,15 +214,12 @@ fn base_def(inst: &Inst, name: &str, bases: &FxHashMap<RegId, Base>) -> Option<(
             if b.generic || inst.opcode.has_modifier(".to") {
                 return None;
             }
-            Some((
-                d,
-                Base {
-                    generic: true,
-                    ..b
-                },
-            ))
+            Some((d, Base { generic: true, ..b }))
         }
-        FamilyId::Add if inst.operands.len() == 3 && info.ty().is_some_and(|t| t.is_int() || t.bits() == 64) => {
+        FamilyId::Add
+            if inst.operands.len() == 3
+                && info.ty().is_some_and(|t| t.is_int() || t.bits() == 64) =>
+        {
             let b = from(src)?;
             let Operand::Imm(imm) = &inst.operands[2] else {
                 return None;
@@ -276,7 +273,13 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
         });
     }
     if let Some((&r, _)) = writers.iter().find(|(_, &n)| n != 1) {
-        return Err((None, format!("the address register {} has several definitions", f.regs[r].name)));
+        return Err((
+            None,
+            format!(
+                "the address register {} has several definitions",
+                f.regs[r].name
+            ),
+        ));
     }
     // Every other use of the variable or of a base is an access.
     let mut elems: Vec<Elem> = Vec::new();
@@ -298,7 +301,12 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
         let info = &inst.opcode.info;
         let is_ld = info.family == FamilyId::Ld;
         let is_st = info.family == FamilyId::St;
-        let escape = || (Some(i), format!("its address is used by `{}`", inst.opcode.text()));
+        let escape = || {
+            (
+                Some(i),
+                format!("its address is used by `{}`", inst.opcode.text()),
+            )
+        };
         if !(is_ld || is_st) || inst.operands.len() != 2 {
             return Err(escape());
         }
@@ -337,14 +345,27 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
             space == Space::Local
         };
         if !ok_space {
-            return Err((Some(i), format!("`{}` addresses it in another state space", inst.opcode.text())));
+            return Err((
+                Some(i),
+                format!(
+                    "`{}` addresses it in another state space",
+                    inst.opcode.text()
+                ),
+            ));
         }
         let Some(ty) = info.ty() else {
             return Err(escape());
         };
         let bytes = ty.bytes() as i64;
         if bytes != 4 && bytes != 8 {
-            return Err((Some(i), format!("`{}` accesses {} bits (only 32 and 64 are promoted)", inst.opcode.text(), bytes * 8)));
+            return Err((
+                Some(i),
+                format!(
+                    "`{}` accesses {} bits (only 32 and 64 are promoted)",
+                    inst.opcode.text(),
+                    bytes * 8
+                ),
+            ));
         }
         let items: Vec<&Operand> = match value {
             Operand::Vector(items) => items.iter().collect(),
@@ -361,11 +382,17 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
                 _ => false,
             };
             if !width_ok {
-                return Err((Some(i), format!("`{}` moves a value of another width", inst.opcode.text())));
+                return Err((
+                    Some(i),
+                    format!("`{}` moves a value of another width", inst.opcode.text()),
+                ));
             }
             let offset = base.offset + a.offset + k as i64 * bytes;
             if offset < 0 || offset + bytes > size || offset % bytes != 0 {
-                return Err((Some(i), format!("an access at offset {offset} is outside the array or misaligned")));
+                return Err((
+                    Some(i),
+                    format!("an access at offset {offset} is outside the array or misaligned"),
+                ));
             }
             elems.push(Elem {
                 inst: i,
@@ -385,13 +412,16 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
     ranges.dedup();
     for w in ranges.windows(2) {
         if w[0].0 + w[0].1 > w[1].0 {
-            return Err((None, format!(
-                "accesses overlap with different widths (bytes {}..{} and {}..{})",
-                w[0].0,
-                w[0].0 + w[0].1,
-                w[1].0,
-                w[1].0 + w[1].1
-            )));
+            return Err((
+                None,
+                format!(
+                    "accesses overlap with different widths (bytes {}..{} and {}..{})",
+                    w[0].0,
+                    w[0].0 + w[0].1,
+                    w[1].0,
+                    w[1].0 + w[1].1
+                ),
+            ));
         }
     }
     // A slot whose registers all have one declared type gets that type (so
@@ -409,7 +439,9 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
             v => Some(v),
         };
         let ty = item.and_then(plain).map(|r| f.regs[r].ty.clone());
-        let entry = slot_ty.entry((e.offset, e.bytes)).or_insert_with(|| ty.clone());
+        let entry = slot_ty
+            .entry((e.offset, e.bytes))
+            .or_insert_with(|| ty.clone());
         if ty.is_some() && *entry != ty {
             *entry = None;
         }
@@ -463,7 +495,10 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
             };
             movs.push(Inst {
                 guard: orig.guard,
-                opcode: Opcode::new("mov", vec![if e.bytes == 8 { ".b64" } else { ".b32" }.to_string()]),
+                opcode: Opcode::new(
+                    "mov",
+                    vec![if e.bytes == 8 { ".b64" } else { ".b32" }.to_string()],
+                ),
                 operands: ops,
                 locs: Vec::new(),
                 range: orig.range,

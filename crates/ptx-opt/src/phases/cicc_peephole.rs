@@ -71,11 +71,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 if info.space.is_some() {
                     continue;
                 }
-                let only_simple = inst
-                    .opcode
-                    .modifiers
-                    .iter()
-                    .all(|m| matches!(m.as_str(), ".v2" | ".v4" | ".v8") || ptx_isa::Ty::parse(m).is_some());
+                let only_simple = inst.opcode.modifiers.iter().all(|m| {
+                    matches!(m.as_str(), ".v2" | ".v4" | ".v8") || ptx_isa::Ty::parse(m).is_some()
+                });
                 if !only_simple {
                     continue;
                 }
@@ -125,7 +123,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 if inst.guard.is_some() || inst.operands.len() != 2 {
                     continue;
                 }
-                let (Some(d), Some(g)) = (plain_reg(&inst.operands[0]), plain_reg(&inst.operands[1]))
+                let (Some(d), Some(g)) =
+                    (plain_reg(&inst.operands[0]), plain_reg(&inst.operands[1]))
                 else {
                     continue;
                 };
@@ -209,7 +208,10 @@ fn cvta_source(f: &Function, facts: &Facts, g: RegId, at: InstId) -> Option<(Spa
         return None;
     }
     let space = info.space?;
-    if !matches!(space, Space::Global | Space::Shared | Space::Local | Space::Const) {
+    if !matches!(
+        space,
+        Space::Global | Space::Shared | Space::Local | Space::Const
+    ) {
         return None;
     }
     if plain_reg(&def.operands[0])? != g {

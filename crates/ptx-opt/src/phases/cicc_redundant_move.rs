@@ -46,7 +46,14 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         for &i in &input.blocks[b].insts {
             if let Some((d, s)) = copy(input, i) {
                 if d == s {
-                    dead.push((b, i, format!("`mov {0}, {0}` copies a register to itself", input.regs[d].name)));
+                    dead.push((
+                        b,
+                        i,
+                        format!(
+                            "`mov {0}, {0}` copies a register to itself",
+                            input.regs[d].name
+                        ),
+                    ));
                     continue;
                 }
                 if input.insts[i].guard.is_none() && live.contains(&(s, d)) {

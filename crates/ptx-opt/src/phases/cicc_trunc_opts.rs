@@ -49,7 +49,10 @@ fn fits_16(def: &Inst) -> bool {
             let src = info.types.last();
             info.types.len() == 2
                 && matches!(src, Some(Ty::U16 | Ty::U8))
-                && matches!(info.types.first(), Some(Ty::U32 | Ty::U64 | Ty::B32 | Ty::B64))
+                && matches!(
+                    info.types.first(),
+                    Some(Ty::U32 | Ty::U64 | Ty::B32 | Ty::B64)
+                )
         }
         FamilyId::Ld => matches!(info.ty(), Some(Ty::U8 | Ty::U16)),
         FamilyId::And => {
@@ -82,7 +85,8 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
             continue;
         }
         let Some(ty) = info.ty() else { continue };
-        let (Some(d), Some(s)) = (plain_reg(&inst.operands[0]), plain_reg(&inst.operands[1])) else {
+        let (Some(d), Some(s)) = (plain_reg(&inst.operands[0]), plain_reg(&inst.operands[1]))
+        else {
             continue;
         };
         let Some(mask) = imm(&inst.operands[2]) else {
@@ -92,9 +96,9 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
             16 => mask & 0xFFFF == 0xFFFF,
             32 | 64 => {
                 mask == 0xFFFF
-                    && facts.single_writer(s).is_some_and(|w| {
-                        facts.dominates(w, i) && fits_16(&f.insts[w])
-                    })
+                    && facts
+                        .single_writer(s)
+                        .is_some_and(|w| facts.dominates(w, i) && fits_16(&f.insts[w]))
             }
             _ => false,
         };

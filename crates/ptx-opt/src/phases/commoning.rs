@@ -387,8 +387,9 @@ pub(crate) fn run(f: &mut Function, cfg: &Config) -> Outcome {
 /// A class bit for the bloom filter: the opcode word.
 fn class_bit(opcode: &str) -> u32 {
     let word = opcode.split('.').next().unwrap_or(opcode);
-    word.bytes()
-        .fold(0x811C_9DC5u32, |h, c| (h ^ c as u32).wrapping_mul(0x0100_0193))
+    word.bytes().fold(0x811C_9DC5u32, |h, c| {
+        (h ^ c as u32).wrapping_mul(0x0100_0193)
+    })
 }
 
 /// The one register `i` writes, when it writes exactly one plain register
@@ -433,11 +434,7 @@ impl Engine<'_> {
     /// vector).
     fn stable(&self, f: &Function, r: RegId) -> bool {
         match self.facts.writers(r) {
-            [w] => {
-                f.insts[*w].guard.is_none()
-                    && !is_param(f, r)
-                    && f.regs[r].vector.is_none()
-            }
+            [w] => f.insts[*w].guard.is_none() && !is_param(f, r) && f.regs[r].vector.is_none(),
             _ => false,
         }
     }
@@ -568,10 +565,7 @@ impl Engine<'_> {
         if flags.is_commutative() && srcs.len() >= 2 && srcs[1] < srcs[0] {
             srcs.swap(0, 1);
         }
-        let guard = match inst.guard {
-            Some(g) => Some((self.reg_key(f, g.reg, k), g.negated)),
-            None => None,
-        };
+        let guard = inst.guard.map(|g| (self.reg_key(f, g.reg, k), g.negated));
         Some((
             Key {
                 opcode: inst.opcode.text(),
@@ -691,10 +685,16 @@ impl Engine<'_> {
             between.extend_from_slice(&f.blocks[bl].insts[il as usize + 1..ik as usize]);
         } else {
             if !self.cfg.ebb_loads {
-                return Err("a load that may see stores is commoned only within its block in this mode".into());
+                return Err(
+                    "a load that may see stores is commoned only within its block in this mode"
+                        .into(),
+                );
             }
             if self.ebb_head.get(&bl) != self.ebb_head.get(&bk) {
-                return Err("the loads are in different extended basic blocks (a merge point lies between)".into());
+                return Err(
+                    "the loads are in different extended basic blocks (a merge point lies between)"
+                        .into(),
+                );
             }
             let mut chain = Vec::new();
             let mut b = bk;

@@ -119,7 +119,9 @@ fn chain_op(inst: &Inst) -> bool {
         && !ty.is_float()
         && ty.bits() >= 16
         && !info.sat
-        && !info.flags.intersects(ptx_isa::OpFlags::CARRY_OUT.union(ptx_isa::OpFlags::CARRY_IN))
+        && !info
+            .flags
+            .intersects(ptx_isa::OpFlags::CARRY_OUT.union(ptx_isa::OpFlags::CARRY_IN))
         && inst.guard.is_none()
         && inst.operands.len() == 3
         && plain_reg(&inst.operands[0]).is_some()
@@ -132,7 +134,9 @@ fn is_matching_sub(sub: &Inst, root: &Inst) -> bool {
         && b.family == FamilyId::Add
         && a.ty() == b.ty()
         && !a.sat
-        && !a.flags.intersects(ptx_isa::OpFlags::CARRY_OUT.union(ptx_isa::OpFlags::CARRY_IN))
+        && !a
+            .flags
+            .intersects(ptx_isa::OpFlags::CARRY_OUT.union(ptx_isa::OpFlags::CARRY_IN))
         && sub.guard.is_none()
         && sub.operands.len() == 3
 }
@@ -154,7 +158,8 @@ impl Flatten<'_> {
         }
         let at = self.facts.index_of(node).unwrap_or(0);
         if let Some(v) = imm_int(op) {
-            self.leaves.push((Leaf::Const(if neg { v.wrapping_neg() } else { v }), at));
+            self.leaves
+                .push((Leaf::Const(if neg { v.wrapping_neg() } else { v }), at));
             return true;
         }
         let Some(r) = plain_reg(op) else { return false };
@@ -203,7 +208,11 @@ fn unwritten(facts: &Facts, r: RegId, block: ptx_ir::ir::BlockId, from: u32, to:
 
 /// Folds `a op b` at `bits`.
 fn fold(family: FamilyId, a: i128, b: i128, bits: u32) -> i128 {
-    let mask: u128 = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    let mask: u128 = if bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << bits) - 1
+    };
     let v = match family {
         FamilyId::Add => a.wrapping_add(b),
         FamilyId::Mul => a.wrapping_mul(b),
@@ -289,7 +298,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             if probe.nodes.is_empty() || probe.leaves.len() < 3 {
                 continue;
             }
-            let Some(at) = facts.index_of(i) else { continue };
+            let Some(at) = facts.index_of(i) else {
+                continue;
+            };
             // Every register leaf still holds its value at the root.
             if !probe.leaves.iter().all(|(l, read_at)| match l {
                 Leaf::Reg { reg, .. } => unwritten(&facts, *reg, b, *read_at, at),
@@ -321,12 +332,17 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 .map(|&(neg, reg)| Leaf::Reg { reg, neg })
                 .collect();
             if konst != identity(family, bits) || leaves.is_empty() {
-                if family == FamilyId::Add && bits == 64 && !large_imm && i32::try_from(konst).is_err() {
+                if family == FamilyId::Add
+                    && bits == 64
+                    && !large_imm
+                    && i32::try_from(konst).is_err()
+                {
                     continue;
                 }
                 leaves.push(Leaf::Const(konst));
             }
-            if leaves.len() < 2 || matches!(leaves[0], Leaf::Reg { neg: true, .. } | Leaf::Const(_)) {
+            if leaves.len() < 2 || matches!(leaves[0], Leaf::Reg { neg: true, .. } | Leaf::Const(_))
+            {
                 continue;
             }
             // Already canonical: the same leaves in the same order, a left
@@ -342,7 +358,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             // operand is a leaf depends on what later phases share, so a
             // rebuild for order alone would not reach a fixed point.
             let fewer = leaves.len() - 1 < probe.nodes.len() + 1;
-            if !fewer && !prefix_exists(f0, &facts, b, i, at, &inst.opcode, &leaves[0], &leaves[1]) {
+            if !fewer && !prefix_exists(f0, &facts, b, i, at, &inst.opcode, &leaves[0], &leaves[1])
+            {
                 continue;
             }
             plans.push(Plan {
@@ -369,7 +386,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     for plan in &plans {
         let org = f.origin(plan.root);
         let name = |f: &Function, l: &Leaf| match l {
-            Leaf::Reg { reg, neg } => format!("{}{}", if *neg { "-" } else { "" }, f.regs[*reg].name),
+            Leaf::Reg { reg, neg } => {
+                format!("{}{}", if *neg { "-" } else { "" }, f.regs[*reg].name)
+            }
             Leaf::Const(v) => v.to_string(),
         };
         let described: Vec<String> = plan.leaves.iter().map(|l| name(&f, l)).collect();
@@ -577,8 +596,13 @@ impl Ranks {
                     *defs.entry(r).or_default() += 1;
                 }
             });
-            if inst.opcode.info.family == FamilyId::Mov && inst.guard.is_none() && inst.operands.len() == 2 {
-                if let (Some(d), Some(src)) = (plain_reg(&inst.operands[0]), plain_reg(&inst.operands[1])) {
+            if inst.opcode.info.family == FamilyId::Mov
+                && inst.guard.is_none()
+                && inst.operands.len() == 2
+            {
+                if let (Some(d), Some(src)) =
+                    (plain_reg(&inst.operands[0]), plain_reg(&inst.operands[1]))
+                {
                     if f.regs[d].ty == f.regs[src].ty {
                         copy_of.insert(d, src);
                     }
@@ -605,11 +629,7 @@ impl Ranks {
     /// keep the flattening order), then the constant.
     fn key(&self, l: &Leaf) -> (bool, bool, u32) {
         match l {
-            Leaf::Reg { reg, neg } => (
-                false,
-                *neg,
-                self.first_def.get(reg).copied().unwrap_or(0),
-            ),
+            Leaf::Reg { reg, neg } => (false, *neg, self.first_def.get(reg).copied().unwrap_or(0)),
             Leaf::Const(_) => (true, false, 0),
         }
     }

@@ -48,10 +48,10 @@ use std::sync::Arc;
 
 use ptx_ir::ir::Function;
 
+use crate::knobs;
 use crate::remark::{PhaseOutput, RemarkKind, Stat};
 use crate::PassContext;
 use crate::PhaseId;
-use crate::knobs;
 
 pub mod const_fold;
 
@@ -101,7 +101,14 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let (max_rounds, threshold) = match id {
         PhaseId::GeneralOptimizeEarly | PhaseId::GeneralOptimize => {
             let cap = ctx.int(knobs::OcgKnob464);
-            (if cap > 0 { cap.min(MAX_ROUNDS) } else { DEFAULT_ROUNDS }, None)
+            (
+                if cap > 0 {
+                    cap.min(MAX_ROUNDS)
+                } else {
+                    DEFAULT_ROUNDS
+                },
+                None,
+            )
         }
         PhaseId::Phase37 | PhaseId::GeneralOptimizeLate => {
             (MAX_ROUNDS, Some(ctx.float(knobs::OcgKnob474)))
