@@ -21,9 +21,19 @@
 //!    `.const`, which has none);
 //! 2. `cvta.to.<space>.u64 %s, %g` (the same space) becomes `mov.u64 %s, X`.
 //!
-//! The `cvta` is then dead when nothing else reads `%g`; dead-code
-//! elimination removes it. NVPTXProxyRegErasure is rule 2 for `.local`
-//! alone.
+//! Both apply only when every reader of `%g` is such an access or such a
+//! `cvta.to` (the seed: "cvta instructions whose result is used only by
+//! instructions with matching address space qualifiers"), so the `cvta` is
+//! dead afterwards (dead-code elimination removes it) and no register stays
+//! live beside `X`: on dealii, rewriting the accesses of a generic address
+//! that was also passed on cost ptxas two more registers in three kernels.
+//! NVPTXProxyRegErasure is rule 2 for `.local` alone.
+//!
+//! Rule 1 leaves `.local` alone: cicc writes stack accesses as generic
+//! `[%SP+n]` (with `%SP` the `cvta.local` of the depot), and ptxas gave
+//! three dealii kernels two more registers each when those became
+//! `st.local [%SPL+n]` through the 64-bit depot address; promotable stack
+//! slots are `nvptx-mem2reg`'s.
 //!
 //! Only accesses whose modifiers are a vector width and a type are
 //! rewritten (`ld.volatile`, `.relaxed`/`.acquire` with scopes, cache
@@ -64,34 +74,22 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut casts = 0u64;
     let placed: Vec<InstId> = f.insts_in_order().map(|(i, _)| i).collect();
     for i in placed {
-        let inst = &f.insts[i];
+        // Decisions read the input (the facts describe it); edits go to `f`.
+        let inst = &input.insts[i];
         let info = &inst.opcode.info;
         match info.family {
             FamilyId::Ld | FamilyId::St if !local_only => {
-                if info.space.is_some() {
+                let Some((slot, g, space, src)) = generic_access(input, &facts, i) else {
+                    continue;
+                };
+                if !all_readers_rewritable(input, &facts, g, local_only) {
                     continue;
                 }
-                let only_simple = inst.opcode.modifiers.iter().all(|m| {
-                    matches!(m.as_str(), ".v2" | ".v4" | ".v8") || ptx_isa::Ty::parse(m).is_some()
-                });
-                if !only_simple {
-                    continue;
-                }
-                let store = info.family == FamilyId::St;
-                let slot = if store { 0 } else { 1 };
-                let Some(Operand::Address(Address {
-                    base: AddressBase::Reg(g),
-                    offset,
-                })) = inst.operands.get(slot).cloned()
+                let Some(Operand::Address(Address { offset, .. })) =
+                    inst.operands.get(slot).cloned()
                 else {
                     continue;
                 };
-                let Some((space, src)) = cvta_source(&f, &facts, g, i) else {
-                    continue;
-                };
-                if store && space == Space::Const {
-                    continue;
-                }
                 let text = inst.opcode.text();
                 let (base, offset) = match &src {
                     Source::Sym(s, o) => (AddressBase::Symbol(s.clone()), offset + o),
@@ -128,10 +126,10 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 else {
                     continue;
                 };
-                let Some((from, src)) = cvta_source(&f, &facts, g, i) else {
+                let Some((from, src)) = cvta_source(input, &facts, g, i) else {
                     continue;
                 };
-                if from != space {
+                if from != space || !all_readers_rewritable(input, &facts, g, local_only) {
                     continue;
                 }
                 let Some(ty) = info.ty() else { continue };
@@ -233,4 +231,72 @@ fn cvta_source(f: &Function, facts: &Facts, g: RegId, at: InstId) -> Option<(Spa
         }
     };
     Some((space, src))
+}
+
+/// A generic `ld`/`st` (vector width and type modifiers only) through a
+/// register `%g` made by `cvta.<space>` (see [`cvta_source`]): the address
+/// operand's slot, `%g`, the space and the source.
+fn generic_access(f: &Function, facts: &Facts, i: InstId) -> Option<(usize, RegId, Space, Source)> {
+    let inst = &f.insts[i];
+    let info = &inst.opcode.info;
+    if !matches!(info.family, FamilyId::Ld | FamilyId::St) || info.space.is_some() {
+        return None;
+    }
+    let only_simple =
+        inst.opcode.modifiers.iter().all(|m| {
+            matches!(m.as_str(), ".v2" | ".v4" | ".v8") || ptx_isa::Ty::parse(m).is_some()
+        });
+    if !only_simple {
+        return None;
+    }
+    let store = info.family == FamilyId::St;
+    let slot = if store { 0 } else { 1 };
+    let Some(Operand::Address(Address {
+        base: AddressBase::Reg(g),
+        ..
+    })) = inst.operands.get(slot)
+    else {
+        return None;
+    };
+    let (space, src) = cvta_source(f, facts, *g, i)?;
+    // Stores to `.const` do not exist; stack accesses through `cvta.local`
+    // stay generic (see the module documentation).
+    if (store && space == Space::Const) || space == Space::Local {
+        return None;
+    }
+    Some((slot, *g, space, src))
+}
+
+/// How many times `inst` reads `r`.
+fn uses_of(inst: &ptx_ir::ir::Inst, r: RegId) -> usize {
+    let mut n = 0;
+    ptx_ir::ir::def_use::visit_defs_and_uses(inst, |a, x| {
+        n += usize::from(a == ptx_ir::ir::def_use::Access::Use && x == r)
+    });
+    n
+}
+
+/// The seed's condition ("a cvta whose result is used only by instructions
+/// with matching address space qualifiers"): every reader of `%g` is a
+/// generic access through it or a `cvta.to` of the same space, reading it
+/// once, so the `cvta` dies with the rewrite. Otherwise both the generic
+/// address and its source would stay live (ptxas gave two more registers to
+/// dealii kernels whose generic address was also passed on).
+fn all_readers_rewritable(f: &Function, facts: &Facts, g: RegId, local_only: bool) -> bool {
+    facts.readers(g).iter().all(|&r| {
+        let inst = &f.insts[r];
+        if uses_of(inst, g) != 1 {
+            return false;
+        }
+        if !local_only && generic_access(f, facts, r).is_some_and(|(_, x, _, _)| x == g) {
+            return true;
+        }
+        let info = &inst.opcode.info;
+        info.family == FamilyId::Cvta
+            && inst.opcode.has_modifier(".to")
+            && inst.guard.is_none()
+            && inst.operands.get(1).and_then(plain_reg) == Some(g)
+            && cvta_source(f, facts, g, r).is_some_and(|(sp, _)| Some(sp) == info.space)
+            && (!local_only || info.space == Some(Space::Local))
+    })
 }
