@@ -2,17 +2,22 @@
 //! register count.
 //!
 //! Inputs: the shared corpus (`../shared/corpus`: every `zluda/spirv_run`
-//! file that ptxas accepts, and the dealii module) and `test-data/examples`.
+//! file that ptxas accepts, and the dealii module), the `.ptx` files of
+//! test-data (examples, analysis, families, frontend, ir, emu, the pass
+//! filetests' inputs) and, when `cargo xtask bench-quality` has run, its
+//! kernels (`target/bench-quality/{cicc,ptxopt}`).
 //! Each file is assembled with `ptxas -arch=<its .target, at least sm_75> -v`
 //! (ptxas from `PTXOPT_CUDA_HOME`, else `~/.cache/ptxopt/cuda-13.0.88`); a file
 //! ptxas rejects (or crashes on) is left out and counted. Our figure is the
-//! maximum live R of `ptx_analysis::reg_pressure` on the lowered function;
-//! [`ptx_analysis::pressure_report`] pairs them and summarizes (median of
-//! ours/ptxas, share of functions within ±20%).
+//! maximum live R of `ptx_analysis::reg_pressure` on the lowered function,
+//! and the estimate of `ptx_analysis::reg_estimate` (what ptxas will print);
+//! [`ptx_analysis::pressure_report`] pairs them and summarizes both (live
+//! registers: median of ours/ptxas, share within ±20%; estimate: share exact,
+//! share within ±10%, median ratio), then lists the worst estimates.
 //!
 //! ptxas allocates after its own optimizations (rematerialization,
-//! scheduling, address folding) and reserves registers of its own, so this is
-//! a figure for orientation, not a test.
+//! scheduling, address folding) and reserves registers of its own, so the
+//! live-register figure is for orientation; the estimate models that.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,7 +27,7 @@ use std::sync::Mutex;
 
 use ptx_ir::ir::Module;
 
-use crate::{dealii, display, find_ptxas, workspace_root};
+use crate::{display, find_ptxas, workspace_root};
 
 /// One input file, assembled and lowered.
 struct Assembled {
@@ -35,13 +40,35 @@ pub fn run() -> Result<(), String> {
     let ptxas = find_ptxas().ok_or(
         "ptxas not found: set PTXOPT_CUDA_HOME or run `cargo xtask test` once to install it",
     )?;
-    let corpus = workspace_root().join("../shared/corpus");
+    // `$PTXOPT_CORPUS` as in the tests (a worktree has no `../shared`).
+    let corpus = std::env::var_os("PTXOPT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("../shared/corpus"));
+    let dealii = corpus.join("dealii/matrix_free_device_matrix_vector_01.1.sm_80.ptx");
     let mut files = Vec::new();
     files.extend(ptx_files(&corpus.join("zluda/spirv_run")));
-    if dealii().exists() {
-        files.push(dealii());
+    if dealii.exists() {
+        files.push(dealii);
     }
-    files.extend(ptx_files(&workspace_root().join("test-data/examples")));
+    // Every ptxas-accepted file of test-data (rejected ones are left out by
+    // ptxas below), and the bench-quality kernels when `cargo xtask
+    // bench-quality` has left them.
+    for dir in [
+        "test-data/examples",
+        "test-data/analysis",
+        "test-data/families",
+        "test-data/frontend",
+        "test-data/ir",
+        "test-data/emu",
+        "test-data/passes/GeneralOptimizeEarly",
+        "test-data/passes/OriBranchOpt",
+        "test-data/passes/OriCopyProp",
+        "test-data/passes/OriPerformLiveDeadFirst",
+        "target/bench-quality/cicc",
+        "target/bench-quality/ptxopt",
+    ] {
+        files.extend(ptx_files(&workspace_root().join(dir)));
+    }
     if files.is_empty() {
         return Err("no input: neither the corpus nor test-data/examples found".into());
     }
@@ -82,6 +109,16 @@ pub fn run() -> Result<(), String> {
             .map(|a| (a.name.as_str(), &a.module, &a.counts)),
     );
     println!("{report}");
+    println!("worst estimates (estimate vs ptxas):");
+    for r in report.worst_estimates(15) {
+        println!(
+            "  {:>4} vs {:>4}  {} {}",
+            r.estimate,
+            r.ptxas.unwrap_or(0),
+            r.module,
+            r.function
+        );
+    }
     println!(
         "{} files assembled by ptxas, {} left out (rejected by ptxas or not lowered)",
         assembled.len(),

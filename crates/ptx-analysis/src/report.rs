@@ -297,6 +297,8 @@ pub struct PressureRow {
     pub at: String,
     /// ptxas's `Used N registers`, when known.
     pub ptxas: Option<u32>,
+    /// Our estimate of that count ([`crate::reg_estimate`]).
+    pub estimate: u32,
 }
 
 impl PressureRow {
@@ -305,6 +307,22 @@ impl PressureRow {
         self.ptxas
             .filter(|&n| n > 0)
             .map(|n| self.max_r as f64 / n as f64)
+    }
+
+    /// `estimate / ptxas`.
+    pub fn estimate_ratio(&self) -> Option<f64> {
+        self.ptxas
+            .filter(|&n| n > 0)
+            .map(|n| self.estimate as f64 / n as f64)
+    }
+}
+
+fn median(mut r: Vec<f64>) -> Option<f64> {
+    r.sort_by(|a, b| a.total_cmp(b));
+    match r.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(r[n / 2]),
+        n => Some((r[n / 2 - 1] + r[n / 2]) / 2.0),
     }
 }
 
@@ -318,10 +336,13 @@ impl PressureReport {
     /// Adds the functions of one module; `ptxas` maps function names to
     /// `Used N registers` (see [`parse_ptxas_register_counts`]).
     pub fn add_module(&mut self, name: &str, module: &Module, ptxas: &BTreeMap<String, u32>) {
-        for f in &module.functions {
+        let target = module_target(module);
+        let estimates = crate::reg_estimate::estimate_module(module, &target, None);
+        for (f, est) in module.functions.iter().zip(&estimates) {
             let g = cfg(f);
             let lv = liveness(f, &g);
             let rp = reg_pressure(f, &g, &lv);
+            let estimate = est.registers;
             self.rows.push(PressureRow {
                 module: name.to_string(),
                 function: f.name().to_string(),
@@ -333,6 +354,7 @@ impl PressureReport {
                     None => "-".to_string(),
                 },
                 ptxas: ptxas.get(f.name()).copied(),
+                estimate,
             });
         }
     }
@@ -346,12 +368,47 @@ impl PressureReport {
 
     /// The median of [`PressureReport::ratios`].
     pub fn median_ratio(&self) -> Option<f64> {
-        let r = self.ratios();
-        match r.len() {
-            0 => None,
-            n if n % 2 == 1 => Some(r[n / 2]),
-            n => Some((r[n / 2 - 1] + r[n / 2]) / 2.0),
+        median(self.ratios())
+    }
+
+    /// The median of the estimate's ratios to ptxas.
+    pub fn estimate_median_ratio(&self) -> Option<f64> {
+        median(
+            self.rows
+                .iter()
+                .filter_map(PressureRow::estimate_ratio)
+                .collect(),
+        )
+    }
+
+    /// The estimate against ptxas: (compared, exact, within ±10%).
+    pub fn estimate_counts(&self) -> (usize, usize, usize) {
+        let mut n = (0, 0, 0);
+        for r in &self.rows {
+            let Some(p) = r.ptxas.filter(|&p| p > 0) else {
+                continue;
+            };
+            n.0 += 1;
+            n.1 += usize::from(r.estimate == p);
+            n.2 += usize::from(r.estimate.abs_diff(p) as f64 <= 0.1 * p as f64);
         }
+        n
+    }
+
+    /// The rows the estimate misses most (by |estimate - ptxas| / ptxas), at
+    /// most `n`.
+    pub fn worst_estimates(&self, n: usize) -> Vec<&PressureRow> {
+        let mut rows: Vec<&PressureRow> = self
+            .rows
+            .iter()
+            .filter(|r| r.estimate_ratio().is_some())
+            .collect();
+        rows.sort_by(|a, b| {
+            let key = |r: &PressureRow| (r.estimate_ratio().unwrap_or(1.0) - 1.0).abs();
+            key(b).total_cmp(&key(a))
+        });
+        rows.truncate(n);
+        rows
     }
 
     /// The share of compared functions whose ratio is within ±20% of 1.
@@ -395,28 +452,45 @@ impl fmt::Display for PressureReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:<28} {:<36} {:>6} {:>6} {:>6} {:>6}  where",
-            "module", "function", "maxR", "maxP", "ptxas", "ratio"
+            "{:<28} {:<36} {:>6} {:>6} {:>6} {:>6} {:>6}  where",
+            "module", "function", "maxR", "maxP", "ptxas", "ratio", "est"
         )?;
         for r in &self.rows {
             let name = shorten(&r.function, 36, false);
             let module = shorten(&r.module, 28, true);
             writeln!(
                 f,
-                "{:<28} {:<36} {:>6} {:>6} {:>6} {:>6}  {}",
+                "{:<28} {:<36} {:>6} {:>6} {:>6} {:>6} {:>6}  {}",
                 module,
                 name,
                 r.max_r,
                 r.max_p,
                 r.ptxas.map_or("-".to_string(), |n| n.to_string()),
                 r.ratio().map_or("-".to_string(), |x| format!("{x:.2}")),
+                r.estimate,
                 r.at
             )?;
         }
+        let (compared, exact, within) = self.estimate_counts();
+        let share = |k: usize| {
+            if compared == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.0}%", k as f64 * 100.0 / compared as f64)
+            }
+        };
+        writeln!(
+            f,
+            "estimate (reg_estimate) vs ptxas: {compared} functions; exact {}; within ±10%: {}; median ratio {}",
+            share(exact),
+            share(within),
+            self.estimate_median_ratio()
+                .map_or("-".to_string(), |m| format!("{m:.2}")),
+        )?;
         let compared = self.ratios().len();
         write!(
             f,
-            "{} functions, {} compared with ptxas; median ratio {}; within ±20%: {}",
+            "live registers (max live R) vs ptxas: {} functions, {} compared; median ratio {}; within ±20%: {}",
             self.rows.len(),
             compared,
             self.median_ratio()
@@ -468,9 +542,13 @@ mod tests {
                 max_p: 0,
                 at: "-".into(),
                 ptxas: Some(theirs),
+                estimate: ours,
             });
         }
         assert_eq!(r.median_ratio(), Some(1.1));
         assert_eq!(r.share_within_20_percent(), Some(0.5));
+        assert_eq!(r.estimate_counts(), (4, 1, 1));
+        assert_eq!(r.estimate_median_ratio(), Some(1.1));
+        assert_eq!(r.worst_estimates(1)[0].estimate, 20);
     }
 }

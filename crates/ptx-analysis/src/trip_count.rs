@@ -22,6 +22,11 @@
 //!                                         // header as fallthrough
 //! ```
 //!
+//! The step may also write a temporary that a copy puts back (`add.s32 %t,
+//! %r1, STRIDE; mov.u32 %r1, %t;`, the form of `-O0` code): the seed's
+//! AnalyzeIV chases such a MOV (`chase_copy`); the copy is then the IV's one
+//! definition in the loop and the `add` its step.
+//!
 //! `INIT`, `STRIDE` and `LIMIT` are immediates or registers whose only reaching
 //! definition is a `mov` of an immediate; `LIMIT` and `STRIDE` must not be
 //! defined in the loop. The **trip count** is the number of times the header
@@ -269,6 +274,73 @@ fn defs_in_loop(rd: &ReachingDefs, l: &Loop, reg: RegId) -> Vec<crate::reaching_
         .collect()
 }
 
+/// `mov %r, %t` (instruction `mov`, defining `reg`) where `%t`'s only
+/// definition reaching the copy is an unguarded step of `reg` (`add %t, %r,
+/// s`) earlier in the same block, with no write of `reg` between (its only
+/// write in the loop is the copy): the step the copy completes.
+fn copied_step(
+    func: &Function,
+    rd: &ReachingDefs,
+    l: &Loop,
+    mov: InstId,
+    reg: RegId,
+) -> Option<InstId> {
+    let m = &func.insts[mov];
+    if m.opcode.info.family != FamilyId::Mov || m.guard.is_some() {
+        return None;
+    }
+    let [d, src] = m.operands.as_slice() else {
+        return None;
+    };
+    if plain_reg(d) != Some(reg) {
+        return None;
+    }
+    let t = plain_reg(src)?;
+    if func.regs[t].class != func.regs[reg].class {
+        return None;
+    }
+    let chain = rd.reaching_use(mov, t)?;
+    let [td] = chain.defs else {
+        return None;
+    };
+    if chain.from_entry {
+        return None;
+    }
+    let tdef = rd.def(*td);
+    if !l.contains(tdef.block) || tdef.block != rd.def(rd.defs_of_inst(mov)[0]).block {
+        return None;
+    }
+    let step = tdef.inst;
+    step_of_any(&func.insts[step], reg).map(|_| step)
+}
+
+/// [`step_of`] for a step that may write another register than it reads:
+/// `add %t, %r, s` (with `%t` = `%r` the plain step).
+fn step_of_any(inst: &Inst, iv: RegId) -> Option<(&Operand, bool)> {
+    let info = &inst.opcode.info;
+    let sub = match info.family {
+        FamilyId::Add => false,
+        FamilyId::Sub => true,
+        _ => return None,
+    };
+    if inst.guard.is_some() || info.flags.contains(OpFlags::CARRY_OUT) || info.sat {
+        return None;
+    }
+    if !info.ty().is_some_and(Ty::is_int) {
+        return None;
+    }
+    let [_, a, b] = inst.operands.as_slice() else {
+        return None;
+    };
+    if plain_reg(a) == Some(iv) {
+        return Some((b, sub));
+    }
+    if !sub && plain_reg(b) == Some(iv) {
+        return Some((a, false));
+    }
+    None
+}
+
 /// The IV step of `inst` for register `iv`: `add iv, iv, s`, `add iv, s, iv`,
 /// `sub iv, iv, s` (stride `-s`). Returns the stride operand and whether it is
 /// subtracted.
@@ -370,7 +442,10 @@ fn analyze(
     let width = cmp_ty.bits();
     let signed = forced_sign.unwrap_or(cmp_ty.kind() == TypeKind::Signed);
 
-    // Which operand is the IV?
+    // Which operand is the IV? Its one definition in the loop steps it
+    // (`add %r, %r, s`), or copies a register that steps it (`add %t, %r,
+    // s; mov %r, %t`, the form of `-O0` code and of loops whose increment
+    // was split by copy propagation).
     let candidates = [(1usize, 2usize, false), (2, 1, true)];
     let mut found = None;
     for (ivi, limi, swapped) in candidates {
@@ -381,15 +456,19 @@ fn analyze(
         let [d] = defs.as_slice() else { continue };
         let def = rd.def(*d);
         if step_of(&func.insts[def.inst], reg).is_some() {
-            found = Some((reg, def.inst, def.block, limi, swapped));
+            found = Some((reg, def.inst, def.inst, def.block, limi, swapped));
+            break;
+        }
+        if let Some(step) = copied_step(func, rd, l, def.inst, reg) {
+            found = Some((reg, def.inst, step, def.block, limi, swapped));
             break;
         }
     }
-    let Some((iv_reg, inc_id, inc_block, limi, swapped)) = found else {
+    let Some((iv_reg, inc_id, step_id, inc_block, limi, swapped)) = found else {
         return Err("no induction variable in the latch compare");
     };
-    let inc = &func.insts[inc_id];
-    let (stride_op, subtract) = step_of(inc, iv_reg).expect("checked");
+    let inc = &func.insts[step_id];
+    let (stride_op, subtract) = step_of_any(inc, iv_reg).expect("checked");
     if inc.opcode.info.ty().map(Ty::bits) != Some(width) {
         return Err("the increment and the compare have different widths");
     }
@@ -409,7 +488,7 @@ fn analyze(
         increment: inc_id,
         compare: cmp_id,
         init: IvValue::Unknown,
-        stride: constant_at(func, rd, inc_id, stride_op),
+        stride: constant_at(func, rd, step_id, stride_op),
         limit: constant_at(func, rd, cmp_id, &cmp.operands[limi]),
         direction: Direction::Unknown,
         continue_while: op,
@@ -430,7 +509,7 @@ fn analyze(
     }
     // Initial value: the definitions reaching the increment from outside.
     let chain = rd
-        .reaching_use(inc_id, iv_reg)
+        .reaching_use(step_id, iv_reg)
         .ok_or("increment does not read the IV")?;
     let outside: Vec<_> = chain
         .defs
@@ -683,6 +762,49 @@ mod tests {
                  ret;"
             ),
             vec!["4 [%r1 = 0; step +4; while %r1 < 16 (u32, compare after increment)]"]
+        );
+    }
+
+    #[test]
+    fn a_step_completed_by_a_copy() {
+        // `-O0` form: the step writes a temporary that a `mov` copies back.
+        assert_eq!(
+            trip(
+                "mov.u32 %r1, 0;
+               L:
+                 add.s32 %r2, %r1, 1;
+                 mov.u32 %r1, %r2;
+                 setp.lt.s32 %p1, %r1, 12;
+                 @%p1 bra L;
+                 ret;"
+            ),
+            vec!["12 [%r1 = 0; step +1; while %r1 < 12 (s32, compare after increment)]"]
+        );
+        // The compare between step and copy reads the old value.
+        assert_eq!(
+            trip(
+                "mov.u32 %r1, 0;
+               L:
+                 add.s32 %r2, %r1, 2;
+                 setp.lt.s32 %p1, %r1, 12;
+                 mov.u32 %r1, %r2;
+                 @%p1 bra L;
+                 ret;"
+            ),
+            vec!["7 [%r1 = 0; step +2; while %r1 < 12 (s32, compare before increment)]"]
+        );
+        // A copy of something else is no step.
+        assert_eq!(
+            trip(
+                "mov.u32 %r1, 0;
+               L:
+                 add.s32 %r2, %r3, 1;
+                 mov.u32 %r1, %r2;
+                 setp.lt.s32 %p1, %r1, 12;
+                 @%p1 bra L;
+                 ret;"
+            ),
+            vec!["unknown: no induction variable in the latch compare"]
         );
     }
 

@@ -29,6 +29,13 @@
 //!   analysis of its own input calls the `ptx-analysis` function on that
 //!   input.
 //!
+//! The exception is the register estimate ([`reg_estimate`],
+//! [`reg_estimate_alone`]): what ptxas will report is a property of the code
+//! ptxopt writes, so it reads the pipeline's output
+//! ([`kernel_final`](crate::kernel_final)) and maps its peak back to the
+//! source through `Function::origin`; [`reg_estimate_source`] is the same
+//! model on `kernel_ir`, for inlay hints (no pipeline per keystroke).
+//!
 //! **What invalidates what.** An edit in a function's body changes that
 //! kernel's `kernel_ir` only, so only that kernel's analyses re-run (and each
 //! stops where its result is unchanged: an edit that changes an immediate
@@ -49,6 +56,7 @@ use ptx_analysis::latency::{LatencyInfo, LoopMii};
 use ptx_analysis::liveness::Liveness;
 use ptx_analysis::loops::LoopForest;
 use ptx_analysis::reaching_defs::ReachingDefs;
+use ptx_analysis::reg_estimate::RegEstimate;
 use ptx_analysis::reg_pressure::RegPressure;
 use ptx_analysis::trip_count::TripCounts;
 use ptx_analysis::value_numbering::ValueNumbering;
@@ -165,6 +173,80 @@ pub fn value_numbers<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<ValueNumb
         kernel_ir(db, kernel),
         cfg(db, kernel),
     ))
+}
+
+/// `--maxrregcount` (`None` when not set): a tracked read of the
+/// [`Target`](crate::Target) input's `max_regs` field alone.
+pub fn max_regs(db: &dyn Db) -> Option<u32> {
+    Some(db.target().max_regs(db)).filter(|&n| n > 0)
+}
+
+/// The register estimate of a kernel after the whole pipeline
+/// ([`ptx_analysis::reg_estimate`]: what `ptxas -v` is expected to report,
+/// and the occupancy), with the function it was made on (its instruction ids
+/// are the final IR's; `Function::origin` maps them to `kernel_ir`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelEstimate {
+    pub func: Arc<ptx_ir::ir::Function>,
+    pub estimate: RegEstimate,
+}
+
+/// [`KernelEstimate`] of `kernel` on its [`target_profile`] under
+/// [`max_regs`]. A call to a function of the same file uses that function's
+/// [`reg_estimate_alone`] (one level, so recursion needs no care); a call to
+/// a function only declared is a call through the ABI. Re-runs when the
+/// pipeline's output, the target or `--maxrregcount` changes (or a
+/// callee's estimate).
+#[salsa::tracked(returns(ref))]
+pub fn reg_estimate<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelEstimate> {
+    let func = crate::pipeline::kernel_final(db, kernel);
+    let file = kernel.file(db);
+    let target = target_profile(db, file);
+    let callees = |name: &str| {
+        kernels(db, file)
+            .iter()
+            .find(|k| k.name(db) == name)
+            .map(|&k| *reg_estimate_alone(db, k))
+    };
+    let estimate = ptx_analysis::reg_estimate::estimate_function_with(
+        &func,
+        target,
+        max_regs(db),
+        Some(&callees),
+    );
+    Arc::new(KernelEstimate { func, estimate })
+}
+
+/// The estimated registers of `kernel` after the pipeline, its calls not
+/// looked at (what a caller's [`reg_estimate`] reads of its callee).
+#[salsa::tracked]
+pub fn reg_estimate_alone<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
+    let func = crate::pipeline::kernel_final(db, kernel);
+    let target = target_profile(db, kernel.file(db));
+    ptx_analysis::reg_estimate::estimate_function(&func, target, max_regs(db)).registers
+}
+
+/// The estimated registers of `kernel` as written (`kernel_ir`, no
+/// pipeline): cheap enough for inlay hints, which follow every edit. Calls
+/// to functions of the file count what is live across them only; calls to
+/// declared functions are calls through the ABI.
+#[salsa::tracked]
+pub fn reg_estimate_source<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
+    let file = kernel.file(db);
+    let target = target_profile(db, file);
+    let callees = |name: &str| {
+        kernels(db, file)
+            .iter()
+            .any(|k| k.name(db) == name)
+            .then_some(ptx_analysis::reg_estimate::MIN_REGISTERS)
+    };
+    ptx_analysis::reg_estimate::estimate_function_with(
+        kernel_ir(db, kernel),
+        target,
+        max_regs(db),
+        Some(&callees),
+    )
+    .registers
 }
 
 /// Computes every analysis of one kernel (for benchmarks and warm-up).

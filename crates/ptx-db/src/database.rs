@@ -169,7 +169,7 @@ impl RootDatabase {
                     .new(&db)
             })
             .collect();
-        let target = Target::builder(0, String::new())
+        let target = Target::builder(0, String::new(), 0)
             .durability(Durability::HIGH)
             .new(&db);
         db.knobs = Arc::new(knobs);
@@ -416,6 +416,19 @@ impl RootDatabase {
                 .set_suffix(self)
                 .with_durability(Durability::HIGH)
                 .to(suffix.to_string());
+        }
+    }
+
+    /// Sets `--maxrregcount` (`None`: not set). Records a change only when it
+    /// differs.
+    pub fn set_max_regs(&mut self, max_regs: Option<u32>) {
+        let value = max_regs.unwrap_or(0);
+        let target = self.target();
+        if target.max_regs(self) != value {
+            target
+                .set_max_regs(self)
+                .with_durability(Durability::HIGH)
+                .to(value);
         }
     }
 

@@ -78,6 +78,12 @@ pub struct Target {
     /// `""`, `"a"` or `"f"`.
     #[returns(ref)]
     pub suffix: String,
+    /// `--maxrregcount N`: the most registers per thread ptxas may use (0:
+    /// not set, the target's limit). Its own field, so only the queries
+    /// that read it (the register estimate, and passes that aim under it
+    /// through `PassContext::max_regs`) re-run when it changes.
+    #[returns(copy)]
+    pub max_regs: u32,
 }
 
 /// Whether one phase runs. A phase that is switched off passes its input

@@ -37,6 +37,7 @@ pub mod analysis;
 mod database;
 mod event_log;
 pub mod inputs;
+pub mod loops;
 pub mod output;
 pub mod parallel;
 pub mod phases;
@@ -47,12 +48,13 @@ pub mod remarks;
 pub use database::{parse_target, Db, EditError, EventCallback, RootDatabase, SetKnobError};
 pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
+pub use loops::{file_loops, kernel_loop_reports, FileLoop};
 pub use output::{any_error, build_file, file_problems, file_ptx, kernel_ptx, FileBuild};
 pub use phases::{
     find_phases, phase_info, suggest_phases, DbContext, PhaseId, PhaseInfo, Tool, PHASES,
 };
 pub use pipeline::{effective_target, ir_after, ir_before, kernel_final, phase_output};
-pub use ptx_opt::{PhaseOutput, Remark, RemarkKind, Stat};
+pub use ptx_opt::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat, UnrollDecision};
 pub use queries::{
     chunk_check, chunk_kernels, chunk_parse, chunk_skeleton, chunks_clean, file_diagnostics,
     file_text, kernel_ir, kernel_lowered, kernel_starts, kernels, module_check, module_context,

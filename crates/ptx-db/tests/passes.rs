@@ -7,6 +7,7 @@
 //! // phases: OriPerformLiveDeadFirst        (names or numbers, comma-separated; the others pass through)
 //! // knobs: LoopUnroll=false                (optional, comma-separated NAME=VALUE)
 //! // target: sm_80                          (optional; default: the file's .target)
+//! // explain: yes                           (optional: add what `ptxopt explain` says)
 //! ```
 //!
 //! The test builds the file with only those phases switched on and compares
@@ -33,6 +34,7 @@ struct Header {
     phases: Vec<PhaseId>,
     knobs: Vec<String>,
     target: Option<String>,
+    explain: bool,
 }
 
 fn header(text: &str, rel: &str) -> Header {
@@ -40,6 +42,7 @@ fn header(text: &str, rel: &str) -> Header {
         phases: Vec::new(),
         knobs: Vec::new(),
         target: None,
+        explain: false,
     };
     for line in text.lines() {
         let Some(rest) = line.trim().strip_prefix("//") else {
@@ -64,6 +67,7 @@ fn header(text: &str, rel: &str) -> Header {
             }
             "knobs" => h.knobs.extend(items.map(str::to_string)),
             "target" => h.target = items.into_iter().next().map(str::to_string),
+            "explain" => h.explain = value.trim() == "yes",
             _ => {}
         }
     }
@@ -123,6 +127,34 @@ fn run_filetest(rel: &str) {
                 c.name,
                 c.value
             ));
+        }
+    }
+    if h.explain {
+        // What `ptxopt explain` shows: each loop by its header's line, each
+        // loop phase's decision and the facts behind it.
+        snapshot.push_str("// ---- explain ----\n");
+        for l in ptx_db::file_loops(&db, file) {
+            let line = l
+                .header_range
+                .map(|r| index.line_col(&text, r.start()).line)
+                .unwrap_or(0);
+            snapshot.push_str(&format!(
+                "// line {line}: loop {} in {} (depth {})\n",
+                l.label.as_deref().unwrap_or("-"),
+                l.kernel,
+                l.depth
+            ));
+            for r in &l.reports {
+                snapshot.push_str(&format!(
+                    "//   [{}] {}\n",
+                    ptx_db::phase_info(r.phase).label(),
+                    r.summary
+                ));
+                let facts: Vec<String> = r.facts.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                if !facts.is_empty() {
+                    snapshot.push_str(&format!("//     {}\n", facts.join("; ")));
+                }
+            }
         }
     }
     let expected = PathBuf::from(format!("{}.expected", path.display()));

@@ -721,7 +721,57 @@ impl Decoder<'_> {
                     addr: self.addr(o(1)?, space)?,
                 })
             }
-            F::St | F::StAsync | F::StBulk => {
+            F::StBulk => {
+                let space = if m.has(".shared::cta") || m.has(".shared") {
+                    Space::Shared
+                } else {
+                    Space::Generic
+                };
+                match o(2)? {
+                    Operand::Imm(imm) if matches!(imm.value, ImmValue::Int(0)) => {}
+                    _ => return Err("st.bulk with a non-zero value".into()),
+                }
+                Ok(Op::Bulk(Box::new(BulkOp {
+                    dst: self.addr(o(0)?, space)?,
+                    dst_space: space,
+                    src: None,
+                    size: self.src(o(1)?, Ty::U64)?,
+                    mbar: None,
+                })))
+            }
+            F::CpAsyncBulkPrefetch
+            | F::CpAsyncBulkPrefetchTensor
+            | F::CpAsyncBulkCommitGroup
+            | F::CpAsyncBulkWaitGroup => Ok(Op::Nop),
+            F::CpAsyncBulk if !m.has(".tensor") => {
+                // The state spaces in order: destination, source.
+                let spaces: Vec<Space> = inst
+                    .opcode
+                    .modifiers
+                    .iter()
+                    .filter_map(|x| match x.split("::").next() {
+                        Some(".global") => Some(Space::Global),
+                        Some(".shared") => Some(Space::Shared),
+                        _ => None,
+                    })
+                    .collect();
+                let [dst_space, src_space] = spaces[..] else {
+                    return Err("cp.async.bulk state spaces".into());
+                };
+                let mbar = if m.mods.iter().any(|x| x.starts_with(".mbarrier")) {
+                    Some(self.addr(o(3)?, Space::Shared)?)
+                } else {
+                    None
+                };
+                Ok(Op::Bulk(Box::new(BulkOp {
+                    dst: self.addr(o(0)?, dst_space)?,
+                    dst_space,
+                    src: Some((self.addr(o(1)?, src_space)?, src_space)),
+                    size: self.src(o(2)?, Ty::U32)?,
+                    mbar,
+                })))
+            }
+            F::St | F::StAsync => {
                 let space = m.space();
                 let ety = m.last_type()?;
                 let v = o(1)?;
@@ -1043,6 +1093,10 @@ impl Decoder<'_> {
                 })
             }
             F::Ldmatrix | F::Stmatrix => self.decode_ldst_matrix(inst, &m, family == F::Ldmatrix),
+            F::Tex | F::Tld4 => self.decode_tex(inst, family == F::Tld4, &m),
+            F::Suld | F::Sust | F::Sured => self.decode_surf(inst, family, &m),
+            F::Txq | F::Suq | F::Istypep => self.decode_query(inst, family == F::Istypep, &m),
+            F::WmmaLoad | F::WmmaStore | F::WmmaMma => self.decode_wmma(inst, family, &m),
             F::Mma | F::MmaSp | F::MmaSpOrderedMetadata => self.decode_mma(inst, &m),
             F::CpAsync
             | F::CpAsyncCommitGroup
@@ -1051,12 +1105,8 @@ impl Decoder<'_> {
             | F::CpAsyncMbarrierArrive
             | F::CpAsyncBulk
             | F::CpReduceAsyncBulk
-            | F::CpAsyncBulkPrefetch
             | F::CpAsyncBulkTensor
-            | F::CpReduceAsyncBulkTensor
-            | F::CpAsyncBulkPrefetchTensor
-            | F::CpAsyncBulkCommitGroup
-            | F::CpAsyncBulkWaitGroup => {
+            | F::CpReduceAsyncBulkTensor => {
                 if m.has(".bulk") || m.has(".tensor") || m.has(".reduce") {
                     return Err("bulk asynchronous copies".into());
                 }
@@ -1457,6 +1507,25 @@ impl Decoder<'_> {
                 },
             });
         }
+        if m.has(".rs") {
+            let dty = *tys.first().ok_or("cvt.rs type")?;
+            let n = inst.operands.len();
+            if n < 3 {
+                return Err("cvt.rs operands".into());
+            }
+            let mut vals = Vec::new();
+            for op in &inst.operands[1..n - 1] {
+                vals.extend(self.srcs(op, Ty::F32)?);
+            }
+            return Ok(Op::CvtRs {
+                dty,
+                relu: m.info.relu,
+                satfinite: m.info.satfinite,
+                d: self.dst_bits(o(0)?, dty.bits().min(32))?,
+                vals: vals.into(),
+                rbits: self.src(o(n - 1)?, Ty::B32)?,
+            });
+        }
         let (dty, sty) = match tys.as_slice() {
             [d, s] => (*d, *s),
             _ => return Err("cvt needs two types".into()),
@@ -1744,6 +1813,307 @@ impl Decoder<'_> {
         })
     }
 
+    /// A texture, sampler or surface operand: a register, a module-level
+    /// object, or a `.texref`-like parameter (its handle is loaded).
+    fn handle(&self, op: &Operand) -> R<Handle> {
+        let from_sym = |name: &str| -> R<Handle> {
+            Ok(match self.symbol(name)? {
+                SymLoc::Value(v) => Handle::Val(Src::Imm(v)),
+                loc @ (SymLoc::KParam(_) | SymLoc::FrameParam(_)) => {
+                    Handle::Param(Src::Sym(loc, 0))
+                }
+                _ => return Err(format!("`{name}` is not a texture, sampler or surface")),
+            })
+        };
+        match op {
+            Operand::Reg { .. } => Ok(Handle::Val(self.src(op, Ty::U64)?)),
+            Operand::Symbol { name, .. } => from_sym(name),
+            Operand::Address(Address { base, .. }) => match base {
+                AddressBase::Reg(r) => Ok(Handle::Val(Src::Reg(self.slot(*r, None)?))),
+                AddressBase::Symbol(name) => from_sym(name),
+                AddressBase::Absolute => Err("absolute texture address".into()),
+            },
+            Operand::AddressList(items) if items.len() == 1 => self.handle(&items[0]),
+            other => Err(format!("texture operand {other:?}")),
+        }
+    }
+
+    /// The sources of a vector operand `{a, b}` (or a single operand).
+    fn srcs(&self, op: &Operand, ty: Ty) -> R<Vec<Src>> {
+        match (self.vector_items(op), self.vector_reg(op)) {
+            (Some(items), _) => items.iter().map(|x| self.src(x, ty)).collect(),
+            (None, Some((base, n))) => Ok((0..n).map(|i| Src::Reg(base + i)).collect()),
+            _ => Ok(vec![self.src(op, ty)?]),
+        }
+    }
+
+    fn dsts(&self, op: &Operand, ty: Ty) -> R<Vec<Dst>> {
+        match (self.vector_items(op), self.vector_reg(op)) {
+            (Some(items), _) => items.iter().map(|x| self.dst(x, ty)).collect(),
+            (None, Some((base, n))) => Ok((0..n)
+                .map(|i| Dst {
+                    slot: base + i,
+                    reg_bits: self.reg_bits(base + i),
+                    bits: ty.bits().min(64) as u8,
+                    signed: ty.is_signed(),
+                })
+                .collect()),
+            _ => Ok(vec![self.dst(op, ty)?]),
+        }
+    }
+
+    /// `[a, {c}]`, `[a, b, {c}]`: the texture, the sampler, the coordinates.
+    fn tex_operand(&self, op: &Operand) -> R<(Handle, Option<Handle>, Vec<Src>)> {
+        let Operand::AddressList(items) = op else {
+            return Err(format!("texture operand {op:?}"));
+        };
+        let (coords, rest) = items.split_last().ok_or("empty texture operand")?;
+        let coords = self.srcs(coords, Ty::B32)?;
+        match rest {
+            [t] => Ok((self.handle(t)?, None, coords)),
+            [t, s] => Ok((self.handle(t)?, Some(self.handle(s)?), coords)),
+            _ => Err("texture operand".into()),
+        }
+    }
+
+    fn decode_tex(&self, inst: &Inst, gather: bool, m: &Mods) -> R<Op> {
+        use crate::texture::Geom;
+        let geom = inst
+            .opcode
+            .modifiers
+            .iter()
+            .find_map(|x| Geom::parse(x))
+            .ok_or("texture geometry")?;
+        let tys = m.types();
+        let (dty, cty) = match tys.as_slice() {
+            [d, c] => (*d, *c),
+            _ => return Err("texture types".into()),
+        };
+        let f16x2 = dty == Ty::F16x2;
+        if !matches!(dty, Ty::F32 | Ty::S32 | Ty::U32 | Ty::F16 | Ty::F16x2) {
+            return Err(format!("texture result type {dty:?}"));
+        }
+        let gather = if gather {
+            Some(
+                m.pick(&[(".r", 0u8), (".g", 1), (".b", 2), (".a", 3)])
+                    .ok_or("tld4 component")?,
+            )
+        } else {
+            None
+        };
+        let dreg_ty = if f16x2 { Ty::B32 } else { dty };
+        let (ds, p) = match self.operand(inst, 0)? {
+            Operand::PredPair(d, p) => (self.dsts(d, dreg_ty)?, self.dst(p, Ty::Pred)?),
+            d => (self.dsts(d, dreg_ty)?, Dst::SINK),
+        };
+        let (tex, sampler, coords) = self.tex_operand(self.operand(inst, 1)?)?;
+        // Skip the level of detail (`.level`) or the gradients (`.grad`):
+        // there is one mipmap level.
+        let mut next = 2;
+        if m.has(".level") {
+            next += 1;
+        } else if m.has(".grad") {
+            next += 2;
+        }
+        let mut offsets = Vec::new();
+        let mut depth = None;
+        for op in inst.operands.iter().skip(next) {
+            match op {
+                Operand::Vector(_) => offsets = self.srcs(op, Ty::S32)?,
+                op => depth = Some(self.src(op, Ty::F32)?),
+            }
+        }
+        Ok(Op::Tex(Box::new(TexOp {
+            gather,
+            geom,
+            dty,
+            f16x2,
+            int_coords: cty == Ty::S32,
+            ds,
+            p,
+            tex,
+            sampler,
+            coords,
+            offsets,
+            depth,
+        })))
+    }
+
+    fn decode_surf(&self, inst: &Inst, family: F, m: &Mods) -> R<Op> {
+        use crate::texture::{Geom, SurfClamp};
+        let geom = inst
+            .opcode
+            .modifiers
+            .iter()
+            .find_map(|x| Geom::parse(x))
+            .ok_or("surface geometry")?;
+        let ety = m.last_type()?;
+        if ety.bytes() > 8 {
+            return Err(format!("surface access of {ety:?}"));
+        }
+        let clamp = m
+            .pick(&[
+                (".clamp", SurfClamp::Clamp),
+                (".zero", SurfClamp::Zero),
+                (".trap", SurfClamp::Trap),
+            ])
+            .unwrap_or(SurfClamp::Trap);
+        let formatted = m.has(".p");
+        let kind = match family {
+            F::Suld => SurfKind::Ld,
+            F::Sust => SurfKind::St,
+            _ => SurfKind::Red(
+                m.pick(&[
+                    (".add", AtomOp::Add),
+                    (".min", AtomOp::Min),
+                    (".max", AtomOp::Max),
+                    (".and", AtomOp::And),
+                    (".or", AtomOp::Or),
+                ])
+                .ok_or("sured operation")?,
+            ),
+        };
+        let (addr_op, val_op) = if kind == SurfKind::Ld {
+            (self.operand(inst, 1)?, self.operand(inst, 0)?)
+        } else {
+            (self.operand(inst, 0)?, self.operand(inst, 1)?)
+        };
+        let (surf, sampler, coords) = self.tex_operand(addr_op)?;
+        if sampler.is_some() {
+            return Err("surface operand with a sampler".into());
+        }
+        let vty = if formatted { Ty::B32 } else { ety };
+        let (ds, vals) = if kind == SurfKind::Ld {
+            (self.dsts(val_op, ety)?, Vec::new())
+        } else {
+            (Vec::new(), self.srcs(val_op, vty)?)
+        };
+        Ok(Op::Surf(Box::new(SurfOp {
+            kind,
+            formatted,
+            geom,
+            ety,
+            clamp,
+            surf,
+            coords,
+            ds,
+            vals,
+        })))
+    }
+
+    fn decode_query(&self, inst: &Inst, istypep: bool, m: &Mods) -> R<Op> {
+        let what = inst
+            .opcode
+            .modifiers
+            .iter()
+            .find(|x| !matches!(x.as_str(), ".b32" | ".level"))
+            .ok_or("query attribute")?;
+        let level = if m.has(".level") {
+            Some(self.src(self.operand(inst, 2)?, Ty::U32)?)
+        } else {
+            None
+        };
+        Ok(Op::Query(Box::new(QueryOp {
+            what: what.as_str().into(),
+            istypep,
+            level,
+            d: self.dst(
+                self.operand(inst, 0)?,
+                if istypep { Ty::Pred } else { Ty::B32 },
+            )?,
+            obj: self.handle(self.operand(inst, 1)?)?,
+        })))
+    }
+
+    fn decode_wmma(&self, inst: &Inst, family: F, m: &Mods) -> R<Op> {
+        use crate::wmma::{valid_shape, BitOp, Frag, MmaSpec, WTy};
+        let mods = &inst.opcode.modifiers;
+        let mnk = mods
+            .iter()
+            .find_map(|x| {
+                let rest = x.strip_prefix(".m")?;
+                let (m, rest) = rest.split_once('n')?;
+                let (n, k) = rest.split_once('k')?;
+                Some((m.parse().ok()?, n.parse().ok()?, k.parse().ok()?))
+            })
+            .ok_or("wmma shape")?;
+        let tys: Vec<WTy> = mods.iter().filter_map(|x| WTy::parse(x)).collect();
+        let row = m.has(".row");
+        let reg_ty = |t: WTy| if t == WTy::F64 { Ty::B64 } else { Ty::B32 };
+        let stride = |i: usize| -> R<Option<Src>> {
+            match inst.operands.get(i) {
+                Some(op) => Ok(Some(self.src(op, Ty::U32)?)),
+                None => Ok(None),
+            }
+        };
+        let op = match family {
+            F::WmmaLoad => {
+                let ty = *tys.last().ok_or("wmma type")?;
+                let frag = m
+                    .pick(&[(".a", Frag::A), (".b", Frag::B), (".c", Frag::C)])
+                    .ok_or("wmma fragment")?;
+                if frag != Frag::C && !valid_shape(ty, mnk) {
+                    return Err(format!("wmma shape {mnk:?} with {ty:?}"));
+                }
+                WmmaOp::Load {
+                    frag,
+                    ty,
+                    mnk,
+                    row,
+                    space: m.space(),
+                    ds: self.dsts(self.operand(inst, 0)?, reg_ty(ty))?,
+                    addr: self.addr(self.operand(inst, 1)?, m.space())?,
+                    stride: stride(2)?,
+                }
+            }
+            F::WmmaStore => {
+                let ty = *tys.last().ok_or("wmma type")?;
+                WmmaOp::Store {
+                    ty,
+                    mnk,
+                    row,
+                    space: m.space(),
+                    srcs: self.srcs(self.operand(inst, 1)?, reg_ty(ty))?,
+                    addr: self.addr(self.operand(inst, 0)?, m.space())?,
+                    stride: stride(2)?,
+                }
+            }
+            _ => {
+                let (dty, aty, bty, cty) = match tys.as_slice() {
+                    [d, c] => (*d, WTy::F16, WTy::F16, *c),
+                    [d, a, b, c] => (*d, *a, *b, *c),
+                    _ => return Err("wmma.mma types".into()),
+                };
+                if !valid_shape(aty, mnk) {
+                    return Err(format!("wmma shape {mnk:?} with {aty:?}"));
+                }
+                let bop = if m.has(".xor") {
+                    Some(BitOp::Xor)
+                } else if m.has(".and") {
+                    Some(BitOp::And)
+                } else {
+                    None
+                };
+                WmmaOp::Mma {
+                    spec: MmaSpec {
+                        mnk,
+                        aty,
+                        bty,
+                        cty,
+                        dty,
+                        sat: m.has(".satfinite"),
+                        bop,
+                    },
+                    d: self.dsts(self.operand(inst, 0)?, reg_ty(dty))?,
+                    a: self.srcs(self.operand(inst, 1)?, reg_ty(aty))?,
+                    b: self.srcs(self.operand(inst, 2)?, reg_ty(bty))?,
+                    c: self.srcs(self.operand(inst, 3)?, reg_ty(cty))?,
+                }
+            }
+        };
+        Ok(Op::Wmma(Box::new(op)))
+    }
+
     fn decode_ldst_matrix(&self, inst: &Inst, m: &Mods, load: bool) -> R<Op> {
         if !m.has(".m8n8") || m.last_type()? != Ty::B16 {
             return Err("only the m8n8 .b16 shape".into());
@@ -1798,11 +2168,53 @@ impl Decoder<'_> {
             Some((mm.parse().ok()?, nn.parse().ok()?, kk.parse().ok()?))
         };
         let (mm, nn, kk) = parse(shape).ok_or("mma shape")?;
-        if !m.has(".row") || !m.has(".col") {
+        let layouts: Vec<bool> = inst
+            .opcode
+            .modifiers
+            .iter()
+            .filter_map(|x| match x.as_str() {
+                ".row" => Some(true),
+                ".col" => Some(false),
+                _ => None,
+            })
+            .collect();
+        let rows = match layouts.as_slice() {
+            [a, b] => (*a, *b),
+            _ => return Err("mma layouts".into()),
+        };
+        let f16_884 = (mm, nn, kk) == (8, 8, 4) && m.has(".f16");
+        if rows != (true, false) && !f16_884 {
             return Err("mma layouts other than .row.col".into());
         }
         let tys = m.types();
+        // `.s4`/`.u4`/`.b1` multiplicands are not `Ty`s: read them from the
+        // modifiers (`.s32.s4.u4.s32`: the second and third types).
+        let subs: Vec<crate::wmma::WTy> = inst
+            .opcode
+            .modifiers
+            .iter()
+            .filter_map(|x| crate::wmma::WTy::parse(x))
+            .collect();
+        let sub = match subs.as_slice() {
+            [_, a, b, _]
+                if matches!(
+                    a,
+                    crate::wmma::WTy::S4 | crate::wmma::WTy::U4 | crate::wmma::WTy::B1
+                ) =>
+            {
+                let bop = if m.has(".xor") {
+                    Some(crate::wmma::BitOp::Xor)
+                } else if m.has(".and") {
+                    Some(crate::wmma::BitOp::And)
+                } else {
+                    None
+                };
+                Some((*a, *b, bop))
+            }
+            _ => None,
+        };
         let (dty, aty, bty, cty) = match tys.as_slice() {
+            _ if sub.is_some() => (Ty::S32, Ty::B32, Ty::B32, Ty::S32),
             [d, a, b, c] => (*d, *a, *b, *c),
             [d, c] if *d == *c => (*d, *d, *d, *c),
             [d, ab, c] => (*d, *ab, *ab, *c),
@@ -1830,7 +2242,9 @@ impl Decoder<'_> {
             aty,
             bty,
             cty,
-            sat: m.info.satfinite,
+            sat: m.info.satfinite || m.has(".satfinite"),
+            sub,
+            rows,
             d,
             a: list(1, reg_ty(aty))?,
             b: list(2, reg_ty(bty))?,

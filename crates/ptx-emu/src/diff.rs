@@ -41,6 +41,18 @@
 //! same for the original and the optimized run. Buffers wider than 4 bytes
 //! per element see pairs of these words.
 //!
+//! Texture, surface and sampler parameters (`.texref`, `.surfref`,
+//! `.samplerref`, or an address-sized integer parameter that reaches the
+//! handle operand of `tex`/`tld4`/`txq`, `suld`/`sust`/`sured`/`suq`, or the
+//! sampler operand of an independent-mode `tex`) get objects
+//! ([`crate::texture`]): a texture the generated RGBA `f32` image of
+//! [`Image::default_texture`], a surface the generated RGBA `u32` image of
+//! [`Image::default_surface`] (compared after the launch like a buffer), a
+//! sampler (and a texture's own sampler state) by launch shape
+//! ([`shape_sampler`]): CUDA's defaults (clamp, point, unnormalized
+//! coordinates), then linear filtering with normalized coordinates and
+//! wrap, then mirror / border / clamp.
+//!
 //! Integer scalars get the candidates `T` (total threads), `T - T/4 - 1`,
 //! `16`, `1` in turn (all integer scalars the same value), first with the
 //! one-dimensional block of the shape, then with a square-ish
@@ -83,12 +95,21 @@
 //! out-of-bounds or misaligned access, an undefined value, the step limit,
 //! ...), the optimized kernel runs on the last candidate's inputs too. If it
 //! stops at the same point ([`same_stop`]: the same kind of error, function
-//! and thread, the same address for a memory fault) and every buffer is equal
-//! (not compared for the step limit), that is a verdict,
-//! [`Outcome::BothStopped`] ("equal: both stop at ..."). A run that stops
-//! where the other does not is a difference ([`Outcome::Error`]), except an
-//! original that exceeds the step limit while the optimized one finishes:
-//! skipped, nothing to compare.
+//! and thread, the same address for a memory fault) and every buffer (and
+//! surface) is equal, that is a verdict, [`Outcome::BothStopped`] ("equal:
+//! both stop at ..."). Two runs that both reach the step limit stopped after
+//! the same number of steps, not necessarily at the same point of the
+//! program: equal memory is the verdict, different memory is skipped
+//! (nothing is proven either way). A run that stops where the other does
+//! not is a difference ([`Outcome::Error`]), except an original that exceeds
+//! the step limit while the optimized one finishes: skipped, nothing to
+//! compare.
+//!
+//! Every try (each launch shape, each scalar candidate) starts from the
+//! module's initial global memory ([`Emulator::save_globals`]; up to
+//! [`MAX_SNAPSHOT`] bytes of module variables and images), so a try that
+//! faults in the original alone leaves nothing behind in the module's
+//! variables or surfaces for the next one.
 //!
 //! # Shared memory
 //!
@@ -105,6 +126,11 @@ use rustc_hash::FxHashMap;
 
 use crate::error::{EmuError, ErrorKind};
 use crate::launch::{Buffer, Dim3, ElemType, Emulator, KernelArg, LaunchConfig};
+use crate::texture::{AddrMode, Filter, Image, Sampler};
+
+/// The most global memory (module variables and images) [`verify`] copies
+/// to start every try from the module's initial state.
+pub const MAX_SNAPSHOT: u64 = 64 << 20;
 
 /// How [`verify`] runs.
 #[derive(Clone, Debug)]
@@ -149,6 +175,15 @@ pub enum ParamClass {
     Float { size: u64 },
     /// Anything else (arrays, `.b8` aggregates, half types): zero bytes.
     Bytes { size: u64 },
+    /// A texture object: a `.texref` parameter, or an address-sized integer
+    /// parameter that reaches the texture operand of `tex`/`tld4`/`txq`.
+    Texture,
+    /// A surface object (`.surfref`, or the surface operand of
+    /// `suld`/`sust`/`sured`/`suq`).
+    Surface,
+    /// A sampler object (`.samplerref`, or the sampler operand of an
+    /// independent-mode `tex`).
+    Sampler,
 }
 
 /// A module plus, optionally, the text it was lowered from (for PTX line
@@ -393,6 +428,15 @@ pub fn verify_sources(
             .max(emu_b.program().layout.shared_static);
         max_dynamic_shared(arch).saturating_sub(static_smem.min(u32::MAX as u64) as u32)
     });
+    // The module's initial global memory, to start tries from (a copy of
+    // every `.global` variable and image; not taken past 64 MiB, where the
+    // copies would cost more than they protect).
+    let initial = (emu_a.global_bytes().max(emu_b.global_bytes()) <= MAX_SNAPSHOT)
+        .then(|| (emu_a.save_globals(), emu_b.save_globals()));
+    // Whether the emulators' module state may differ from the initial one:
+    // after any launch (restoring after equal launches too keeps every
+    // shape independent of the ones before).
+    let mut dirty = false;
     for (si, (grid, shape_block)) in launch_shapes(&orig_fn, opts).into_iter().enumerate() {
         let threads = (grid.count() * shape_block.count()) as usize;
         let words = opts.elements.unwrap_or((threads * 4).max(4096));
@@ -430,9 +474,17 @@ pub fn verify_sources(
                 dynamic_smem,
             };
             let seed = opts.seed ^ (si as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let args = make_args(&classes, words, seed, ival, fscalar);
+            let args = make_args(&classes, words, seed, ival, fscalar, si);
             scalars = describe_scalars(&report.params, ival, fscalar);
             let mut a = args.clone();
+            // Every try starts from the module's initial state, so that a
+            // try of the original alone (one that faults, and is retried)
+            // leaves nothing behind in the module's variables and surfaces.
+            if let (true, Some((ga, gb))) = (dirty, &initial) {
+                emu_a.restore_globals(ga);
+                emu_b.restore_globals(gb);
+            }
+            dirty = true;
             let ra = emu_a.launch(kernel, cfg, &mut a);
             let last = ti + 1 == tries.len();
             match ra {
@@ -462,12 +514,15 @@ pub fn verify_sources(
                             Outcome::Skipped(eb.to_string())
                         }
                         Err(eb) if same_stop(&e, &eb) => {
-                            let diff = if matches!(e.kind, ErrorKind::StepLimit(_)) {
-                                None
-                            } else {
-                                compare(&a, &b, &report.params, approx, opts.approx_ulps)
-                            };
+                            let diff = compare(&a, &b, &report.params, approx, opts.approx_ulps);
+                            let limit = matches!(e.kind, ErrorKind::StepLimit(_));
                             match diff {
+                                // The two runs stopped after the same number
+                                // of steps, not at the same point of the
+                                // program: different memory proves nothing.
+                                Some(d) if limit => Outcome::Skipped(format!(
+                                    "both runs reached the step limit, with different memory ({d})"
+                                )),
                                 Some(d) => Outcome::Different(d),
                                 None => Outcome::BothStopped { error: e },
                             }
@@ -656,6 +711,59 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
             }
         }
     }
+    // Texture, surface and sampler operands.
+    let (mut textures, mut surfaces, mut samplers) = (0u128, 0u128, 0u128);
+    for (_, inst) in func.insts_in_order() {
+        let family = inst.opcode.info.family;
+        let carried = |op: Option<&Operand>| {
+            let mut bits = 0u128;
+            let op = match op {
+                Some(Operand::AddressList(items)) if items.len() == 1 => items.first(),
+                op => op,
+            };
+            match op {
+                Some(Operand::Address(a)) => {
+                    if let AddressBase::Reg(r) = a.base {
+                        bits |= carries.get(&r).copied().unwrap_or(0);
+                    }
+                }
+                Some(op @ Operand::Reg { .. }) => {
+                    op.for_each_reg(&mut |r| bits |= carries.get(&r).copied().unwrap_or(0))
+                }
+                _ => {}
+            }
+            bits
+        };
+        let list = |i: usize| match inst.operands.get(i) {
+            Some(Operand::AddressList(items)) => items.clone(),
+            _ => Vec::new(),
+        };
+        match family {
+            FamilyId::Tex | FamilyId::Tld4 => {
+                let items = list(1);
+                textures |= carried(items.first());
+                if items.len() == 3 {
+                    samplers |= carried(items.get(1));
+                }
+            }
+            FamilyId::Suld => surfaces |= carried(list(1).first()),
+            FamilyId::Sust | FamilyId::Sured => surfaces |= carried(list(0).first()),
+            FamilyId::Suq => surfaces |= carried(inst.operands.get(1)),
+            FamilyId::Txq => {
+                let sampler_query = inst.opcode.modifiers.iter().any(|m| {
+                    m.starts_with(".addr_mode")
+                        || m == ".filter_mode"
+                        || m == ".force_unnormalized_coords"
+                });
+                if sampler_query {
+                    samplers |= carried(inst.operands.get(1));
+                } else {
+                    textures |= carried(inst.operands.get(1));
+                }
+            }
+            _ => {}
+        }
+    }
     let mut addressed = 0u128;
     for (_, inst) in func.insts_in_order() {
         let info = &inst.opcode.info;
@@ -685,6 +793,23 @@ pub fn classify_params(func: &Function, addr_bits: u32, sizes: &[u64]) -> Vec<Pa
         .map(|(i, p)| {
             let size = sizes.get(i).copied().unwrap_or(0);
             let scalar_like = p.dims.is_empty() && p.vector.is_none();
+            match p.ty.as_str() {
+                ".texref" => return ParamClass::Texture,
+                ".surfref" => return ParamClass::Surface,
+                ".samplerref" => return ParamClass::Sampler,
+                _ => {}
+            }
+            if scalar_like && ptr_ty(&p.ty) && size >= 8 {
+                if textures & bit(i) != 0 {
+                    return ParamClass::Texture;
+                }
+                if surfaces & bit(i) != 0 {
+                    return ParamClass::Surface;
+                }
+                if samplers & bit(i) != 0 {
+                    return ParamClass::Sampler;
+                }
+            }
             if p.ptr.is_some() || (scalar_like && ptr_ty(&p.ty) && addressed & bit(i) != 0) {
                 return ParamClass::Buffer;
             }
@@ -813,17 +938,47 @@ pub fn generate_words(seed: u64, words: usize) -> Vec<u32> {
         .collect()
 }
 
+/// The sampler of launch shape `shape`: clamp and point filtering with
+/// unnormalized coordinates (CUDA's defaults) first, then linear filtering
+/// with normalized coordinates and wrap, then mirror / border / clamp.
+pub fn shape_sampler(shape: usize) -> Sampler {
+    match shape % 3 {
+        0 => Sampler::default(),
+        1 => Sampler {
+            addr: [AddrMode::Wrap; 3],
+            filter: Filter::Linear,
+            normalized: true,
+            force_unnormalized: false,
+        },
+        _ => Sampler {
+            addr: [AddrMode::Mirror, AddrMode::Border, AddrMode::Clamp],
+            filter: Filter::Linear,
+            normalized: true,
+            force_unnormalized: false,
+        },
+    }
+}
+
 fn make_args(
     classes: &[ParamClass],
     words: usize,
     seed: u64,
     ival: i64,
     fval: f64,
+    shape: usize,
 ) -> Vec<KernelArg> {
     classes
         .iter()
         .enumerate()
         .map(|(i, c)| match c {
+            ParamClass::Texture => KernelArg::Texture {
+                image: Image::default_texture(seed.wrapping_add(i as u64 * 0x1000_0001)),
+                sampler: shape_sampler(shape),
+            },
+            ParamClass::Surface => KernelArg::Surface(Image::default_surface(
+                seed.wrapping_add(i as u64 * 0x1000_0001),
+            )),
+            ParamClass::Sampler => KernelArg::Sampler(shape_sampler(shape)),
             ParamClass::Buffer => {
                 let w = generate_words(seed.wrapping_add(i as u64 * 0x1000_0001), words);
                 KernelArg::Buffer(Buffer::from_slice(&w))
@@ -848,7 +1003,10 @@ fn describe_scalars(params: &[(String, ParamClass)], ival: i64, fval: f64) -> St
             ParamClass::Int { .. } => out.push(format!("{name}={ival}")),
             ParamClass::Float { .. } => out.push(format!("{name}={fval}")),
             ParamClass::Bytes { .. } => out.push(format!("{name}=0")),
-            ParamClass::Buffer => {}
+            ParamClass::Buffer
+            | ParamClass::Texture
+            | ParamClass::Surface
+            | ParamClass::Sampler => {}
         }
     }
     out.join(" ")
@@ -877,22 +1035,22 @@ fn compare(
     ulps: u32,
 ) -> Option<Difference> {
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        let (Some(x), Some(y)) = (x.buffer(), y.buffer()) else {
+        let (Some(x), Some(y)) = (x.device_bytes(), y.device_bytes()) else {
             continue;
         };
         let mut first = None;
         let mut count = 0;
-        let words = x.bytes.len().max(y.bytes.len()).div_ceil(4);
+        let words = x.len().max(y.len()).div_ceil(4);
         for w in 0..words {
-            let get = |buf: &Buffer| {
+            let get = |buf: &[u8]| {
                 let mut b = [0u8; 4];
                 for (k, slot) in b.iter_mut().enumerate() {
-                    *slot = buf.bytes.get(w * 4 + k).copied().unwrap_or(0);
+                    *slot = buf.get(w * 4 + k).copied().unwrap_or(0);
                 }
                 u32::from_le_bytes(b)
             };
             let (va, vb) = (get(x), get(y));
-            let full = w * 4 + 4 <= x.bytes.len();
+            let full = w * 4 + 4 <= x.len();
             let ok = if full {
                 words_match(va, vb, approx, ulps)
             } else {
@@ -1059,6 +1217,76 @@ mod tests {
         let elsewhere = kernel("st.global.u32 [%rd4], %r1;\nsetp.eq.u32 %p1, %r1, 4;\n@%p1 trap;");
         let r = verify(&m, &elsewhere, "k", &VerifyOptions::default());
         assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+    }
+
+    #[test]
+    fn texture_and_surface_objects_are_classified_and_compared() {
+        let m = lower(include_str!("../../../test-data/frontend/tex_surf.ptx"));
+        let f = &m.functions[0];
+        assert_eq!(
+            classify_params(f, 64, &[8, 8, 8, 4, 4]),
+            vec![
+                ParamClass::Texture,
+                ParamClass::Surface,
+                ParamClass::Buffer,
+                ParamClass::Int { size: 4 },
+                ParamClass::Int { size: 4 }
+            ]
+        );
+        let r = verify(&m, &m, &f.sig.name, &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
+        // A store to the surface that differs is found in the surface.
+        let text = include_str!("../../../test-data/frontend/tex_surf.ptx");
+        let changed = text.replace("and.b16  \t%rs7, %rs2, 255;", "and.b16  \t%rs7, %rs2, 254;");
+        assert_ne!(changed, text);
+        let r = verify(&m, &lower(&changed), &f.sig.name, &VerifyOptions::default());
+        assert_eq!(r.verdict(), Verdict::Different, "{r:?}");
+    }
+
+    #[test]
+    fn every_try_starts_from_the_initial_module_state() {
+        // The first two scalar candidates (32, 23) fault after every thread
+        // incremented the module's counter; the third (16) runs. Had the
+        // faulting tries of the original alone kept their increments, the
+        // original would store 96 where the optimized stores 32.
+        let m = lower(&format!(
+            "{HEADER}.global .u32 counter;\n\
+             .visible .entry k(.param .u64 k_out, .param .u32 k_n)\n{{\n.reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n\
+             ld.param.u64 %rd1, [k_out];\nld.param.u32 %r1, [k_n];\nmov.u32 %r2, %tid.x;\n\
+             atom.global.add.u32 %r3, [counter], 1;\nsetp.gt.u32 %p1, %r1, 16;\n\
+             @%p1 ld.global.u32 %r4, [%rd1+100000000];\nbar.sync 0;\nld.global.u32 %r5, [counter];\n\
+             mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r5;\nret;\n}}\n"
+        ));
+        let opts = VerifyOptions {
+            shapes: vec![(Dim3::x(1), Dim3::x(32))],
+            ..VerifyOptions::default()
+        };
+        let r = verify(&m, &m, "k", &opts);
+        assert_eq!(r.verdict(), Verdict::Equal, "{r:?}");
+        assert_eq!(r.runs[0].scalars, "k_n=16");
+    }
+
+    #[test]
+    fn step_limits_compare_memory() {
+        let opts = VerifyOptions {
+            step_limit: 20_000,
+            ..VerifyOptions::default()
+        };
+        let spin = kernel("st.global.u32 [%rd4], %r1;\nL: bra L;");
+        let r = verify(&spin, &spin, "k", &opts);
+        assert!(
+            r.runs.iter().all(|run| matches!(
+                &run.outcome,
+                Outcome::BothStopped { error } if matches!(error.kind, ErrorKind::StepLimit(_))
+            )),
+            "{r:?}"
+        );
+        // Another value stored before spinning: not equal, and no proof of a
+        // difference either (the runs stop after as many steps, not at the
+        // same point).
+        let other = kernel("add.u32 %r2, %r1, 1;\nst.global.u32 [%rd4], %r2;\nL: bra L;");
+        let r = verify(&spin, &other, "k", &opts);
+        assert_eq!(r.verdict(), Verdict::Skipped, "{r:?}");
     }
 
     #[test]

@@ -174,6 +174,9 @@ pub struct Ctx<'a> {
     /// `printf` output of this launch, one entry per call and thread
     /// (`ctaid (x,y,z) tid (x,y,z): text`), at most [`MAX_OUTPUT`] entries.
     pub output: Vec<String>,
+    /// Texture, sampler and surface objects (the module's, then the
+    /// launch's); see [`crate::texture`].
+    pub objs: &'a [crate::texture::Obj],
 }
 
 /// `printf` calls kept per launch.
@@ -1617,6 +1620,34 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
             }
             write(w, *d, &out, active, def);
         }
+        Op::CvtRs {
+            dty,
+            relu,
+            satfinite,
+            d,
+            vals,
+            rbits,
+        } => {
+            let vs: Vec<[u64; 32]> = vals.iter().map(|s| val(cx, w, *s)).collect();
+            let rv = val(cx, w, *rbits);
+            let mut srcs = vals.to_vec();
+            srcs.push(*rbits);
+            let def = dm(w, &srcs);
+            let mut out = [0u64; 32];
+            for l in 0..32 {
+                let x: Vec<u32> = vs.iter().map(|v| v[l] as u32).collect();
+                match crate::cvt::cvt_rs(*dty, &x, rv[l] as u32, *relu, *satfinite) {
+                    Some(r) => out[l] = r,
+                    None => {
+                        return Err(fault(
+                            ErrorKind::Unsupported(format!("cvt.rs to {dty:?}")),
+                            first_lane(active),
+                        ))
+                    }
+                }
+            }
+            write(w, *d, &out, active, def);
+        }
         Op::CvtPack { dty, d, a, b, c } => {
             let av = val(cx, w, *a);
             let bv = val(cx, w, *b);
@@ -1910,6 +1941,54 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
             write(w, *p, &pout, active, active);
         }
         Op::Matrix(m) => exec_matrix(cx, w, m, active)?,
+        Op::Tex(t) => exec_tex(cx, w, t, active)?,
+        Op::Surf(t) => exec_surf(cx, w, t, active)?,
+        Op::Query(q) => exec_query(cx, w, q, active)?,
+        Op::Wmma(m) => exec_wmma(cx, w, m, active)?,
+        Op::Bulk(b) => {
+            let dv = addresses(cx, w, &b.dst, active)?;
+            let sv = match &b.src {
+                Some((a, _)) => Some(addresses(cx, w, a, active)?),
+                None => None,
+            };
+            let nv = strict(cx, w, b.size, active)?;
+            for l in lane_iter(active) {
+                let li = l as usize;
+                let n = nv[li];
+                check_align(b.dst_space, dv[li], 16).map_err(|k| fault(k, l))?;
+                if n > 1 << 20 {
+                    return Err(fault(
+                        ErrorKind::Malformed(format!("bulk copy of {n} bytes")),
+                        l,
+                    ));
+                }
+                let mut i = 0;
+                while i < n {
+                    // 8 bytes at a time where both sides allow it.
+                    let step = if n - i >= 8 { 8 } else { 1 };
+                    let v = match (&b.src, &sv) {
+                        (Some((_, space)), Some(sv)) => {
+                            load(cx, w, *space, sv[li].wrapping_add(i), step, l)?
+                        }
+                        _ => 0,
+                    };
+                    store(cx, w, b.dst_space, dv[li].wrapping_add(i), step, l, v)?;
+                    i += step;
+                }
+            }
+            if let Some(mb) = &b.mbar {
+                exec_mbar(
+                    cx,
+                    w,
+                    MbarKind::CompleteTx,
+                    Space::Shared,
+                    Dst::SINK,
+                    mb,
+                    b.size,
+                    active,
+                )?;
+            }
+        }
         Op::Video(v) => exec_video(cx, w, v, active)?,
         Op::VideoSimd(v) => exec_video_simd(cx, w, v, active),
         Op::CpAsync {
@@ -2763,4 +2842,392 @@ fn exec_video_simd(cx: &mut Ctx, w: &mut Warp, v: &VideoSimd, active: u32) {
 /// Writes a value computed outside the warp (a `bar.red` result) to its lanes.
 pub fn deliver(w: &mut Warp, d: Dst, v: u64, lanes: u32) {
     write(w, d, &[v; 32], lanes, lanes);
+}
+
+/// The handle of a texture, sampler or surface operand in every lane.
+fn handles(cx: &mut Ctx, w: &mut Warp, h: Handle, active: u32) -> F<[u64; 32]> {
+    match h {
+        Handle::Val(s) => strict(cx, w, s, active),
+        Handle::Param(s) => {
+            let a = val(cx, w, s);
+            let mut out = [0u64; 32];
+            for l in lane_iter(active) {
+                out[l as usize] = load(cx, w, Space::Param, a[l as usize], 8, l)?;
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The object a handle names.
+fn object(cx: &Ctx, h: u64, want: &str, lane: u32) -> F<crate::texture::Obj> {
+    crate::texture::handle_index(h)
+        .and_then(|i| cx.objs.get(i).copied())
+        .ok_or_else(|| {
+            fault(
+                ErrorKind::OutOfBounds {
+                    space: format!("{want} handle"),
+                    addr: h,
+                    size: 0,
+                },
+                lane,
+            )
+        })
+}
+
+fn wrong_object(what: &str, lane: u32) -> Fault {
+    fault(
+        ErrorKind::Malformed(format!("the handle does not name a {what}")),
+        lane,
+    )
+}
+
+fn exec_tex(cx: &mut Ctx, w: &mut Warp, t: &TexOp, active: u32) -> F<()> {
+    use crate::texture::{gather, sample, Fetch, Obj, TexCoords};
+    let tv = handles(cx, w, t.tex, active)?;
+    let sv = match t.sampler {
+        Some(s) => Some(handles(cx, w, s, active)?),
+        None => None,
+    };
+    let coords: Vec<[u64; 32]> = t
+        .coords
+        .iter()
+        .map(|c| strict(cx, w, *c, active))
+        .collect::<F<_>>()?;
+    let offs: Vec<[u64; 32]> = t
+        .offsets
+        .iter()
+        .map(|c| strict(cx, w, *c, active))
+        .collect::<F<_>>()?;
+    let depth = match t.depth {
+        Some(d) => Some(strict(cx, w, d, active)?),
+        None => None,
+    };
+    let float = matches!(t.dty, Ty::F32 | Ty::F16 | Ty::F16x2);
+    let mut out = [[0u64; 32]; 4];
+    for l in lane_iter(active) {
+        let li = l as usize;
+        let (img, tex_smp) = match object(cx, tv[li], "texture", l)? {
+            Obj::Texture { img, sampler } => (img, sampler),
+            _ => return Err(wrong_object("texture", l)),
+        };
+        let smp = match &sv {
+            Some(sv) => match object(cx, sv[li], "sampler", l)? {
+                Obj::Sampler(s) | Obj::Texture { sampler: s, .. } => s,
+                _ => return Err(wrong_object("sampler", l)),
+            },
+            None => tex_smp,
+        };
+        let cv: Vec<u32> = coords.iter().map(|c| c[li] as u32).collect();
+        let mut offsets = [0i32; 3];
+        for (o, v) in offsets.iter_mut().zip(&offs) {
+            *o = v[li] as u32 as i32;
+        }
+        let fetch = Fetch {
+            geom: t.geom,
+            coords: TexCoords::split(t.geom, &cv, t.int_coords),
+            offsets,
+            depth: depth.map(|d| f32::from_bits(d[li] as u32)),
+            float,
+        };
+        let global = &mut *cx.global;
+        let mut src = |a: u64, n: usize| global.slice_mut(a, n as u64).map(|s| s.to_vec());
+        let r = match t.gather {
+            Some(c) => gather(&img, &tex_smp, &smp, &fetch, c as usize, &mut src),
+            None => sample(&img, &tex_smp, &smp, &fetch, &mut src),
+        };
+        let half = |x: u32| {
+            crate::float::from_f64(
+                crate::float::Fmt::F16,
+                f32::from_bits(x) as f64,
+                crate::float::Rnd::Rn,
+            )
+        };
+        for c in 0..4 {
+            out[c][li] = match t.dty {
+                Ty::F16 => half(r[c]),
+                Ty::F16x2 if c < 2 => half(r[2 * c]) | half(r[2 * c + 1]) << 16,
+                _ => r[c] as u64,
+            };
+        }
+    }
+    for (i, d) in t.ds.iter().enumerate().take(4) {
+        write(w, *d, &out[i], active, active);
+    }
+    write(w, t.p, &[1; 32], active, active);
+    Ok(())
+}
+
+fn exec_surf(cx: &mut Ctx, w: &mut Warp, t: &SurfOp, active: u32) -> F<()> {
+    use crate::texture::{surface_addr, Obj, SurfError};
+    let hv = handles(cx, w, t.surf, active)?;
+    let coords: Vec<[u64; 32]> = t
+        .coords
+        .iter()
+        .map(|c| strict(cx, w, *c, active))
+        .collect::<F<_>>()?;
+    let vals: Vec<[u64; 32]> = t
+        .vals
+        .iter()
+        .map(|c| strict(cx, w, *c, active))
+        .collect::<F<_>>()?;
+    let n = t.ds.len().max(t.vals.len()).clamp(1, 4);
+    let esize = t.ety.bytes() as u64;
+    let mut out = [[0u64; 32]; 4];
+    for l in lane_iter(active) {
+        let li = l as usize;
+        let img = match object(cx, hv[li], "surface", l)? {
+            Obj::Surface(img) | Obj::Texture { img, .. } => img,
+            _ => return Err(wrong_object("surface", l)),
+        };
+        let fmt = img.dims.format;
+        let cv: Vec<u32> = coords.iter().map(|c| c[li] as u32).collect();
+        // `.p` accesses one texel; `.b` the vector's bytes.
+        let size = if t.formatted {
+            fmt.texel_bytes() as u64
+        } else {
+            esize * n as u64
+        };
+        let addr = surface_addr(&img, t.geom, &cv, size, !t.formatted, t.clamp).map_err(|e| {
+            let kind = match e {
+                SurfError::OutOfRange { offset } => ErrorKind::OutOfBounds {
+                    space: "surface".into(),
+                    addr: offset,
+                    size: size as u32,
+                },
+                SurfError::Misaligned { offset } => ErrorKind::Misaligned {
+                    space: "surface".into(),
+                    addr: offset,
+                    size: size as u32,
+                },
+            };
+            fault(kind, l)
+        })?;
+        let Some(a) = addr else {
+            // `.zero`: loads read zero, stores and reductions do nothing.
+            continue;
+        };
+        fn g<'m>(cx: &'m mut Ctx, at: u64, len: u64, l: u32) -> F<&'m mut [u8]> {
+            cx.global.slice_mut(at, len).ok_or_else(|| {
+                fault(
+                    ErrorKind::OutOfBounds {
+                        space: "surface".into(),
+                        addr: at,
+                        size: len as u32,
+                    },
+                    l,
+                )
+            })
+        }
+        let cbytes = fmt.ty.bytes() as u64;
+        match t.kind {
+            SurfKind::Ld => {
+                let bytes = g(cx, a, size, l)?;
+                for (i, o) in out.iter_mut().enumerate().take(n) {
+                    let s = (i as u64 * esize) as usize;
+                    o[li] = read_le(&bytes[s..s + esize as usize]);
+                }
+            }
+            SurfKind::St if t.formatted => {
+                let bytes = g(cx, a, size, l)?;
+                for (c, v) in vals.iter().enumerate().take(fmt.channels as usize) {
+                    let enc = fmt.ty.encode(v[li] as u32) as u64;
+                    let s = c * cbytes as usize;
+                    write_le(&mut bytes[s..s + cbytes as usize], enc);
+                }
+            }
+            SurfKind::St => {
+                let bytes = g(cx, a, size, l)?;
+                for (i, v) in vals.iter().enumerate().take(n) {
+                    let s = i * esize as usize;
+                    write_le(&mut bytes[s..s + esize as usize], v[li]);
+                }
+            }
+            SurfKind::Red(op) => {
+                let (at, width) = if t.formatted {
+                    (a, cbytes.min(esize))
+                } else {
+                    (a, esize)
+                };
+                let signed = t.ety.is_signed();
+                let bits = width as u32 * 8;
+                let m = mask(bits);
+                let bytes = g(cx, at, width, l)?;
+                let old = read_le(bytes);
+                let x = vals.first().map_or(0, |v| v[li]) & m;
+                let (so, sx) = (sext(old, bits) as i64, sext(x, bits) as i64);
+                let new = match op {
+                    AtomOp::Add => old.wrapping_add(x),
+                    AtomOp::And => old & x,
+                    AtomOp::Or => old | x,
+                    AtomOp::Min if signed => so.min(sx) as u64,
+                    AtomOp::Max if signed => so.max(sx) as u64,
+                    AtomOp::Min => old.min(x),
+                    AtomOp::Max => old.max(x),
+                    _ => old,
+                };
+                write_le(bytes, new & m);
+            }
+        }
+    }
+    if t.kind == SurfKind::Ld {
+        for (i, d) in t.ds.iter().enumerate().take(4) {
+            write(w, *d, &out[i], active, active);
+        }
+    }
+    Ok(())
+}
+
+fn exec_query(cx: &mut Ctx, w: &mut Warp, q: &QueryOp, active: u32) -> F<()> {
+    use crate::texture::{Obj, ObjKind};
+    let hv = handles(cx, w, q.obj, active)?;
+    let lv = match q.level {
+        Some(s) => strict(cx, w, s, active)?,
+        None => [0; 32],
+    };
+    let mut out = [0u64; 32];
+    for l in lane_iter(active) {
+        let li = l as usize;
+        if q.istypep {
+            let kind = crate::texture::handle_index(hv[li])
+                .and_then(|i| cx.objs.get(i))
+                .map(Obj::kind);
+            out[li] = match &*q.what {
+                ".texref" => kind == Some(ObjKind::Texture),
+                ".samplerref" => matches!(kind, Some(ObjKind::Sampler | ObjKind::Texture)),
+                ".surfref" => kind == Some(ObjKind::Surface),
+                _ => false,
+            } as u64;
+            continue;
+        }
+        let obj = object(cx, hv[li], "texture", l)?;
+        let (img, smp) = match obj {
+            Obj::Texture { img, sampler } => (Some(img), Some(sampler)),
+            Obj::Surface(img) => (Some(img), None),
+            Obj::Sampler(s) => (None, Some(s)),
+        };
+        let level = (lv[li] as u32).min(31);
+        let size = |v: u32| (v >> level).max(1) as u64;
+        let v = match (&*q.what, img, smp) {
+            (".width", Some(i), _) => size(i.dims.width),
+            (".height", Some(i), _) => size(i.dims.height),
+            (".depth", Some(i), _) => size(i.dims.depth),
+            (".channel_data_type", Some(i), _) => i.dims.format.ty.cl_code() as u64,
+            (".channel_order", Some(i), _) => i.dims.format.cl_order() as u64,
+            (".array_size", Some(i), _) => i.dims.layers as u64,
+            (".num_mipmap_levels" | ".num_samples", Some(_), _) => 1,
+            (".memory_layout", Some(_), _) => 0,
+            (".normalized_coords", _, Some(s)) => s.normalized as u64,
+            (".force_unnormalized_coords", _, Some(s)) => s.force_unnormalized as u64,
+            (".filter_mode", _, Some(s)) => (s.filter == crate::texture::Filter::Linear) as u64,
+            (".addr_mode_0", _, Some(s)) => s.addr[0].code() as u64,
+            (".addr_mode_1", _, Some(s)) => s.addr[1].code() as u64,
+            (".addr_mode_2", _, Some(s)) => s.addr[2].code() as u64,
+            (what, _, _) => {
+                return Err(fault(
+                    ErrorKind::Malformed(format!("query `{what}` of this object")),
+                    l,
+                ))
+            }
+        };
+        out[li] = v;
+    }
+    write(w, q.d, &out, active, active);
+    Ok(())
+}
+
+/// Memory address of element `(r, c)` of a `wmma` matrix, as a bit offset
+/// from the base.
+fn wmma_bit(ty: crate::wmma::WTy, row: bool, ld: u64, r: u64, c: u64) -> u64 {
+    let idx = if row { r * ld + c } else { c * ld + r };
+    idx * ty.bits() as u64
+}
+
+fn exec_wmma(cx: &mut Ctx, w: &mut Warp, op: &WmmaOp, active: u32) -> F<()> {
+    use crate::wmma::{element_at, frag_dims, mma, read_element, slot_place, slots, Frag};
+    match op {
+        WmmaOp::Load {
+            frag,
+            ty,
+            mnk,
+            row,
+            space,
+            ds,
+            addr,
+            stride,
+        } => {
+            let (rows, cols) = frag_dims(*frag, *mnk);
+            let elems = (rows * cols) as usize;
+            let av = addresses(cx, w, addr, active)?;
+            let sv = match stride {
+                Some(s) => Some(strict(cx, w, *s, active)?),
+                None => None,
+            };
+            let bits = ty.bits() as u64;
+            let mut out = vec![[0u64; 32]; ds.len()];
+            for l in lane_iter(active) {
+                let li = l as usize;
+                let ld = sv.map_or(if *row { cols } else { rows } as u64, |s| {
+                    s[li] as u32 as u64
+                });
+                for s in 0..slots(*ty, ds.len()) {
+                    let e = element_at(*ty, ds.len(), elems, li, s);
+                    let (r, c) = ((e / cols as usize) as u64, (e % cols as usize) as u64);
+                    let bit = wmma_bit(*ty, *row, ld, r, c);
+                    let a = av[li].wrapping_add(bit / 8);
+                    let v = if bits >= 8 {
+                        load(cx, w, *space, a, bits / 8, l)?
+                    } else {
+                        (load(cx, w, *space, a, 1, l)? >> (bit % 8)) & mask(bits as u32)
+                    };
+                    let (ri, sh) = slot_place(*ty, s);
+                    out[ri][li] |= v << sh;
+                }
+            }
+            for (d, v) in ds.iter().zip(&out) {
+                write(w, *d, v, active, active);
+            }
+        }
+        WmmaOp::Store {
+            ty,
+            mnk,
+            row,
+            space,
+            srcs,
+            addr,
+            stride,
+        } => {
+            let (rows, cols) = frag_dims(Frag::C, *mnk);
+            let av = addresses(cx, w, addr, active)?;
+            let sv = match stride {
+                Some(s) => Some(strict(cx, w, *s, active)?),
+                None => None,
+            };
+            let regs: Vec<[u64; 32]> = srcs.iter().map(|s| val(cx, w, *s)).collect();
+            let bytes = (ty.bits() / 8).max(1) as u64;
+            // The warp stores the matrix once, at the first active lane's
+            // address.
+            let l = first_lane(active);
+            let li = l as usize;
+            let ld = sv.map_or(if *row { cols } else { rows } as u64, |s| {
+                s[li] as u32 as u64
+            });
+            for e in 0..(rows * cols) as usize {
+                let (r, c) = ((e / cols as usize) as u64, (e % cols as usize) as u64);
+                let a = av[li].wrapping_add(wmma_bit(*ty, *row, ld, r, c) / 8);
+                store(cx, w, *space, a, bytes, l, read_element(*ty, &regs, e))?;
+            }
+        }
+        WmmaOp::Mma { spec, d, a, b, c } => {
+            let get = |cx: &Ctx, w: &Warp, v: &[Src]| -> Vec<[u64; 32]> {
+                v.iter().map(|s| val(cx, w, *s)).collect()
+            };
+            let (av, bv, cv) = (get(cx, w, a), get(cx, w, b), get(cx, w, c));
+            let out = mma(spec, &av, &bv, &cv, d.len());
+            for (dst, v) in d.iter().zip(&out) {
+                write(w, *dst, v, active, active);
+            }
+        }
+    }
+    Ok(())
 }

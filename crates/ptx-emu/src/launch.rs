@@ -168,6 +168,17 @@ pub enum KernelArg {
     BufferOf(usize),
     /// A raw address (null, or a global variable's address).
     Pointer(u64),
+    /// A texture object (a bindless `.u64` texture, or a `.texref`
+    /// parameter): the image is copied to global memory for the launch and
+    /// the object's handle is passed (see [`crate::texture`]).
+    Texture {
+        image: crate::texture::Image,
+        sampler: crate::texture::Sampler,
+    },
+    /// A surface object: like a texture, and its bytes are copied back.
+    Surface(crate::texture::Image),
+    /// A sampler object (a `.samplerref` parameter or `.u64` sampler).
+    Sampler(crate::texture::Sampler),
 }
 
 impl KernelArg {
@@ -180,6 +191,24 @@ impl KernelArg {
     pub fn buffer(&self) -> Option<&Buffer> {
         match self {
             KernelArg::Buffer(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The device bytes of a buffer or surface argument.
+    pub fn device_bytes(&self) -> Option<&[u8]> {
+        match self {
+            KernelArg::Buffer(b) => Some(&b.bytes),
+            KernelArg::Surface(img) => Some(&img.bytes),
+            _ => None,
+        }
+    }
+
+    /// The bytes the launch copies to global memory (and back).
+    fn bytes_mut(&mut self) -> Option<&mut Vec<u8>> {
+        match self {
+            KernelArg::Buffer(b) => Some(&mut b.bytes),
+            KernelArg::Surface(img) | KernelArg::Texture { image: img, .. } => Some(&mut img.bytes),
             _ => None,
         }
     }
@@ -331,6 +360,22 @@ impl Emulator {
         self.global.slice_mut(addr, len as u64).map(|s| s.to_vec())
     }
 
+    /// The module's global memory (its `.global` variables and images), to
+    /// put back later with [`Emulator::restore_globals`].
+    pub fn save_globals(&self) -> GlobalMem {
+        self.global.clone()
+    }
+
+    /// Bytes of global memory the module holds (its variables and images).
+    pub fn global_bytes(&self) -> u64 {
+        self.global.allocs.iter().map(|a| a.data.len() as u64).sum()
+    }
+
+    /// Puts back global memory saved by [`Emulator::save_globals`].
+    pub fn restore_globals(&mut self, saved: &GlobalMem) {
+        self.global.clone_from(saved);
+    }
+
     /// Writes global memory.
     pub fn write_global(&mut self, addr: u64, bytes: &[u8]) -> Option<()> {
         self.global
@@ -359,13 +404,13 @@ impl Emulator {
         let keep = self.global.allocs.len();
         self.output.clear();
         let result = self.launch_inner(ki, cfg, args);
-        // Copy the buffers back, then free them.
+        // Copy the buffers (and images) back, then free them.
         let mut buffer_index = 0;
         for arg in args.iter_mut() {
-            if let KernelArg::Buffer(b) = arg {
+            if let Some(bytes) = arg.bytes_mut() {
                 if let Some(a) = self.global.allocs.get(keep + buffer_index) {
-                    let n = b.bytes.len().min(a.data.len());
-                    b.bytes[..n].copy_from_slice(&a.data[..n]);
+                    let n = bytes.len().min(a.data.len());
+                    bytes[..n].copy_from_slice(&a.data[..n]);
                 }
                 buffer_index += 1;
             }
@@ -390,14 +435,45 @@ impl Emulator {
                 args.len()
             ))));
         }
-        // Buffers first, so that BufferOf can refer to any of them.
+        // Buffers first, so that BufferOf can refer to any of them; images
+        // in the same order (the copy back counts them together).
         let mut addrs = vec![None; args.len()];
+        let mut objs = prog.layout.objects.clone();
+        let mut handles = vec![None; args.len()];
         for (i, arg) in args.iter().enumerate() {
-            if let KernelArg::Buffer(b) = arg {
-                let name = format!("argument {i} (`{}`)", kf.kparams[i].name);
-                let bytes = crate::memory::try_copy(&b.bytes, &name)?;
-                addrs[i] = Some(self.global.alloc(bytes, 256, &name));
-            }
+            let name = format!("argument {i} (`{}`)", kf.kparams[i].name);
+            let mut image = |img: &crate::texture::Image| -> Result<_, EmuError> {
+                // As many bytes as the sizes say, whatever `bytes` holds.
+                let mut bytes = crate::memory::try_zeroed(img.dims.bytes(), &name)?;
+                let n = bytes.len().min(img.bytes.len());
+                bytes[..n].copy_from_slice(&img.bytes[..n]);
+                let base = self.global.alloc(bytes, 256, &name);
+                Ok(crate::texture::ImageDesc {
+                    base,
+                    dims: img.dims,
+                })
+            };
+            use crate::texture::{handle, Obj, ObjKind};
+            let obj = match arg {
+                KernelArg::Buffer(b) => {
+                    let bytes = crate::memory::try_copy(&b.bytes, &name)?;
+                    addrs[i] = Some(self.global.alloc(bytes, 256, &name));
+                    continue;
+                }
+                KernelArg::Texture {
+                    image: img,
+                    sampler,
+                } => Obj::Texture {
+                    img: image(img)?,
+                    sampler: *sampler,
+                },
+                KernelArg::Surface(img) => Obj::Surface(image(img)?),
+                KernelArg::Sampler(s) => Obj::Sampler(*s),
+                _ => continue,
+            };
+            let kind: ObjKind = obj.kind();
+            objs.push(obj);
+            handles[i] = Some(handle(objs.len() - 1, kind));
         }
         let ptr_bytes = (prog.layout.map.addr_bits / 8) as u64;
         let mut kparams = vec![0u8; kf.kparam_size as usize];
@@ -428,6 +504,17 @@ impl Emulator {
                     .flatten()
                     .ok_or_else(|| bad(format!("argument {j} is not a buffer")))?,
                 KernelArg::Pointer(a) => *a,
+                KernelArg::Texture { .. } | KernelArg::Surface(_) | KernelArg::Sampler(_) => {
+                    let h = handles[i].unwrap_or(0);
+                    if p.size < 8 {
+                        return Err(bad(format!(
+                            "a texture, sampler or surface handle does not fit a {}-byte parameter",
+                            p.size
+                        )));
+                    }
+                    write_le(&mut slot[..8], h);
+                    continue;
+                }
             };
             if p.size < ptr_bytes {
                 return Err(bad(format!(
@@ -478,6 +565,7 @@ impl Emulator {
             },
             heap_used: 0,
             output: Vec::new(),
+            objs: &objs,
         };
         let mut stats = LaunchStats::default();
         let nthreads = cfg.block.count() as u32;

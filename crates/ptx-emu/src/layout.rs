@@ -18,10 +18,14 @@ use ptx_ir::ir::{LocalDecl, Module, ModuleItem, VarDecl, Variable};
 use crate::error::{EmuError, ErrorKind};
 use crate::float::{from_f64, Fmt, Rnd};
 use crate::memory::{write_le, AddrMap, GlobalMem};
+use crate::texture;
 use crate::types::{mask, Ty, TyFmt};
 
 /// The largest variable the emulator allocates (4 GiB).
 pub const MAX_VARIABLE: u64 = 1 << 32;
+
+/// The size of a constant bank.
+pub const CONST_BANK: u64 = 64 * 1024;
 
 /// Where a named symbol lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +60,10 @@ pub struct Layout {
     pub shared_static: u64,
     pub static_local: u64,
     pub const_seg: Vec<u8>,
+    /// Texture, sampler and surface objects of module-level `.texref`,
+    /// `.samplerref`, `.surfref` (and legacy `.tex`) variables; their
+    /// handles are [`texture::handle`] of the index.
+    pub objects: Vec<texture::Obj>,
 }
 
 /// A variable to initialize once every address is known.
@@ -112,6 +120,7 @@ impl Layout {
             shared_static: 0,
             static_local: 0,
             const_seg: Vec::new(),
+            objects: Vec::new(),
         };
         layout
             .module_syms
@@ -121,8 +130,25 @@ impl Layout {
         }
         let mut pending = Vec::new();
         let mut extern_shared = Vec::new();
-        for item in &module.items {
-            if let ModuleItem::Var(decl) = item {
+        let banks: Vec<VarDecl> = module
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                ModuleItem::Verbatim(text) => Some(verbatim_decls(text)),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let decls = module
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                ModuleItem::Var(decl) => Some(decl),
+                _ => None,
+            })
+            .chain(&banks);
+        for decl in decls {
+            {
                 for var in &decl.vars {
                     if let Some(loc) =
                         layout.place(decl, var, global, &mut pending, &mut extern_shared, None)?
@@ -183,8 +209,20 @@ impl Layout {
         func: Option<usize>,
     ) -> Result<Option<SymLoc>, EmuError> {
         let (elem, align) = elem_size(decl);
-        let space = decl.space.split("::").next().unwrap_or("");
-        let count = elem_count(var);
+        let mut space = decl.space.split("::").next().unwrap_or("");
+        if let Some(kind) = opaque_kind(space, &decl.ty) {
+            return self.place_object(kind, var, global).map(Some);
+        }
+        // Legacy constant banks (`.const[1]`) share the const segment.
+        if space.starts_with(".const[") {
+            space = ".const";
+        }
+        let mut count = elem_count(var);
+        if space == ".const" && count.is_none() {
+            // An `.extern .const[N]` bank of unknown size (filled by the
+            // driver): a bank's 64 KiB of zeros.
+            count = Some(CONST_BANK / elem.max(1));
+        }
         if space == ".shared" && count.is_none() {
             extern_shared.push((func, var.name.clone()));
             return Ok(None);
@@ -243,6 +281,39 @@ impl Layout {
             });
         }
         Ok(Some(loc))
+    }
+
+    /// Creates the object of a `.texref`/`.samplerref`/`.surfref` variable:
+    /// a default image generated from the name's hash, a sampler from the
+    /// initializer.
+    fn place_object(
+        &mut self,
+        kind: texture::ObjKind,
+        var: &Variable,
+        global: &mut GlobalMem,
+    ) -> Result<SymLoc, EmuError> {
+        use texture::{Image, ImageDesc, Obj, ObjKind, Sampler};
+        let seed = name_seed(&var.name);
+        let sampler = var
+            .init
+            .as_deref()
+            .map(Sampler::from_init)
+            .unwrap_or_default();
+        let mut image = |img: Image| {
+            let dims = img.dims;
+            let base = global.alloc(img.bytes, 256, &var.name);
+            ImageDesc { base, dims }
+        };
+        let obj = match kind {
+            ObjKind::Texture => Obj::Texture {
+                img: image(Image::default_texture(seed)),
+                sampler,
+            },
+            ObjKind::Surface => Obj::Surface(image(Image::default_surface(seed))),
+            ObjKind::Sampler => Obj::Sampler(sampler),
+        };
+        self.objects.push(obj);
+        Ok(SymLoc::Value(texture::handle(self.objects.len() - 1, kind)))
     }
 
     fn lookup(&self, name: &str, func: Option<usize>) -> Option<SymLoc> {
@@ -312,6 +383,58 @@ impl Layout {
         }
         Ok(())
     }
+}
+
+/// The variables of a declaration that lowering keeps verbatim, when the
+/// words it does not model do not matter to the emulator: a legacy constant
+/// bank (`.const[0] .b32 bias;`, `.extern .const[1] .b8 bank[];`: the plain
+/// `.const` space holds every bank here) and `.attribute(.managed)` (managed
+/// memory is global memory). The rest is re-lowered without them.
+fn verbatim_decls(text: &str) -> Vec<VarDecl> {
+    let mut plain = text.to_string();
+    if let Some(at) = plain.find(".const[") {
+        if let Some(close) = plain[at..].find(']') {
+            plain.replace_range(at + ".const".len()..at + close + 1, "");
+        }
+    }
+    if let Some(at) = plain.find(".attribute") {
+        if let Some(close) = plain[at..].find(')') {
+            plain.replace_range(at..at + close + 1, "");
+        }
+    }
+    if plain == text {
+        return Vec::new();
+    }
+    let plain = format!(".version 8.0\n.target sm_80\n.address_size 64\n{plain}\n");
+    let (m, _) = ptx_ir::lower_module(&ptx_syntax::parse(&plain));
+    m.items
+        .into_iter()
+        .filter_map(|item| match item {
+            ModuleItem::Var(d) if matches!(d.space.as_str(), ".const" | ".global") => Some(d),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The object kind of an opaque declaration (`.global .texref t`, legacy
+/// `.tex .u32 t`).
+pub fn opaque_kind(space: &str, ty: &str) -> Option<texture::ObjKind> {
+    use texture::ObjKind;
+    match ty {
+        ".texref" => Some(ObjKind::Texture),
+        ".samplerref" => Some(ObjKind::Sampler),
+        ".surfref" => Some(ObjKind::Surface),
+        _ if space == ".tex" => Some(ObjKind::Texture),
+        _ => None,
+    }
+}
+
+/// A seed from a name (FNV-1a), so that a variable's default image is the
+/// same in every module that declares it.
+pub fn name_seed(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 fn int_as(ty: Ty, v: i128) -> u64 {

@@ -37,6 +37,19 @@
 //!   with every rounding mode, `.ftz`, `.sat` and the narrow formats
 //!   ([`float`], [`fops`], [`cvt`]; all in `ptx-sem`, shared with constant
 //!   folding), warp-wide matrix multiply ([`mma`]).
+//! - **Textures and surfaces** ([`texture`]): `tex` (every geometry,
+//!   offsets, depth compare, `.level`/`.grad` on one mipmap level), `tld4`,
+//!   `txq`, `suld`, `sust`, `sured`, `suq`, `istypep` on bound images with
+//!   the sampler's addressing and filter modes, in unified and independent
+//!   mode; module `.texref`/`.surfref`/`.samplerref` variables get
+//!   generated default images, kernel arguments
+//!   ([`KernelArg::Texture`], [`KernelArg::Surface`],
+//!   [`KernelArg::Sampler`]) bind others.
+//! - **Warp matrix** ([`wmma`]): `wmma.load/mma/store` for every shape and
+//!   type of the ISA, with one fragment layout of the emulator's choosing.
+//! - **Bulk copies**: `cp.async.bulk` between global and shared memory
+//!   (completing the mbarrier's transaction bytes), `st.bulk`, the bulk
+//!   prefetches and groups (no-ops).
 //! - **Video**: the scalar (`vadd`, `vmad`, `vset`, ...) and SIMD (`vadd2`,
 //!   `vabsdiff4`, `vset2`, ... with selectors, masks, `.sat` and `.add`)
 //!   video instructions.
@@ -72,17 +85,17 @@
 //! # Not emulated (yet)
 //!
 //! These decode to [`op::Op::Unsupported`] and fail with
-//! [`ErrorKind::Unsupported`] only when executed: textures and surfaces
-//! (`tex`, `tld4`, `txq`, `suld`, `sust`, `sured`, `suq`, `istypep`); the
-//! tensor-core families `wmma.*`, `wgmma.*`, `tcgen05.*`, `mma.sp*` and the
-//! `mma` shapes other than those of [`mma`]; bulk and tensor copies
-//! (`cp.async.bulk*`, `cp.reduce.async.bulk*`, `tensormap.*`, `st.bulk`,
-//! `multimem.*`, `clusterlaunchcontrol.*`); vector atomics
-//! (`atom.v2/.v4/.v8`); `mma` with `.satfinite` on float types and
-//! `redux.sync` on anything but 32-bit values. Clusters are one CTA each
-//! (`mapa` is the identity, `barrier.cluster` a no-op). The CTAs of a grid run
-//! one after another, so a kernel that waits for another CTA never finishes
-//! (the step limit catches it).
+//! [`ErrorKind::Unsupported`] only when executed: the tensor-core families
+//! `wgmma.*`, `tcgen05.*`, sparse `mma.sp*` (the metadata layout is given
+//! by figures only) and the `mma` shapes other than those of [`mma`]; tensor copies (`cp.async.bulk.tensor*`,
+//! `cp.reduce.async.bulk*`, `tensormap.*`, `multimem.*`,
+//! `clusterlaunchcontrol.*`); vector atomics (`atom.v2/.v4/.v8`); `mma`
+//! with `.satfinite` on float types and `redux.sync` on anything but 32-bit
+//! values; `cvt` with stochastic rounding (`.rs`) on four-element packed
+//! types. Clusters are one CTA each (`mapa` is the identity,
+//! `barrier.cluster` a no-op). The CTAs of a grid run one after another, so
+//! a kernel that waits for another CTA never finishes (the step limit
+//! catches it).
 
 pub mod cfg;
 pub mod decode;
@@ -94,7 +107,9 @@ pub mod layout;
 pub mod memory;
 pub mod mma;
 pub mod op;
+pub mod texture;
 pub mod types;
+pub mod wmma;
 
 /// The arithmetic lives in `ptx-sem` (shared with the optimizer's constant
 /// folding); these paths keep the emulator's module names.

@@ -197,6 +197,16 @@ pub enum Matrix {
         bty: Ty,
         cty: Ty,
         sat: bool,
+        /// Sub-byte multiplicands (`.s4`/`.u4`/`.b1`, which have no [`Ty`]):
+        /// the types of A and B, and `.and.popc`/`.xor.popc` for `.b1`.
+        sub: Option<(
+            crate::wmma::WTy,
+            crate::wmma::WTy,
+            Option<crate::wmma::BitOp>,
+        )>,
+        /// Whether A and B are row-major (`.row.col` but for `m8n8k4`
+        /// `.f16`, which takes any pair).
+        rows: (bool, bool),
         d: Vec<Dst>,
         a: Vec<Src>,
         b: Vec<Src>,
@@ -306,6 +316,121 @@ pub enum VideoOp2 {
     Add,
     Min,
     Max,
+}
+
+/// Where a texture, sampler or surface handle comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Handle {
+    /// A register or a module-level object's handle.
+    Val(Src),
+    /// A `.texref`/`.samplerref`/`.surfref` parameter: the handle is read
+    /// from this param-space address.
+    Param(Src),
+}
+
+/// `tex` or `tld4.comp`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TexOp {
+    /// `Some(channel)` for `tld4`.
+    pub gather: Option<u8>,
+    pub geom: crate::texture::Geom,
+    /// The result type: `.f32`, `.f16` (float fetches), `.s32`, `.u32`.
+    pub dty: Ty,
+    /// `.v2.f16x2`: two packed halves.
+    pub f16x2: bool,
+    /// `.s32` coordinates.
+    pub int_coords: bool,
+    pub ds: Vec<Dst>,
+    /// The residency predicate (`|p`).
+    pub p: Dst,
+    pub tex: Handle,
+    pub sampler: Option<Handle>,
+    pub coords: Vec<Src>,
+    pub offsets: Vec<Src>,
+    pub depth: Option<Src>,
+}
+
+/// A surface access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SurfOp {
+    pub kind: SurfKind,
+    /// `.p` (formatted; x in texels) vs `.b` (bytes).
+    pub formatted: bool,
+    pub geom: crate::texture::Geom,
+    /// Element type (`.b32`, `.u64`, ...).
+    pub ety: Ty,
+    pub clamp: crate::texture::SurfClamp,
+    pub surf: Handle,
+    pub coords: Vec<Src>,
+    /// Destinations of `suld`.
+    pub ds: Vec<Dst>,
+    /// Values of `sust`/`sured`.
+    pub vals: Vec<Src>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SurfKind {
+    Ld,
+    St,
+    Red(AtomOp),
+}
+
+/// `txq`/`suq`/`istypep`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryOp {
+    /// The attribute (`.width`, `.filter_mode`, ...; `istypep`: `.texref`,
+    /// `.samplerref`, `.surfref`).
+    pub what: Box<str>,
+    pub istypep: bool,
+    pub level: Option<Src>,
+    pub d: Dst,
+    pub obj: Handle,
+}
+
+/// `cp.async.bulk` (non-tensor) and `st.bulk`: copies `size` bytes (or
+/// zeroes them), at once, then completes the transaction bytes on an
+/// mbarrier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BulkOp {
+    pub dst: Addr,
+    pub dst_space: Space,
+    /// `None`: `st.bulk` (zero fill).
+    pub src: Option<(Addr, Space)>,
+    pub size: Src,
+    /// `.mbarrier::complete_tx::bytes`: the barrier (shared memory).
+    pub mbar: Option<Addr>,
+}
+
+/// A `wmma` instruction (see [`crate::wmma`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WmmaOp {
+    Load {
+        frag: crate::wmma::Frag,
+        ty: crate::wmma::WTy,
+        mnk: (u32, u32, u32),
+        /// `.row` (vs `.col`) memory layout.
+        row: bool,
+        space: Space,
+        ds: Vec<Dst>,
+        addr: Addr,
+        stride: Option<Src>,
+    },
+    Store {
+        ty: crate::wmma::WTy,
+        mnk: (u32, u32, u32),
+        row: bool,
+        space: Space,
+        srcs: Vec<Src>,
+        addr: Addr,
+        stride: Option<Src>,
+    },
+    Mma {
+        spec: crate::wmma::MmaSpec,
+        d: Vec<Dst>,
+        a: Vec<Src>,
+        b: Vec<Src>,
+        c: Vec<Src>,
+    },
 }
 
 /// An executable operation.
@@ -430,6 +555,16 @@ pub enum Op {
         a: Src,
         b: Src,
     },
+    /// `cvt.rs`: stochastic rounding of two or four `f32` values with random
+    /// bits (`ptx_sem::cvt::cvt_rs`).
+    CvtRs {
+        dty: Ty,
+        relu: bool,
+        satfinite: bool,
+        d: Dst,
+        vals: Box<[Src]>,
+        rbits: Src,
+    },
     CvtPack {
         dty: Ty,
         d: Dst,
@@ -549,6 +684,11 @@ pub enum Op {
     Matrix(Box<Matrix>),
     Video(Box<Video>),
     VideoSimd(Box<VideoSimd>),
+    Tex(Box<TexOp>),
+    Surf(Box<SurfOp>),
+    Query(Box<QueryOp>),
+    Wmma(Box<WmmaOp>),
+    Bulk(Box<BulkOp>),
     /// `cp.async`: copies at once (the wait instructions are no-ops).
     CpAsync {
         dst: Addr,

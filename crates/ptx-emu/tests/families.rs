@@ -739,3 +739,39 @@ fn test_data_modules_prepare() {
         }
     }
 }
+
+#[test]
+fn stochastic_rounding_conversions() {
+    // 1 + 2^-11 is half way between two f16 values: random bits of 0x1000
+    // (of 13) round it up, 0x0fff down; a (upper half) and b (lower half)
+    // take the upper and lower 13-bit fields of rbits.
+    let w = one("mov.f32 %f1, 0f3F801000;
+         mov.b32 %r1, 0x10000fff;
+         cvt.rs.f16x2.f32 %r2, %f1, %f1, %r1;   st.global.u32 [%rd0+0], %r2;
+         mov.f32 %f2, 0f3FA00000;
+         mov.b32 %r3, 0x80008000;
+         cvt.rs.satfinite.e2m1x4.f32 %h1, {%f2, %f2, %f2, %f2}, %r3;
+         cvt.u32.u16 %r4, %h1;                  st.global.u32 [%rd0+4], %r4;
+         mov.f32 %f3, 0f3F800000;
+         cvt.rs.satfinite.e4m3x4.f32 %r5, {%f3, %f3, %f3, %f3}, %r3;
+         st.global.u32 [%rd0+8], %r5;");
+    assert_eq!(w[0], 0x3c01_3c00);
+    assert_eq!(w[1], 0x3322);
+    assert_eq!(w[2], 0x3838_3838);
+}
+
+#[test]
+fn managed_variables_are_global_memory() {
+    let w = one_with(
+        ".global .attribute(.managed) .align 4 .u32 mc = 5;\n\
+         .global .attribute(.managed) .align 8 .f64 ms = 0d3FF0000000000000;",
+        "mov.u64 %rd1, mc;
+         ld.global.u32 %r1, [%rd1];
+         add.u32 %r1, %r1, 1;
+         st.global.u32 [mc], %r1;
+         ld.global.u32 %r2, [mc];             st.global.u32 [%rd0], %r2;
+         ld.global.f64 %fd1, [ms];            st.global.f64 [%rd0+8], %fd1;",
+    );
+    assert_eq!(w[0], 6);
+    assert_eq!(w64(&w, 2), 1f64.to_bits());
+}

@@ -414,20 +414,16 @@ fn step_limit_trap_and_unsupported() {
     assert_eq!(e.kind, ErrorKind::Trap);
     assert_eq!(e.location.unwrap().thread.unwrap().tid, [3, 0, 0]);
 
-    let e = error_of(
-        ".global .texref tex;",
-        "mov.u32 %r1, 0;\ntex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex, {%r1}];",
-        1,
-    );
+    let e = error_of("", "mov.u32 %r1, 0;\nwgmma.fence.sync.aligned;", 1);
     assert!(
-        matches!(&e.kind, ErrorKind::Unsupported(m) if m.contains("tex")),
+        matches!(&e.kind, ErrorKind::Unsupported(m) if m.contains("wgmma")),
         "{e}"
     );
 
     // An unsupported instruction on a path not taken is fine.
     let text = kernel(
-        ".global .texref tex;",
-        "mov.u32 %r1, 0;\nsetp.eq.u32 %p1, %r1, 1;\n@!%p1 bra L;\ntex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [tex, {%r1}];\nL: st.global.u32 [%rd0], 9;",
+        "",
+        "mov.u32 %r1, 0;\nsetp.eq.u32 %p1, %r1, 1;\n@!%p1 bra L;\nwgmma.fence.sync.aligned;\nL: st.global.u32 [%rd0], 9;",
     );
     assert_eq!(run_words(&text, 1, 1).unwrap(), vec![9]);
 }

@@ -219,3 +219,79 @@ pub(crate) fn kernel_at<'db>(
         .into_iter()
         .find(|k| k.range().contains_inclusive(offset))
 }
+
+/// The register estimate of a kernel after the pipeline
+/// ([`ptx_db::analysis::reg_estimate`]), with the peak mapped to the source:
+/// plain data for hovers and lenses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EstimateFacts {
+    /// What `ptxas -v` is expected to report.
+    pub registers: u32,
+    /// The rule that set it (`pressure`, `loop`, `float-div`, ...).
+    pub rule: &'static str,
+    pub max_regs: Option<u32>,
+    pub warps_per_sm: u32,
+    pub max_warps_per_sm: u32,
+    /// Warps per SM lost to registers.
+    pub lost_warps: u32,
+    /// 32-bit units live at the peak.
+    pub peak_units: u32,
+    /// The source instruction (id of `kernel_ir`) of the peak.
+    pub peak_inst: Option<InstId>,
+    /// The registers live there: name, units, defining and last reading
+    /// source instruction.
+    pub peak_regs: Vec<PeakRegFacts>,
+}
+
+/// One register live at the peak.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeakRegFacts {
+    pub name: String,
+    pub units: u32,
+    pub def: Option<InstId>,
+    pub last_use: Option<InstId>,
+}
+
+/// [`EstimateFacts`] of `kernel`.
+pub fn kernel_estimate(db: &RootDatabase, kernel: Kernel<'_>) -> EstimateFacts {
+    let ke = queries::reg_estimate(db, kernel);
+    let e = &ke.estimate;
+    let origin = |i: InstId| ke.func.origin(i);
+    EstimateFacts {
+        registers: e.registers,
+        rule: e.rule,
+        max_regs: e.max_regs,
+        warps_per_sm: e.occupancy.warps_per_sm,
+        max_warps_per_sm: e.occupancy.max_warps_per_sm,
+        lost_warps: e.occupancy.lost(),
+        peak_units: e.peak,
+        peak_inst: e.peak_inst.and_then(origin),
+        peak_regs: e
+            .peak_regs
+            .iter()
+            .map(|&r| {
+                let (def, last) = ptx_analysis::reg_estimate::def_and_last_use(&ke.func, r);
+                PeakRegFacts {
+                    name: ke.func.regs[r].name.clone(),
+                    units: ptx_analysis::reg_pressure::reg_units(&ke.func.regs[r]),
+                    def: def.and_then(origin),
+                    last_use: last.and_then(origin),
+                }
+            })
+            .collect(),
+    }
+}
+
+impl EstimateFacts {
+    /// `≈ 38 registers after ptxas, 6 warps/SM lost to registers` (the code
+    /// lens and hover wording).
+    pub fn summary(&self) -> String {
+        let cap = self
+            .max_regs
+            .map_or_else(String::new, |n| format!(" (--maxrregcount {n})"));
+        format!(
+            "≈ {} registers after ptxas{cap}, {} warps/SM lost to registers",
+            self.registers, self.lost_warps
+        )
+    }
+}

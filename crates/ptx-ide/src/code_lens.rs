@@ -1,7 +1,10 @@
-//! Code lenses: on each function, the maximum live registers (R and P) and
-//! the occupancy that many registers per thread allows on the target
-//! (`ptx_analysis::Target::occupancy`, warps per SM); on each loop header
-//! label, the loop's trip count.
+//! Code lenses: on each function, the maximum live registers (R and P) as
+//! written, the register estimate after the pipeline (what `ptxas -v` is
+//! expected to report, `ptx_analysis::reg_estimate`) and the occupancy it
+//! allows on the target (`ptx_analysis::Target::occupancy`, warps per SM,
+//! and how many are lost to registers); on each loop header label, the loop's
+//! trip count, and a second lens with what the loop phases decided
+//! (`ptxas 22: unrolled x4: unknown trip count, UnrollUnknownCount=4`).
 
 use std::path::Path;
 
@@ -29,14 +32,16 @@ pub(crate) fn code_lenses(db: &RootDatabase, path: &Path) -> Vec<CodeLens> {
             .map_or_else(|| k.range(), |t| t.text_range());
         let max = ka.pressure.max;
         let t = &ka.target;
-        let regs = max.r.value;
+        let est = crate::analysis::kernel_estimate(db, k.kernel);
         out.push(CodeLens {
             range: name_range,
             title: format!(
-                "max live R {regs} P {}; occupancy {}/{} warps on {}",
+                "max live R {} P {}; {}; occupancy {}/{} warps on {}",
+                max.r.value,
                 max.p.value,
-                t.occupancy(regs),
-                t.max_warps_per_sm,
+                est.summary(),
+                est.warps_per_sm,
+                est.max_warps_per_sm,
                 t.name
             ),
         });
@@ -57,12 +62,14 @@ pub(crate) fn code_lenses(db: &RootDatabase, path: &Path) -> Vec<CodeLens> {
                 Some(n) => format!("loop depth {}: trip count {n}", facts.depth),
                 None => format!("loop depth {}: trip count unknown", facts.depth),
             };
-            out.push(CodeLens {
-                range: name
-                    .ident()
-                    .map_or_else(|| label.syntax().text_range(), |t| t.text_range()),
-                title,
-            });
+            let range = name
+                .ident()
+                .map_or_else(|| label.syntax().text_range(), |t| t.text_range());
+            out.push(CodeLens { range, title });
+            let reports = crate::loop_decisions::reports_for(db, k.kernel, &ka, block);
+            if let Some(title) = crate::loop_decisions::lens_title(&reports) {
+                out.push(CodeLens { range, title });
+            }
         }
     }
     out

@@ -8,7 +8,12 @@
 //!   live-range length (instructions at which it is live).
 //! - On a label: its block; at a loop header, depth, trip count and
 //!   ResMII/RecMII.
-//! - On a parameter, function or variable: its declaration.
+//! - On the instruction where the register estimate peaks
+//!   (`ptx_analysis::reg_estimate`, after the pipeline): the registers live
+//!   there, each with the line of its definition and last use.
+//! - On a function: its declaration and the register estimate after the
+//!   pipeline with the occupancy it allows.
+//! - On a parameter or variable: its declaration.
 //!
 //! The text is Markdown.
 
@@ -68,6 +73,12 @@ pub(crate) fn hover(db: &RootDatabase, path: &Path, offset: TextSize) -> Option<
             if let Some(k) = kernel_at(db, path, offset) {
                 let ka = kernel_analysis(db, k.kernel);
                 label_facts(&mut md, &ka, &def.name);
+                if let Some(block) = ka.block_with_label(&def.name) {
+                    if ka.loop_facts(block).is_some() {
+                        let reports = crate::loop_decisions::reports_for(db, k.kernel, &ka, block);
+                        crate::loop_decisions::hover_trail(&mut md, &reports);
+                    }
+                }
             }
         }
         DefKind::Param => {
@@ -83,6 +94,19 @@ pub(crate) fn hover(db: &RootDatabase, path: &Path, offset: TextSize) -> Option<
                 "**`{}`** function\n\n```ptx\n{decl_text}\n```",
                 def.name
             );
+            let kernel = crate::analysis::file_kernels(db, path)
+                .into_iter()
+                .find(|k| *k.kernel.name(db) == def.name);
+            if let Some(k) = kernel {
+                let est = crate::analysis::kernel_estimate(db, k.kernel);
+                let _ = writeln!(
+                    md,
+                    "\n- {}; occupancy {}/{} warps/SM",
+                    est.summary(),
+                    est.warps_per_sm,
+                    est.max_warps_per_sm
+                );
+            }
         }
         DefKind::Variable => {
             let _ = writeln!(
@@ -96,6 +120,42 @@ pub(crate) fn hover(db: &RootDatabase, path: &Path, offset: TextSize) -> Option<
         range: resolved.range,
         markdown: md.trim_end().to_string(),
     })
+}
+
+/// The peak of the register estimate: the registers live there, with the
+/// lines (1-based) of their definition and last use.
+fn peak_facts(
+    md: &mut String,
+    db: &RootDatabase,
+    path: &Path,
+    k: &crate::analysis::FileKernel<'_>,
+    est: &crate::analysis::EstimateFacts,
+) {
+    let index = crate::line_index::line_index_of(db, path);
+    let source = k.source(db);
+    let line = |inst: Option<ptx_ir::ir::InstId>| {
+        inst.and_then(|i| source.inst_range(i)).map_or_else(
+            || "-".to_string(),
+            |r| (index.line_col(r.start()).line + 1).to_string(),
+        )
+    };
+    let _ = writeln!(
+        md,
+        "- **peak register pressure**: {} units live here ({})",
+        est.peak_units,
+        est.summary()
+    );
+    for r in &est.peak_regs {
+        let _ = writeln!(
+            md,
+            "  - `{}` ({} unit{}): defined line {}, last used line {}",
+            r.name,
+            r.units,
+            if r.units == 1 { "" } else { "s" },
+            line(r.def),
+            line(r.last_use)
+        );
+    }
 }
 
 fn label_facts(md: &mut String, ka: &KernelAnalysis, label: &str) {
@@ -172,6 +232,10 @@ fn instruction_hover(db: &RootDatabase, path: &Path, opcode: &ast::Opcode) -> Op
                 "- live registers: before R {} P {}, after R {} P {}",
                 p.before.r, p.before.p, p.after.r, p.after.p
             );
+            let est = crate::analysis::kernel_estimate(db, k.kernel);
+            if est.peak_inst == Some(inst) {
+                peak_facts(&mut md, db, path, &k, &est);
+            }
         }
     }
     Some(HoverResult {

@@ -3,7 +3,13 @@
 //! - after each instruction, the live registers after it (`R n P m`);
 //! - at each block (after its label, or before the first instruction of an
 //!   unlabelled block), the block's maximum (`max R n P m`);
-//! - at each loop header label, the loop depth and trip count.
+//! - at each loop header label, the loop depth and trip count;
+//! - after each function's name, the register estimate of the code as
+//!   written (`≈ N regs as written`: the memoized
+//!   `ptx_db::analysis::reg_estimate_source` of `kernel_ir`, re-run only for
+//!   an edited function). Hints follow every edit, so they do not run the
+//!   pipeline; the code lens and the function's hover give the estimate
+//!   after the pipeline.
 
 use std::path::Path;
 
@@ -22,6 +28,8 @@ pub enum InlayHintKind {
     BlockMax,
     /// Loop depth and trip count at a loop header.
     Loop,
+    /// The register estimate of the function as written, after its name.
+    Estimate,
 }
 
 /// A hint shown at `offset`.
@@ -55,6 +63,14 @@ pub(crate) fn inlay_hints(
             .filter_map(|l| Some((l.name()?.text(), l.syntax().text_range().end())))
             .collect();
         let label_end = |label: &str| label_ends.get(label).copied();
+        if let Some(name) = k.syntax.name().and_then(|n| n.ident()) {
+            let registers = *ptx_db::analysis::reg_estimate_source(db, k.kernel);
+            hints.push(InlayHint {
+                offset: name.text_range().end(),
+                kind: InlayHintKind::Estimate,
+                label: format!("≈ {registers} regs as written"),
+            });
+        }
         for &block in &ka.func.layout {
             let b = &ka.func.blocks[block];
             let max = ka.pressure.block_max(block);

@@ -28,6 +28,7 @@ mod folding;
 mod hover;
 mod inlay_hints;
 pub mod line_index;
+mod loop_decisions;
 mod navigation;
 mod remarks;
 mod scope;
@@ -47,6 +48,7 @@ pub use folding::{Fold, FoldKind};
 pub use hover::HoverResult;
 pub use inlay_hints::{InlayHint, InlayHintKind};
 pub use line_index::{LineCol, LineIndex};
+pub use loop_decisions::CodeAction;
 pub use navigation::{NavTarget, SourceChange, Symbol, SymbolKind, TextEdit};
 pub use remarks::{OptRemark, RemarkKind};
 pub use semantic_tokens::{SemanticToken, TokenKind};
@@ -214,9 +216,16 @@ impl Analysis {
         self.with_db(|db| navigation::rename(db, path, offset, new_name))
     }
 
-    /// Code lenses: per function, pressure and occupancy; per loop, trip count.
+    /// Code lenses: per function, pressure and occupancy; per loop, trip
+    /// count and what the loop phases decided (unrolled xN, or not and why).
     pub fn code_lenses(&self, path: &Path) -> Cancellable<Vec<CodeLens>> {
         self.with_db(|db| code_lens::code_lenses(db, path))
+    }
+
+    /// Code actions at `offset`: on a loop header's label line, add or
+    /// remove `.pragma "nounroll";`.
+    pub fn code_actions(&self, path: &Path, offset: TextSize) -> Cancellable<Vec<CodeAction>> {
+        self.with_db(|db| loop_decisions::code_actions(db, path, offset))
     }
 
     /// Folding ranges: functions, blocks, comment runs.

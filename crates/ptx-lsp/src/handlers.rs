@@ -223,6 +223,33 @@ pub(crate) fn dispatch(req: Request) -> Result<Job, Response> {
                 Err(message) => Err(message),
             })
         }),
+        r::CodeActionRequest::METHOD => job(req, |a, p: lsp::CodeActionParams| {
+            // Loop-header actions: add or remove `.pragma "nounroll";`.
+            let uri = p.text_document.uri;
+            let path = path_of(&uri);
+            let index = a.line_index(&path)?;
+            let offset = convert::offset(&index, p.range.start);
+            let actions: Vec<lsp::CodeActionOrCommand> = a
+                .code_actions(&path, offset)?
+                .into_iter()
+                .map(|action| {
+                    let edits = action
+                        .edits
+                        .into_iter()
+                        .map(|e| lsp::TextEdit::new(convert::range(&index, e.range), e.new_text))
+                        .collect();
+                    let mut changes = std::collections::HashMap::new();
+                    changes.insert(uri.clone(), edits);
+                    lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                        title: action.title,
+                        kind: Some(lsp::CodeActionKind::REFACTOR_REWRITE),
+                        edit: Some(lsp::WorkspaceEdit::new(changes)),
+                        ..Default::default()
+                    })
+                })
+                .collect();
+            Ok(to_value(actions))
+        }),
         _ => Err(Response::new_err(
             req.id,
             ErrorCode::MethodNotFound as i32,

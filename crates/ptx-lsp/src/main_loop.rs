@@ -36,6 +36,7 @@ pub(crate) fn capabilities() -> lsp::ServerCapabilities {
         }),
         folding_range_provider: Some(lsp::FoldingRangeProviderCapability::Simple(true)),
         rename_provider: Some(lsp::OneOf::Left(true)),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Simple(true)),
         document_formatting_provider: Some(lsp::OneOf::Left(true)),
         semantic_tokens_provider: Some(
             lsp::SemanticTokensServerCapabilities::SemanticTokensOptions(

@@ -418,13 +418,25 @@ fn hover_instruction_register_label() {
     check(
         hover(&mut c, LOOP, "$L__loop", 1, 2),
         expect![[r#"
-        33:10-33:18
-        **`$L__loop`** label
+            33:10-33:18
+            **`$L__loop`** label
 
-        - block bb1, loop depth 1
-        - loop header: depth 1, trip count 16
-          (%r1 = 0; step +1; while %r1 < 16 (s32, compare after increment))
-        - ResMII 1, RecMII 5"#]],
+            - block bb1, loop depth 1
+            - loop header: depth 1, trip count 16
+              (%r1 = 0; step +1; while %r1 < 16 (s32, compare after increment))
+            - ResMII 1, RecMII 5
+
+            **Loop decisions**
+
+            - `22 OriLoopUnrolling`: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
+              - block: 1
+              - trip count: 16
+              - body size: 5
+              - memory instructions: 0
+              - unroll cost: 5
+              - budget left: 120
+              - induction variable: %r1 = 0; step +1; while %r1 < 16 (s32, compare after increment)
+              - factor: 16"#]],
     );
     check(
         hover(&mut c, LOOP, "k_param_0", 1, 0),
@@ -447,6 +459,49 @@ fn hover_instruction_register_label() {
         ```"#]],
     );
     check(hover(&mut c, LOOP, "\n\n", 0, 0), expect!["null"]);
+}
+
+/// The register estimate after the pipeline: on the function's name, and on
+/// the instruction where it peaks, the registers live there with the lines
+/// of their definition and last use.
+#[test]
+fn hover_register_estimate_and_peak() {
+    let mut c = Client::new(None);
+    c.open(URI, LOOP);
+    c.diagnostics();
+    check(
+        hover(&mut c, LOOP, ".entry k", 0, 8),
+        expect![[r#"
+        16:16-16:17
+        **`k`** function
+
+        ```ptx
+        .visible .entry k(.param .u64 k_param_0)
+        ```
+
+        - ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps/SM"#]],
+    );
+    check(
+        hover(&mut c, LOOP, "st.global.f32", 0, 1),
+        expect![[r#"
+        35:1-35:14
+        **`st.global.f32`** — Store a register variable (scalar or vector) to a state space.
+
+        ```ptx
+        st{.weak}{.ss}{.cop}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
+        st{.weak}{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
+        st.volatile{.ss}{.vec}.type [a], b;
+        st.relaxed.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
+        st.release.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
+        st.mmio.relaxed.sys{.global}.type [a], b;
+        ```
+
+        - latency class Standard (12), pipe LSU, 24 cycles (stall 24) on sm_80
+        - live registers: before R 3 P 0, after R 0 P 0
+        - **peak register pressure**: 3 units live here (≈ 8 registers after ptxas, 0 warps/SM lost to registers)
+          - `%rd1` (2 units): defined line 24, last used line 35
+          - `%f1` (1 unit): defined line 26, last used line 35"#]],
+    );
 }
 
 #[test]
@@ -472,23 +527,24 @@ fn inlay_hints() {
     check(
         out,
         expect![[r#"
-        24:1 max R 5 P 0
-        24:32 R 2 P 0
-        25:16 R 3 P 0
-        26:25 R 4 P 0
-        27:17 R 5 P 0
-        28:9 max R 5 P 1
-        28:9 loop depth 1 trips 16
-        29:30 R 5 P 0
-        30:25 R 5 P 0
-        31:21 R 5 P 0
-        32:26 R 5 P 1
-        33:19 R 5 P 0
-        34:1 max R 4 P 0
-        34:31 R 3 P 0
-        35:27 R 0 P 0
-        36:5 R 0 P 0
-    "#]],
+            16:17 ≈ 8 regs as written
+            24:1 max R 5 P 0
+            24:32 R 2 P 0
+            25:16 R 3 P 0
+            26:25 R 4 P 0
+            27:17 R 5 P 0
+            28:9 max R 5 P 1
+            28:9 loop depth 1 trips 16
+            29:30 R 5 P 0
+            30:25 R 5 P 0
+            31:21 R 5 P 0
+            32:26 R 5 P 1
+            33:19 R 5 P 0
+            34:1 max R 4 P 0
+            34:31 R 3 P 0
+            35:27 R 0 P 0
+            36:5 R 0 P 0
+        "#]],
     );
 }
 
@@ -685,10 +741,11 @@ fn code_lenses_follow_the_target_setting() {
     check(
         lenses(&mut c),
         expect![[r#"
-        7:24-7:29 max live R 1 P 0; occupancy 32/32 warps on sm_75
-        16:16-16:17 max live R 5 P 1; occupancy 32/32 warps on sm_75
-        28:0-28:8 loop depth 1: trip count 16
-    "#]],
+            7:24-7:29 max live R 1 P 0; ≈ 4 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
+            16:16-16:17 max live R 5 P 1; ≈ 4 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
+            28:0-28:8 loop depth 1: trip count 16
+            28:0-28:8 ptxas 22: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
+        "#]],
     );
     // Back to the file's own `.target` (sm_80), through the configuration.
     c.notify::<n::DidChangeConfiguration>(lsp::DidChangeConfigurationParams {
@@ -702,10 +759,11 @@ fn code_lenses_follow_the_target_setting() {
     check(
         lenses(&mut c),
         expect![[r#"
-        7:24-7:29 max live R 1 P 0; occupancy 64/64 warps on sm_80
-        16:16-16:17 max live R 5 P 1; occupancy 64/64 warps on sm_80
-        28:0-28:8 loop depth 1: trip count 16
-    "#]],
+            7:24-7:29 max live R 1 P 0; ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
+            16:16-16:17 max live R 5 P 1; ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
+            28:0-28:8 loop depth 1: trip count 16
+            28:0-28:8 ptxas 22: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
+        "#]],
     );
 }
 

@@ -18,6 +18,12 @@ pub trait PassContext {
     fn knob(&self, id: KnobId) -> KnobValue;
     /// The target profile the phase optimizes for.
     fn target(&self) -> Target;
+    /// `--maxrregcount N`: the register count the pressure passes aim under
+    /// (`None`: not set; the target's limit applies). Read it only where it
+    /// matters: in the database it is a tracked read of its own.
+    fn max_regs(&self) -> Option<u32> {
+        None
+    }
 
     /// A boolean knob.
     fn bool(&self, knob: BoolKnob) -> bool {
@@ -64,5 +70,35 @@ impl PassContext for Defaults {
     }
     fn target(&self) -> Target {
         Target::for_sm(self.sm)
+    }
+}
+
+/// The MRPA tracker's settings from seed 003's knobs
+/// (`incremental-update-mcse`, `verify-update-mcse`, `print-verify`), for a
+/// pass that keeps register pressure up to date while it edits
+/// ([`ptx_analysis::mrpa::Mrpa`]). Each is a tracked knob read.
+pub fn mrpa_config(ctx: &dyn PassContext) -> ptx_analysis::mrpa::MrpaConfig {
+    use ptx_knobs::knobs;
+    ptx_analysis::mrpa::MrpaConfig {
+        incremental: ctx.bool(knobs::incremental_update_mcse),
+        verify: ctx.bool(knobs::verify_update_mcse),
+        print: ctx.bool(knobs::print_verify),
+    }
+}
+
+#[cfg(test)]
+mod mrpa_tests {
+    use super::*;
+
+    #[test]
+    fn mrpa_config_follows_the_seed_defaults_and_the_knobs() {
+        let mut ctx = Defaults::new(80);
+        assert_eq!(mrpa_config(&ctx), ptx_analysis::mrpa::MrpaConfig::default());
+        ctx.knobs.insert(
+            ptx_knobs::knobs::verify_update_mcse.id(),
+            KnobValue::Bool(true),
+        );
+        assert!(mrpa_config(&ctx).verify);
+        assert!(mrpa_config(&ctx).incremental);
     }
 }

@@ -66,6 +66,7 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
         PhaseId::LateOriCommoning => phases::late_commoning::run(id, ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
+        PhaseId::CiccBlockRemat => phases::block_remat::run(id, ctx, input),
         _ if phases::general_optimize::is_bundle(id) => {
             phases::general_optimize::run(id, ctx, input)
         }

@@ -149,7 +149,7 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFirst => {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
-        PhaseId::OriLoopUnrolling => Some("reads LoopUnroll (ptx_opt::phases::loop_unrolling)"),
+        PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
         PhaseId::OriPerformLiveDeadFourth => {
             Some("dead-code elimination, as phase 16 (ptx_opt::phases::live_dead)")
@@ -165,6 +165,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriReassociateAndCommon => Some("integer add/mul/and/or/xor chains flattened, sorted, rebuilt left-leaning, then windowed commoning (ptx_opt::phases::reassociate)"),
         PhaseId::OriBackCopyPropagate => Some("backward copy propagation when AdvancedPhaseBackPropVReg (phase 82's gate) is set (ptx_opt::phases::back_copy_prop)"),
         PhaseId::LateOriCommoning => Some("cross-block commoning on sm_80..sm_89 or with ForceLateCommoning (ptx_opt::phases::late_commoning)"),
+        PhaseId::CiccBlockRemat => Some(
+            "block rematerialization over the register target, with MRPA (ptx_opt::phases::block_remat)",
+        ),
         id if is_general_optimize(id) => {
             Some("OriCopyProp (forward copy propagation), then constant folding and algebraic simplification (ptx_opt::phases::general_optimize)")
         }
@@ -190,6 +193,8 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::CiccParamOpt
             | PhaseId::CiccTruncOpts
             | PhaseId::CiccRedundantMoveElim
+            | PhaseId::CiccBlockRemat
+            | PhaseId::OriLoopUnrolling
     ) || is_general_optimize(id)
 }
 

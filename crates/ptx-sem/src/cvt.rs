@@ -148,6 +148,92 @@ fn finish(s: &CvtSpec, dty: Ty, df: Fmt, mut r: u64) -> u64 {
     r
 }
 
+/// Stochastic rounding of `f32` bits `x` to `fmt` (`cvt.rs`) with the `n`
+/// random bits `r`: the value rounds away from zero when the discarded part
+/// (the distance from the value truncated toward zero, in units of the
+/// target's last place, as an `n`-bit fraction) plus `r` carries out of `n`
+/// bits, else toward zero: adding the random bits to the discarded bits and
+/// truncating, as the PTX ISA describes it, also for subnormal results.
+/// Then `.satfinite` (infinities and overflows to the largest finite value
+/// of their sign) and `.relu`.
+pub fn round_stochastic(fmt: Fmt, x: u32, r: u32, n: u32, relu: bool, satfinite: bool) -> u64 {
+    let xf = f32::from_bits(x) as f64;
+    let t = convert(Fmt::F32, fmt, x as u64, Rnd::Rz, satfinite);
+    let sign = 1u64 << (fmt.bits() - 1);
+    let finite = |b: u64| fmt.to_f64(b).is_finite() && !fmt.is_nan(b);
+    let mut out = t;
+    if xf.is_finite() && finite(t) && fmt.to_f64(t) != xf {
+        let (s, mag) = (t & sign, t & !sign);
+        let vt = fmt.to_f64(t).abs();
+        let up = s | (mag + 1);
+        let ulp = if mag + 1 < sign && finite(up) {
+            fmt.to_f64(up).abs() - vt
+        } else {
+            vt - fmt.to_f64(s | mag.saturating_sub(1)).abs()
+        };
+        // Saturating: a value past the largest finite one (clamped by
+        // `.satfinite`) counts as a whole unit or more.
+        let frac = ((xf.abs() - vt) / ulp * (1u64 << n) as f64).floor() as u64;
+        if frac.min(1 << n) + (r as u64 & mask(n)) >= 1 << n {
+            out = up;
+        }
+    }
+    if satfinite && !finite(out) && !xf.is_nan() {
+        out = (out & sign) | fmt.max_finite();
+    }
+    if relu {
+        out = relu_bits(fmt, out);
+    }
+    out
+}
+
+/// `cvt.rs{.relu}{.satfinite}.dtype.f32 d, a, b, rbits` (`.f16x2`,
+/// `.bf16x2`) and `d, {a, b, e, f}, rbits` (`.e4m3x4`, `.e5m2x4`,
+/// `.e2m3x4`, `.e3m2x4`, `.e2m1x4`): the values (`f32` bits, `a` first)
+/// rounded stochastically and packed with `a` in the upper bits. The random
+/// bits, per the PTX ISA: `.f16x2` 13 bits of each half of `rbits` (`a` the
+/// upper), `.bf16x2` 16 bits of each half; the 8- and 6-bit x4 formats the
+/// upper half for `a` and `b`, the lower half for `e` and `f`; `.e2m1x4`
+/// the upper byte of each half for `a` and `b`, the lower byte of each half
+/// for `e` and `f`. `None` for other types.
+pub fn cvt_rs(dty: Ty, vals: &[u32], rbits: u32, relu: bool, satfinite: bool) -> Option<u64> {
+    let (hi, lo) = (rbits >> 16, rbits & 0xffff);
+    let (fmt, width, rs): (Fmt, u32, [(u32, u32); 4]) = match dty {
+        Ty::F16x2 => (
+            Fmt::F16,
+            16,
+            [(hi & 0x1fff, 13), (lo & 0x1fff, 13), (0, 0), (0, 0)],
+        ),
+        Ty::BF16x2 => (Fmt::BF16, 16, [(hi, 16), (lo, 16), (0, 0), (0, 0)]),
+        Ty::E4M3x4 | Ty::E5M2x4 | Ty::E2M3x4 | Ty::E3M2x4 => {
+            let fmt = match dty {
+                Ty::E4M3x4 => Fmt::E4M3,
+                Ty::E5M2x4 => Fmt::E5M2,
+                Ty::E2M3x4 => Fmt::E2M3,
+                _ => Fmt::E3M2,
+            };
+            (fmt, 8, [(hi, 16), (hi, 16), (lo, 16), (lo, 16)])
+        }
+        Ty::E2M1x4 => (
+            Fmt::E2M1,
+            4,
+            [(hi >> 8, 8), (lo >> 8, 8), (hi & 0xff, 8), (lo & 0xff, 8)],
+        ),
+        _ => return None,
+    };
+    let n = if width == 16 { 2 } else { 4 };
+    if vals.len() != n {
+        return None;
+    }
+    let mut d = 0u64;
+    for (i, &v) in vals.iter().enumerate() {
+        let (r, bits) = rs[i];
+        let e = round_stochastic(fmt, v, r, bits, relu, satfinite);
+        d |= (e & mask(width)) << (width * (n - 1 - i) as u32);
+    }
+    Some(d)
+}
+
 /// `cvt.pack.sat.{u8,s8,u16,s16}.s32.b32 d, a, b, c`: saturates `a` and `b`
 /// to the narrow type and packs them (`a` higher) above... for 8-bit types,
 /// the low 16 bits of `c` go to the upper half.
@@ -169,6 +255,106 @@ pub fn cvt_pack(dty: Ty, a: u64, b: u64, c: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn stochastic_rounding_adds_the_random_bits_to_the_discarded_ones() {
+        let f = |x: f32| x.to_bits();
+        // 1 + 2^-11 lies halfway between f16 1.0 and 1 + 2^-10: the 13
+        // discarded bits are 0x1000.
+        let x = f(1.0 + 2f32.powi(-11));
+        assert_eq!(
+            round_stochastic(Fmt::F16, x, 0x0fff, 13, false, false),
+            0x3c00
+        );
+        assert_eq!(
+            round_stochastic(Fmt::F16, x, 0x1000, 13, false, false),
+            0x3c01
+        );
+        assert_eq!(
+            round_stochastic(Fmt::F16, f(-1.0 - 2f32.powi(-11)), 0x1000, 13, false, false),
+            0xbc01
+        );
+        // An exact value never moves.
+        assert_eq!(
+            round_stochastic(Fmt::F16, f(1.5), 0x1fff, 13, false, false),
+            0x3e00
+        );
+        // bf16: 1 + 2^-9 is a quarter of the way to 1 + 2^-7.
+        let y = f(1.0 + 2f32.powi(-9));
+        assert_eq!(
+            round_stochastic(Fmt::BF16, y, 0xbfff, 16, false, false),
+            0x3f80
+        );
+        assert_eq!(
+            round_stochastic(Fmt::BF16, y, 0xc000, 16, false, false),
+            0x3f81
+        );
+        // Past the largest f16: infinity, or the largest finite value.
+        assert_eq!(
+            round_stochastic(Fmt::F16, f(65520.0), 0x1fff, 13, false, false),
+            0x7c00
+        );
+        assert_eq!(
+            round_stochastic(Fmt::F16, f(65520.0), 0x1fff, 13, false, true),
+            0x7bff
+        );
+        assert_eq!(round_stochastic(Fmt::F16, f(-3.0), 0, 13, true, false), 0);
+        // Far past the largest e4m3 (448) with .satfinite: 448.
+        assert_eq!(
+            round_stochastic(Fmt::E4M3, f(1e30), 0xffff, 16, false, true),
+            0x7e
+        );
+        assert_eq!(
+            round_stochastic(Fmt::E4M3, f(-1e30), 0, 16, false, true),
+            0xfe
+        );
+        for x in [
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            1e-45,
+            -0.0,
+            f32::INFINITY,
+            f32::NAN,
+        ] {
+            for fmt in [
+                Fmt::F16,
+                Fmt::BF16,
+                Fmt::E4M3,
+                Fmt::E5M2,
+                Fmt::E2M1,
+                Fmt::E2M3,
+                Fmt::E3M2,
+            ] {
+                for sat in [false, true] {
+                    round_stochastic(fmt, x.to_bits(), u32::MAX, 16, true, sat);
+                    round_stochastic(fmt, x.to_bits(), 0, 8, false, sat);
+                }
+            }
+        }
+        // Subnormal f16: 2^-25 is half of the smallest subnormal 2^-24.
+        assert_eq!(
+            round_stochastic(Fmt::F16, f(2f32.powi(-25)), 0x1000, 13, false, false),
+            1
+        );
+        assert_eq!(
+            round_stochastic(Fmt::F16, f(2f32.powi(-25)), 0x0fff, 13, false, false),
+            0
+        );
+        // Packing: a in the upper bits; e2m1 takes a byte of random bits.
+        let v = [f(1.0), f(-1.0), f(6.0), f(0.5)];
+        assert_eq!(cvt_rs(Ty::E2M1x4, &v, 0, false, true), Some(0x2a71));
+        // 1.25 in e2m1 lies between 1.0 (0x2) and 1.5 (0x3): half way.
+        let w = [f(1.25); 4];
+        assert_eq!(
+            cvt_rs(Ty::E2M1x4, &w, 0x8000_8000, false, true),
+            Some(0x3322)
+        );
+        assert_eq!(
+            cvt_rs(Ty::F16x2, &[f(1.0), f(2.0)], 0, false, false),
+            Some(0x3c00_4000)
+        );
+        assert_eq!(cvt_rs(Ty::E4M3x4, &[f(1.0); 3], 0, false, true), None);
+    }
     use super::*;
 
     fn spec(dty: Ty, sty: Ty) -> CvtSpec {

@@ -1141,6 +1141,10 @@ impl<'t> Parser<'t> {
             self.finish();
         }
         self.start(OPCODE);
+        // Only `call` takes parenthesized argument lists; elsewhere `(...)`
+        // in operand position is a parenthesized expression (`mov.u32 %r1,
+        // ((1));`, which ptxas accepts).
+        let call = self.at(IDENT) && self.current_text() == "call";
         if self.at(IDENT) {
             self.bump();
             while self.adjacent() && self.at(DOT_IDENT) {
@@ -1157,7 +1161,7 @@ impl<'t> Parser<'t> {
         self.finish();
         if !self.at(SEMICOLON) && !self.at(R_CURLY) && !self.at_new_statement() {
             loop {
-                self.operand();
+                self.operand(call);
                 if self.at(COMMA) {
                     self.bump();
                     continue;
@@ -1169,7 +1173,7 @@ impl<'t> Parser<'t> {
         self.finish();
     }
 
-    fn operand(&mut self) {
+    fn operand(&mut self, call: bool) {
         if self.at(IDENT) && self.nth(1) == Some(PIPE) && self.nth(2) == Some(IDENT) {
             self.start(PRED_PAIR);
             self.name_ref();
@@ -1178,13 +1182,13 @@ impl<'t> Parser<'t> {
             self.finish();
             return;
         }
-        self.expr(true);
+        self.expr(call);
     }
 
     // ------------------------------------------------------------- expressions
 
-    /// An expression; in operand position (`operand = true`) a parenthesized list
-    /// is a call argument list.
+    /// An expression; in a `call`'s operands (`operand = true`) a parenthesized
+    /// list is an argument list.
     fn expr(&mut self, operand: bool) {
         self.expr_bp(0, operand);
     }
@@ -1285,7 +1289,7 @@ impl<'t> Parser<'t> {
             }
             L_PAREN if operand => {
                 self.start(ARG_LIST);
-                self.list_inner(R_PAREN, operand);
+                self.list_inner(R_PAREN, false);
                 self.finish();
             }
             L_PAREN => {

@@ -16,13 +16,31 @@
 //! added, none renamed):
 //!
 //! ```text
-//! {"file": "...", "target": "sm_80", "functions": [{"name": "...",
+//! {"format_version": 1, "file": "...", "target": "sm_80", "functions": [{"name": "...",
 //!   "kind": "entry"|"func", "line": N, "blocks": N, "instructions": N,
 //!   "max_live": {"r": N, "p": N, "line": N, "p_line": N},
 //!   "loops": [{"header_line": N, "depth": N, "latch_lines": [N],
-//!              "trip_count": N|null, "res_mii": N|null, "rec_mii": N|null}],
-//!   "latency_classes": {"6": N, ...}}]}
+//!              "trip_count": N|null, "res_mii": N|null, "rec_mii": N|null,
+//!              "unroll": {"factor": N, "full": B, "code": N|null, "reason": S,
+//!                         "by": "ptxas"|"cicc"}|null}],
+//!   "latency_classes": {"6": N, ...},
+//!   "estimated_registers": N, "estimate_rule": "pressure",
+//!   "occupancy": {"warps_per_sm": N, "max_warps_per_sm": N,
+//!                 "lost_to_registers": N, "maxrregcount": N|null},
+//!   "peak": {"units": N, "line": N, "registers": [{"name": "%r1", "units": N,
+//!            "def_line": N|null, "last_use_line": N|null}]}}]}
 //! ```
+//!
+//! `format_version` changes only when a field changes meaning or goes away;
+//! `ptxopt diff` reads saved reports and refuses another version. Fields
+//! other analyses add later (`estimated_registers`, `occupancy`, a loop's
+//! `unroll`) are optional for readers.
+//!
+//! The estimate (`ptx_analysis::reg_estimate`) is made on the IR after the
+//! whole pipeline (what `ptxopt build` writes), with `--maxrregcount N` as
+//! ptxas's cap; its peak's lines are the source lines of the instructions
+//! the final IR's come from. `--peak` lists the registers live there in the
+//! text form (the JSON always has them).
 //!
 //! Exit status: 0; 1 when the file has errors (printed on stderr as `check`
 //! prints them, nothing on stdout); 2 on a usage or I/O error (unreadable
@@ -59,14 +77,20 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT")]
     format: Format,
 
-    /// The target profile for latencies and ResMII, such as `sm_86`.
-    /// Default: the file's `.target`.
-    #[arg(long, value_name = "sm_XX")]
-    arch: Option<String>,
+    #[command(flatten)]
+    arch: crate::cli::ArchArg,
 
     /// Print diagnostics as single `path:line:col: severity: message` lines.
     #[arg(long)]
     short: bool,
+
+    #[command(flatten)]
+    max_regs: crate::cli::MaxRegArg,
+
+    /// List the registers live at the point of peak pressure (of the
+    /// estimate), with the line of each one's definition and last use.
+    #[arg(long)]
+    peak: bool,
 
     /// Threads checking and analyzing the file's functions (default: the
     /// number of cores). The report is the same for any number.
@@ -106,6 +130,35 @@ pub struct FunctionAnalysis {
     pub loops: Vec<LoopAnalysis>,
     /// (class code, instructions), classes with none left out, in code order.
     pub latency_classes: Vec<(u8, u32)>,
+    pub estimate: EstimateAnalysis,
+}
+
+/// The register estimate after the pipeline (`ptx_analysis::reg_estimate`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EstimateAnalysis {
+    /// What `ptxas -v` is expected to report.
+    pub registers: u32,
+    /// The rule that set it (`pressure`, `loop`, `float-div`, ...).
+    pub rule: &'static str,
+    pub max_regs: Option<u32>,
+    pub warps_per_sm: u32,
+    pub max_warps_per_sm: u32,
+    /// Warps per SM lost to registers.
+    pub lost_warps: u32,
+    /// Units live at the peak, and its line.
+    pub peak_units: u32,
+    pub peak_line: u32,
+    pub peak_regs: Vec<PeakReg>,
+}
+
+/// A register live at the peak.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PeakReg {
+    pub name: String,
+    /// 32-bit units it takes.
+    pub units: u32,
+    pub def_line: Option<u32>,
+    pub last_use_line: Option<u32>,
 }
 
 /// One loop.
@@ -120,11 +173,18 @@ pub struct LoopAnalysis {
     pub trip_count_unknown: Option<String>,
     pub res_mii: Option<u32>,
     pub rec_mii: Option<u32>,
+    /// The unrolling decision (`{"factor","full","code","reason","by"}`):
+    /// the first unrolling phase that unrolled the loop, else the last that
+    /// decided about it; `None` when no unrolling phase reported on it.
+    pub unroll: Option<(ptx_db::UnrollDecision, &'static str)>,
 }
+
+/// The version of the JSON report (`"format_version"`).
+pub const FORMAT_VERSION: u32 = 1;
 
 /// Runs `ptxopt analyze`.
 pub fn run(args: AnalyzeArgs) -> ExitCode {
-    let arch = match args.arch.as_deref().map(settings::parse_arch).transpose() {
+    let arch = match args.arch.parse() {
         Ok(arch) => arch,
         Err(settings::UsageError(message)) => return usage(&message),
     };
@@ -147,6 +207,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if let Some(arch) = &arch {
         db.set_target(arch.sm, &arch.suffix);
     }
+    db.set_max_regs(args.max_regs.maxrregcount);
     let file = db.set_file_text(&args.file, text);
     let threads = args
         .jobs
@@ -188,7 +249,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         }
     }
     let out = match args.format {
-        Format::Text => render_text(&report),
+        Format::Text => render_text(&report, args.peak),
         Format::Json => render_json(&report),
     };
     let mut stdout = std::io::stdout().lock();
@@ -210,7 +271,7 @@ fn usage(message: &str) -> ExitCode {
 ///
 /// Only the functions `wanted` accepts are in the report (the others are not
 /// lowered or analyzed).
-fn analyze(
+pub(crate) fn analyze(
     db: &RootDatabase,
     file: SourceFile,
     display: &str,
@@ -234,7 +295,7 @@ fn analyze(
 }
 
 /// The queries [`analyze_kernel`] reads (to compute them ahead, in parallel).
-fn compute_kernel_analyses(db: &RootDatabase, kernel: Kernel<'_>) {
+pub(crate) fn compute_kernel_analyses(db: &RootDatabase, kernel: Kernel<'_>) {
     ptx_db::kernel_lowered(db, kernel);
     analysis::cfg(db, kernel);
     analysis::loops(db, kernel);
@@ -242,6 +303,7 @@ fn compute_kernel_analyses(db: &RootDatabase, kernel: Kernel<'_>) {
     analysis::reg_pressure(db, kernel);
     analysis::latency(db, kernel);
     analysis::loop_mii(db, kernel);
+    analysis::reg_estimate(db, kernel);
 }
 
 fn analyze_kernel(
@@ -282,6 +344,24 @@ fn analyze_kernel(
     let pressure = analysis::reg_pressure(db, kernel);
     let latency = analysis::latency(db, kernel);
     let mii = analysis::loop_mii(db, kernel);
+    let reports = ptx_db::kernel_loop_reports(db, kernel);
+    let unroll_of = |header: BlockId| {
+        let first = func.blocks[header].insts.first().copied()?;
+        let decided: Vec<_> = reports
+            .iter()
+            .filter(|r| r.header == Some(first))
+            .filter_map(|r| {
+                r.unroll
+                    .clone()
+                    .map(|u| (u, ptx_db::phase_info(r.phase).tool.as_str()))
+            })
+            .collect();
+        decided
+            .iter()
+            .find(|(u, _)| u.factor > 1)
+            .or(decided.last())
+            .cloned()
+    };
 
     let loops = loops
         .loops
@@ -302,10 +382,45 @@ fn analyze_kernel(
                 trip_count_unknown,
                 res_mii: m.map(|m| m.res_mii),
                 rec_mii: m.map(|m| m.rec_mii),
+                unroll: unroll_of(l.header),
             }
         })
         .collect();
     let at = |inst: Option<InstId>| inst.map_or(fn_line, inst_line);
+    let estimate = {
+        let ke = analysis::reg_estimate(db, kernel);
+        let e = &ke.estimate;
+        // The estimate's ids are the final IR's; origins lead to the source.
+        let src_line = |inst: InstId| {
+            ke.func
+                .origin(inst)
+                .and_then(|o| lowered.inst_range(o))
+                .map(|r| line(start + r.start()))
+        };
+        EstimateAnalysis {
+            registers: e.registers,
+            rule: e.rule,
+            max_regs: e.max_regs,
+            warps_per_sm: e.occupancy.warps_per_sm,
+            max_warps_per_sm: e.occupancy.max_warps_per_sm,
+            lost_warps: e.occupancy.lost(),
+            peak_units: e.peak,
+            peak_line: e.peak_inst.and_then(src_line).unwrap_or(fn_line),
+            peak_regs: e
+                .peak_regs
+                .iter()
+                .map(|&r| {
+                    let (def, last) = ptx_analysis::reg_estimate::def_and_last_use(&ke.func, r);
+                    PeakReg {
+                        name: ke.func.regs[r].name.clone(),
+                        units: ptx_analysis::reg_pressure::reg_units(&ke.func.regs[r]),
+                        def_line: def.and_then(src_line),
+                        last_use_line: last.and_then(src_line),
+                    }
+                })
+                .collect(),
+        }
+    };
     FunctionAnalysis {
         name: kernel.name(db).clone(),
         kind: func.sig.kind,
@@ -322,6 +437,7 @@ fn analyze_kernel(
             .map(|c| (c.code(), latency.histogram[c.ordinal()]))
             .filter(|&(_, n)| n > 0)
             .collect(),
+        estimate,
     }
 }
 
@@ -349,8 +465,12 @@ fn kind_word(kind: FunctionKind) -> &'static str {
     }
 }
 
-/// The human-readable report.
-pub fn render_text(report: &FileAnalysis) -> String {
+fn opt_line(line: Option<u32>) -> String {
+    line.map_or_else(|| "-".to_string(), |l| l.to_string())
+}
+
+/// The human-readable report; `peak` lists the registers live at the peak.
+pub fn render_text(report: &FileAnalysis, peak: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} (target {})", report.file, report.target);
     for f in &report.functions {
@@ -370,6 +490,39 @@ pub fn render_text(report: &FileAnalysis) -> String {
             "  max live: R {} at line {}, P {} at line {}",
             f.max_r, f.max_r_line, f.max_p, f.max_p_line
         );
+        let e = &f.estimate;
+        let _ = writeln!(
+            out,
+            "  estimate: ≈ {} registers after ptxas ({}{}), {}/{} warps/SM, {} lost to registers",
+            e.registers,
+            e.rule,
+            e.max_regs
+                .map_or_else(String::new, |n| format!(", --maxrregcount {n}")),
+            e.warps_per_sm,
+            e.max_warps_per_sm,
+            e.lost_warps
+        );
+        if peak {
+            let _ = writeln!(
+                out,
+                "  peak: {} units live at line {} ({} register{})",
+                e.peak_units,
+                e.peak_line,
+                e.peak_regs.len(),
+                plural(e.peak_regs.len())
+            );
+            for r in &e.peak_regs {
+                let _ = writeln!(
+                    out,
+                    "    {:<10} {} unit{}, defined line {}, last used line {}",
+                    r.name,
+                    r.units,
+                    plural(r.units as usize),
+                    opt_line(r.def_line),
+                    opt_line(r.last_use_line)
+                );
+            }
+        }
         if f.loops.is_empty() {
             let _ = writeln!(out, "  loops: none");
         } else {
@@ -391,6 +544,15 @@ pub fn render_text(report: &FileAnalysis) -> String {
             );
             if let (Some(res), Some(rec)) = (l.res_mii, l.rec_mii) {
                 let _ = write!(line, ", ResMII {res}, RecMII {rec}");
+            }
+            if let Some((u, by)) = &l.unroll {
+                let what = match (u.full, u.factor, u.code) {
+                    (true, n, _) => format!("fully unrolled (x{n})"),
+                    (false, n, _) if n > 1 => format!("unrolled x{n}"),
+                    (_, _, Some(code)) => format!("not unrolled (code {code})"),
+                    _ => "not unrolled".to_string(),
+                };
+                let _ = write!(line, ", {by}: {what}");
             }
             let _ = writeln!(out, "{line}");
         }
@@ -417,7 +579,7 @@ pub fn render_json(report: &FileAnalysis) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "{{\"file\":{},\"target\":{},\"functions\":[",
+        "{{\"format_version\":{FORMAT_VERSION},\"file\":{},\"target\":{},\"functions\":[",
         ptx_knobs::json_string(&report.file),
         ptx_knobs::json_string(&report.target)
     );
@@ -447,13 +609,16 @@ pub fn render_json(report: &FileAnalysis) -> String {
             let _ = write!(
                 out,
                 "{{\"header_line\":{},\"depth\":{},\"latch_lines\":[{}],\"trip_count\":{},\
-                 \"res_mii\":{},\"rec_mii\":{}}}",
+                 \"res_mii\":{},\"rec_mii\":{},\"unroll\":{}}}",
                 l.header_line,
                 l.depth,
                 latches.join(","),
                 json_opt(l.trip_count),
                 json_opt(l.res_mii),
-                json_opt(l.rec_mii)
+                json_opt(l.rec_mii),
+                l.unroll.as_ref().map_or("null".to_string(), |(u, by)| {
+                    crate::explain_cmd::unroll_json(u, by)
+                })
             );
         }
         out.push_str("],\"latency_classes\":{");
@@ -463,7 +628,35 @@ pub fn render_json(report: &FileAnalysis) -> String {
             .map(|(c, n)| format!("\"{c}\":{n}"))
             .collect();
         out.push_str(&classes.join(","));
-        out.push_str("}}");
+        let e = &f.estimate;
+        let _ = write!(
+            out,
+            "}},\"estimated_registers\":{},\"estimate_rule\":\"{}\",\"occupancy\":{{\"warps_per_sm\":{},\
+             \"max_warps_per_sm\":{},\"lost_to_registers\":{},\"maxrregcount\":{}}},\
+             \"peak\":{{\"units\":{},\"line\":{},\"registers\":[",
+            e.registers,
+            e.rule,
+            e.warps_per_sm,
+            e.max_warps_per_sm,
+            e.lost_warps,
+            json_opt(e.max_regs),
+            e.peak_units,
+            e.peak_line
+        );
+        for (j, r) in e.peak_regs.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            let _ = write!(
+                out,
+                "{{\"name\":{},\"units\":{},\"def_line\":{},\"last_use_line\":{}}}",
+                ptx_knobs::json_string(&r.name),
+                r.units,
+                json_opt(r.def_line),
+                json_opt(r.last_use_line)
+            );
+        }
+        out.push_str("]}}");
     }
     out.push_str("\n]}\n");
     out
@@ -471,4 +664,41 @@ pub fn render_json(report: &FileAnalysis) -> String {
 
 fn json_opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "null".to_string(), |v| v.to_string())
+}
+
+/// Analyzes the PTX file at `path` (shown as `display`) for another command
+/// (`diff`, `report`): the report as JSON (the saved form), or a message
+/// saying why not (unreadable, not UTF-8, errors in the file).
+pub(crate) fn analyze_to_json(
+    path: &std::path::Path,
+    display: &str,
+    arch: Option<&settings::Arch>,
+) -> Result<String, String> {
+    let bytes =
+        crate::build_cmd::read_bytes(path).map_err(|e| format!("cannot read `{display}`: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "`{display}` is not valid UTF-8 (byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    let mut db = RootDatabase::new();
+    if let Some(arch) = arch {
+        db.set_target(arch.sm, &arch.suffix);
+    }
+    let file = db.set_file_text(path, text);
+    let errors = ptx_db::file_problems(&db, file)
+        .iter()
+        .filter(|d| d.severity == ptx_syntax::check::Severity::Error)
+        .count();
+    if errors > 0 {
+        return Err(format!(
+            "`{display}` has {errors} error{} (`ptxopt check {display}` shows them)",
+            plural(errors)
+        ));
+    }
+    let report = analyze(&db, file, display, &|_, _| true);
+    let json = render_json(&report);
+    std::mem::forget(db);
+    Ok(json)
 }

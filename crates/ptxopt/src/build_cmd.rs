@@ -13,11 +13,14 @@
 //! 5. Print diagnostics (stderr), dumps (stdout) and a summary (stderr) in
 //!    input order, so the output does not depend on thread timing.
 //!
-//! A progress line is shown on stderr when it is a terminal and there is more
-//! than one file, or when there are many files (one line per tenth).
+//! A progress bar is shown on stderr when it is a terminal and there is more
+//! than one file, or, when it is not, one line per tenth of the files when
+//! there are many ([`crate::progress`]). Folders are walked for `*.ptx`
+//! files; a file that cannot be read or has errors is reported and the others
+//! are still built; the summary counts both.
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,6 +31,7 @@ use ptx_syntax::check::Severity;
 use ptx_syntax::line_index::LineIndex;
 
 use crate::atomic_write::write_atomically;
+use crate::progress::Progress;
 use crate::remarks_fmt::{self, RemarkFilter, ReportFormat};
 use crate::render::plural;
 use crate::settings::{self, UsageError};
@@ -35,8 +39,9 @@ use crate::settings::{self, UsageError};
 /// Arguments of `ptxopt build`.
 #[derive(clap::Args, Debug)]
 pub struct BuildArgs {
-    /// PTX files to build (`-` reads standard input and writes standard
-    /// output unless `-o` says otherwise).
+    /// PTX files to build, or folders (every `*.ptx` under them, not hidden
+    /// files or `*.opt.ptx` outputs). `-` reads standard input and writes
+    /// standard output unless `-o` says otherwise.
     #[arg(value_name = "FILE", required_unless_present = "list_phases")]
     files: Vec<PathBuf>,
 
@@ -54,22 +59,11 @@ pub struct BuildArgs {
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
 
-    /// The GPU to optimize for, such as `sm_80` or `sm_90a`. Default: the
-    /// `target` of ptxopt.toml, else each file's own `.target`. The output
-    /// keeps the file's `.target` directive.
-    #[arg(long, value_name = "sm_XX")]
-    arch: Option<String>,
+    #[command(flatten)]
+    settings: crate::cli::SettingsArgs,
 
-    /// Set a knob, such as `--knob LoopUnroll=false` or
-    /// `--knob unroll-threshold=150`; repeatable; overrides ptxopt.toml.
-    /// `ptxopt knobs` lists every knob with its type and default.
-    #[arg(long = "knob", value_name = "NAME=VALUE")]
-    knobs: Vec<String>,
-
-    /// Read target and knobs from this file instead of the `ptxopt.toml`
-    /// beside each input. Format: `target = "sm_90"` and a `[knobs]` table.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
+    #[command(flatten)]
+    max_regs: crate::cli::MaxRegArg,
 
     /// Print the pipeline (number, name, tool, implemented or pass-through,
     /// knobs read) and exit.
@@ -86,11 +80,6 @@ pub struct BuildArgs {
     /// blocks, successors, defs and uses).
     #[arg(long, value_enum, default_value_t = DumpFormat::Ptx, value_name = "FORMAT")]
     dump_format: DumpFormat,
-
-    /// Run only these phases (comma-separated numbers or names); the others
-    /// pass their input through.
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    named_phases: Option<Vec<String>>,
 
     /// Worker threads (default: the number of cores): files in parallel, or,
     /// for one file, its functions. The output is the same for any number.
@@ -122,9 +111,8 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value_t = ReportFormat::Text, value_name = "FORMAT")]
     remarks_format: ReportFormat,
 
-    /// Print no progress and no summary line.
-    #[arg(short, long)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: crate::cli::QuietArg,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,19 +177,17 @@ pub fn run(args: BuildArgs) -> ExitCode {
 }
 
 fn build(args: &BuildArgs) -> Result<ExitCode, UsageError> {
-    let cli = settings::from_cli(
-        args.arch.as_deref(),
-        &args.knobs,
-        args.named_phases.as_deref(),
-    )?;
+    let mut cli = args.settings.cli_settings()?;
+    cli.max_regs = args.max_regs.maxrregcount;
     let dump = args.dump_after.as_deref().map(dump_phase).transpose()?;
-    let dests = destinations(args)?;
+    let files = crate::inputs::expand_ptx(&args.files).map_err(UsageError)?;
+    let dests = destinations(args, &files)?;
+    let files: Vec<PathBuf> = files.into_iter().map(|(path, _)| path).collect();
 
     // Configuration files, loaded before anything is built.
-    let config_paths: Vec<Option<PathBuf>> = args
-        .files
+    let config_paths: Vec<Option<PathBuf>> = files
         .iter()
-        .map(|f| settings::config_path_for(f, args.config.as_deref()))
+        .map(|f| settings::config_path_for(f, args.settings.config.as_deref()))
         .collect();
     let mut configs: BTreeMap<PathBuf, ptx_knobs::Config> = BTreeMap::new();
     for path in config_paths.iter().flatten() {
@@ -218,14 +204,14 @@ fn build(args: &BuildArgs) -> Result<ExitCode, UsageError> {
     }
     drop(probe);
 
-    let inputs: Vec<Input> = args.files.iter().map(|p| read_input(p)).collect();
+    let inputs: Vec<Input> = files.iter().map(|p| read_input(p)).collect();
 
     let mut groups: BTreeMap<Option<PathBuf>, Vec<usize>> = BTreeMap::new();
     for (i, config) in config_paths.iter().enumerate() {
         groups.entry(config.clone()).or_default().push(i);
     }
 
-    let progress = Progress::new(inputs.len(), args.quiet);
+    let progress = Progress::new("building", "files", inputs.len(), args.quiet.quiet, true);
     let mut reports: Vec<Option<FileReport>> = (0..inputs.len()).map(|_| None).collect();
     for (config, members) in &groups {
         let config = config.as_ref().map(|p| (p.as_path(), &configs[p]));
@@ -281,10 +267,15 @@ fn dump_phase(word: &str) -> Result<PhaseId, UsageError> {
     }
 }
 
-/// Where each input's output goes.
-fn destinations(args: &BuildArgs) -> Result<Vec<Dest>, UsageError> {
+/// Where each input's output goes. With `--out-dir`, a file found in a
+/// folder keeps its place under that folder (`dir/sub/k.ptx` ->
+/// `OUT/sub/k.ptx`).
+fn destinations(
+    args: &BuildArgs,
+    files: &[(PathBuf, Option<PathBuf>)],
+) -> Result<Vec<Dest>, UsageError> {
     if let Some(out) = &args.output {
-        if args.files.len() != 1 {
+        if files.len() != 1 || args.files.iter().any(|p| p.is_dir()) {
             return Err(UsageError(
                 "-o/--output takes one input file; use --out-dir for several".into(),
             ));
@@ -301,7 +292,7 @@ fn destinations(args: &BuildArgs) -> Result<Vec<Dest>, UsageError> {
     }
     let mut seen: BTreeMap<PathBuf, &Path> = BTreeMap::new();
     let mut dests = Vec::new();
-    for input in &args.files {
+    for (input, rel) in files {
         if input.as_os_str() == "-" {
             dests.push(Dest::Stdout);
             continue;
@@ -309,9 +300,18 @@ fn destinations(args: &BuildArgs) -> Result<Vec<Dest>, UsageError> {
         let name = input
             .file_name()
             .ok_or_else(|| UsageError(format!("`{}` is not a file name", input.display())))?;
-        let out = match &args.out_dir {
-            Some(dir) => dir.join(name),
-            None => input.with_file_name(default_output_name(input)),
+        let out = match (&args.out_dir, rel) {
+            (Some(dir), Some(rel)) => {
+                let out = dir.join(rel);
+                if let Some(parent) = out.parent() {
+                    std::fs::create_dir_all(parent).map_err(|e| {
+                        UsageError(format!("cannot create `{}`: {e}", parent.display()))
+                    })?;
+                }
+                out
+            }
+            (Some(dir), None) => dir.join(name),
+            (None, _) => input.with_file_name(default_output_name(input)),
         };
         if let Some(other) = seen.get(&out) {
             if *other != input.as_path() {
@@ -429,6 +429,7 @@ fn build_group(
             scope.spawn(move || loop {
                 let n = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&(i, file)) = work.get(n) else { break };
+                progress.start(&inputs[i].display);
                 let report = build_one(&db, file, &inputs[i], &dests[i], job);
                 results.lock().expect("no poisoned lock").push((i, report));
                 progress.tick();
@@ -585,11 +586,18 @@ fn report(args: &BuildArgs, inputs: &[Input], reports: Vec<Option<FileReport>>) 
             let _ = writeln!(stderr, "total: {name}={value}");
         }
     }
-    if !args.quiet {
+    if !args.quiet.quiet {
         let files = inputs.len();
+        // Unreadable files are counted only when there are some, so the
+        // line reads as it always has otherwise.
+        let unreadable = if io_errors > 0 {
+            format!(", {io_errors} unreadable")
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             stderr,
-            "built {files} file{}: {written} written, {failed} with errors, {warnings} warning{}",
+            "built {files} file{}: {written} written, {failed} with errors{unreadable}, {warnings} warning{}",
             plural(files),
             plural(warnings)
         );
@@ -600,67 +608,5 @@ fn report(args: &BuildArgs, inputs: &[Input], reports: Vec<Option<FileReport>>) 
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-/// Files this many or more get progress lines even when stderr is not a
-/// terminal.
-const PROGRESS_MIN_FILES: usize = 100;
-
-/// The progress line on stderr.
-struct Progress {
-    total: usize,
-    done: AtomicUsize,
-    mode: ProgressMode,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ProgressMode {
-    Off,
-    /// Rewrites one line (`\r`).
-    Terminal,
-    /// One line per tenth of the files.
-    Lines,
-}
-
-impl Progress {
-    fn new(total: usize, quiet: bool) -> Progress {
-        let mode = if quiet {
-            ProgressMode::Off
-        } else if std::io::stderr().is_terminal() && total > 1 {
-            ProgressMode::Terminal
-        } else if total >= PROGRESS_MIN_FILES {
-            ProgressMode::Lines
-        } else {
-            ProgressMode::Off
-        };
-        Progress {
-            total,
-            done: AtomicUsize::new(0),
-            mode,
-        }
-    }
-
-    fn tick(&self) {
-        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        match self.mode {
-            ProgressMode::Off => {}
-            ProgressMode::Terminal => {
-                eprint!("\r\x1b[Kbuilding: {done}/{} files", self.total);
-            }
-            ProgressMode::Lines => {
-                let step = self.total.div_ceil(10).max(1);
-                // Crossed a multiple of `step` (`is_multiple_of` needs Rust 1.87).
-                if done / step != (done - 1) / step && done < self.total {
-                    eprintln!("building: {done}/{} files", self.total);
-                }
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if self.mode == ProgressMode::Terminal {
-            eprint!("\r\x1b[K");
-        }
     }
 }

@@ -17,10 +17,16 @@ mod analyze_cmd;
 mod atomic_write;
 mod build_cmd;
 mod check_cmd;
+mod cli;
+mod diff_cmd;
+mod explain_cmd;
+mod inputs;
 mod knobs_cmd;
 mod phase_list;
+mod progress;
 mod remarks_fmt;
 mod render;
+mod report_cmd;
 mod run_cmd;
 mod settings;
 mod verify_cmd;
@@ -92,6 +98,14 @@ enum Command {
     /// latency-class histogram. `--format json` is stable for scripts.
     #[command(after_help = EXIT_CODES)]
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Explain the loop decisions: for each loop (the source line of its
+    /// header), what every loop phase decided and why, with the numbers
+    /// (unroll factor or rejection code and reason, body size, budget left,
+    /// trip count, texture count). The file is built as `ptxopt build`
+    /// would, with the same settings. `--format json` is stable for scripts
+    /// (a `version` field).
+    #[command(after_help = EXIT_CODES)]
+    Explain(explain_cmd::ExplainArgs),
     /// Run the PTX language server over standard input/output (LSP): diagnostics,
     /// hover with latency class and live registers, register-pressure and loop
     /// inlay hints, code lenses with occupancy, navigation, symbols, rename.
@@ -100,7 +114,7 @@ enum Command {
     /// Settings come from initializationOptions or workspace configuration:
     /// `{"target": "sm_90", "knobs": {"LoopUnroll": false}}`.
     #[command(after_help = "Exit status: 0 after a clean shutdown, 1 if the connection fails.")]
-    Lsp,
+    Lsp(LspArgs),
 
     /// Build PTX files, then rebuild each one when it changes, until Ctrl-C.
     ///
@@ -166,6 +180,47 @@ Exit status: 0 = clean run, 1 = errors in the input or an emulation error (funct
         after_help = "Exit status: 0 = no kernel differs or fails, 1 = a difference, an emulation error or errors in the input, 2 = usage or I/O error."
     )]
     Verify(verify_cmd::VerifyArgs),
+
+    /// Compare two builds per kernel: registers (ptxas -v with --ptxas, else
+    /// the optimizer's estimate when the reports carry it, else the maximum
+    /// live R), spill bytes, static instructions, loops and their unroll
+    /// decisions, occupancy; added, removed and renamed kernels.
+    ///
+    /// OLD and NEW are two PTX files, two folders (files paired by relative
+    /// path) or two saved `ptxopt analyze --format json` reports. Output as
+    /// text, a GitHub markdown table (for a pull-request comment) or JSON.
+    #[command(
+        after_help = "Examples:
+  ptxopt diff old/ new/ --format markdown --fail-on regs+4,spills
+  ptxopt analyze k.ptx --format json > base.json;  ptxopt diff base.json k.ptx --fail-on regs+5%
+
+Exit status: 0 = no regression named by --fail-on, 1 = regressions (listed), 2 = bad input (unreadable file, PTX with errors, JSON of another format version).",
+        verbatim_doc_comment
+    )]
+    Diff(diff_cmd::DiffArgs),
+
+    /// Write one self-contained HTML page (no network needed: inline CSS,
+    /// SVG and script) about PTX files or folders: per function, a plot of
+    /// live R and P registers along the source lines with the peak and the
+    /// target's occupancy steps; the source with a pressure bar per line and
+    /// the phases' remarks; each loop with its trip count, the loop phases'
+    /// decisions and the registers live at its peak; the optimized code
+    /// beside the original when the phases changed it. Function sections are
+    /// rendered when opened, so large modules stay usable.
+    #[command(after_help = "Example:
+  ptxopt report kernels/ --html report.html
+
+Exit status: 0 = written, 1 = written but some file has errors or cannot be read, 2 = usage error or the page cannot be written.")]
+    Report(report_cmd::ReportArgs),
+}
+
+/// Arguments of `ptxopt lsp`.
+#[derive(clap::Args, Debug)]
+struct LspArgs {
+    /// Talk over standard input/output (the only transport, and the default;
+    /// accepted because clients such as VS Code's language client pass it).
+    #[arg(long)]
+    stdio: bool,
 }
 
 const BUILD_AFTER_HELP: &str = "Examples:
@@ -195,10 +250,13 @@ fn main() -> ExitCode {
         Command::Build(args) => build_cmd::run(args),
         Command::Knobs(args) => knobs_cmd::run(args),
         Command::Analyze(args) => analyze_cmd::run(args),
+        Command::Explain(args) => explain_cmd::run(args),
         Command::Watch(args) => watch_cmd::run(args),
         Command::Run(args) => run_cmd::run(args),
         Command::Verify(args) => verify_cmd::run(args),
-        Command::Lsp => match ptx_lsp::run_stdio() {
+        Command::Diff(args) => diff_cmd::run(args),
+        Command::Report(args) => report_cmd::run(args),
+        Command::Lsp(LspArgs { stdio: _ }) => match ptx_lsp::run_stdio() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("ptxopt lsp: {e}");

@@ -99,6 +99,21 @@ pub fn render_remarks(
     out
 }
 
+/// The statistics line ptxas prints for phase 22 in its DUMPIR statistics
+/// (seed 000, "DUMPIR Statistics"): `# [partially unrolled loops=N]
+/// [non-unrolled loops=M]`, from the phase's counters of the same names.
+pub fn ptxas_unroll_line(s: &KernelStats) -> Option<String> {
+    if s.phase != ptx_db::PhaseId::OriLoopUnrolling {
+        return None;
+    }
+    let get = |name: &str| s.stats.iter().find(|c| c.name == name).map(|c| c.value);
+    Some(format!(
+        "# [partially unrolled loops={}] [non-unrolled loops={}]",
+        get("partially unrolled loops")?,
+        get("non-unrolled loops")?
+    ))
+}
+
 /// Renders the counters of one file.
 pub fn render_stats(display: &str, stats: &[KernelStats], format: ReportFormat) -> String {
     let mut out = String::new();
@@ -117,6 +132,9 @@ pub fn render_stats(display: &str, stats: &[KernelStats], format: ReportFormat) 
                     info.label(),
                     counters.join(", ")
                 ));
+                if let Some(line) = ptxas_unroll_line(s) {
+                    out.push_str(&format!("{display}: stats: {} {line}\n", s.kernel));
+                }
             }
             ReportFormat::Json => {
                 let counters: Vec<String> = s

@@ -23,6 +23,9 @@ pub struct CliSettings {
     pub knobs: Vec<(&'static KnobDef, KnobValue)>,
     /// `--named-phases`: `None` runs every phase.
     pub phases: Option<Vec<PhaseId>>,
+    /// `--maxrregcount N` (ptxas's flag): the register count the register
+    /// estimate caps at and the pressure passes aim under.
+    pub max_regs: Option<u32>,
 }
 
 /// `sm_90a`: 90 and `"a"`.
@@ -89,6 +92,7 @@ pub fn from_cli(
         arch,
         knobs,
         phases,
+        max_regs: None,
     })
 }
 
@@ -173,6 +177,7 @@ pub fn apply(
         None => db.set_target(0, ""),
     }
     db.set_phase_selection(cli.phases.as_deref());
+    db.set_max_regs(cli.max_regs);
     Ok(())
 }
 

@@ -18,6 +18,7 @@
 //! 1 on a difference, an emulation error or a file with errors; 2 on a usage
 //! or I/O error (bad setting, no kernel of that name).
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -38,22 +39,8 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
 
-    /// The GPU to optimize for, as for `ptxopt build`.
-    #[arg(long, value_name = "sm_XX")]
-    arch: Option<String>,
-
-    /// Set a knob (`NAME=VALUE`); repeatable; as for `ptxopt build`.
-    #[arg(long = "knob", value_name = "NAME=VALUE")]
-    knobs: Vec<String>,
-
-    /// Read target and knobs from this file instead of the `ptxopt.toml`
-    /// beside the input.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-
-    /// Run only these phases (comma-separated numbers or names).
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    named_phases: Option<Vec<String>>,
+    #[command(flatten)]
+    settings: crate::cli::SettingsArgs,
 
     /// Seed of the input generator.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -71,6 +58,9 @@ pub struct VerifyArgs {
     /// ULP tolerance for f32 results of kernels with `.approx` instructions.
     #[arg(long, value_name = "N", default_value_t = 2)]
     approx_ulps: u32,
+
+    #[command(flatten)]
+    quiet: crate::cli::QuietArg,
 }
 
 /// Runs `ptxopt verify`.
@@ -85,12 +75,8 @@ pub fn run(args: VerifyArgs) -> ExitCode {
 }
 
 fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
-    let cli = settings::from_cli(
-        args.arch.as_deref(),
-        &args.knobs,
-        args.named_phases.as_deref(),
-    )?;
-    let config_path = settings::config_path_for(&args.file, args.config.as_deref());
+    let cli = args.settings.cli_settings()?;
+    let config_path = settings::config_path_for(&args.file, args.settings.config.as_deref());
     let mut db = RootDatabase::new();
     settings::load_and_apply(&mut db, config_path.as_deref(), &cli)?;
     let (file, text, original) = match crate::run_cmd::load_checked(&mut db, &args.file) {
@@ -136,7 +122,16 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
     };
     let (mut equal, mut different, mut skipped, mut failed) = (0, 0, 0, 0);
     let (mut launches, mut stopped) = (0, 0);
+    let progress = crate::progress::Progress::new(
+        "verifying",
+        "kernels",
+        selected.len(),
+        args.quiet.quiet,
+        false,
+    );
     for kernel in &selected {
+        progress.start(kernel);
+        let mut lines = String::new();
         let report = diff::verify_sources(
             Side {
                 module: &original,
@@ -150,9 +145,10 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
             &opts,
         );
         if let Some(problem) = &report.problem {
-            println!("{display}: {kernel}: error: {problem}");
+            let _ = writeln!(lines, "{display}: {kernel}: error: {problem}");
         } else {
-            println!(
+            let _ = writeln!(
+                lines,
                 "{display}: {kernel}: {} -> {} instructions",
                 static_count(&original, kernel),
                 static_count(&optimized, kernel)
@@ -190,8 +186,10 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
             } else {
                 format!(" ({})", run.scalars)
             };
-            println!("{display}: {kernel} {shape}{scalars}: {what}");
+            let _ = writeln!(lines, "{display}: {kernel} {shape}{scalars}: {what}");
         }
+        progress.suspend(|| print!("{lines}"));
+        progress.tick();
         match report.verdict() {
             Verdict::Equal => equal += 1,
             Verdict::Skipped => skipped += 1,
@@ -199,6 +197,7 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
             Verdict::Error => failed += 1,
         }
     }
+    progress.finish();
     eprintln!(
         "verified {} kernel{}: {equal} equal, {different} different, {skipped} skipped, {failed} with errors",
         selected.len(),

@@ -78,23 +78,8 @@ pub struct WatchArgs {
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
 
-    /// The GPU to optimize for, such as `sm_80` or `sm_90a` (as for `build`).
-    #[arg(long, value_name = "sm_XX")]
-    arch: Option<String>,
-
-    /// Set a knob, such as `--knob LoopUnroll=false`; repeatable; overrides
-    /// ptxopt.toml.
-    #[arg(long = "knob", value_name = "NAME=VALUE")]
-    knobs: Vec<String>,
-
-    /// Read target and knobs from this file instead of the `ptxopt.toml`
-    /// beside each input.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
-
-    /// Run only these phases (comma-separated numbers or names).
-    #[arg(long, value_name = "A,B", value_delimiter = ',')]
-    named_phases: Option<Vec<String>>,
+    #[command(flatten)]
+    settings: crate::cli::SettingsArgs,
 
     /// Print diagnostics as single lines, without source excerpts.
     #[arg(long)]
@@ -131,11 +116,7 @@ enum Msg {
 }
 
 fn watch(args: &WatchArgs) -> Result<ExitCode, UsageError> {
-    let cli = settings::from_cli(
-        args.arch.as_deref(),
-        &args.knobs,
-        args.named_phases.as_deref(),
-    )?;
+    let cli = args.settings.cli_settings()?;
     let mut state = State::new(args, cli)?;
 
     let (tx, rx) = mpsc::channel::<Msg>();
@@ -342,7 +323,7 @@ impl State {
             }
             (None, None) => OutRule::Beside,
         };
-        let explicit_config = args.config.clone();
+        let explicit_config = args.settings.config.clone();
         if let Some(path) = &explicit_config {
             settings::load_config(path)?;
         }

@@ -81,6 +81,13 @@ fn json_has_the_stable_fields() {
         "\"res_mii\":",
         "\"rec_mii\":",
         "\"latency_classes\":{\"1\":",
+        "\"estimated_registers\":",
+        "\"occupancy\":{\"warps_per_sm\":",
+        "\"max_warps_per_sm\":64",
+        "\"lost_to_registers\":",
+        "\"maxrregcount\":null",
+        "\"peak\":{\"units\":",
+        "\"registers\":[{\"name\":",
     ] {
         assert!(json.contains(field), "{field} missing in {json}");
     }
@@ -89,6 +96,32 @@ fn json_has_the_stable_fields() {
     let opens = json.matches(['{', '[']).count();
     let closes = json.matches(['}', ']']).count();
     assert_eq!(opens, closes, "{json}");
+}
+
+/// `--peak` lists the registers live where the estimate peaks, with the
+/// lines of their definition and last use; `--maxrregcount` caps the
+/// estimate and the occupancy follows.
+#[test]
+fn peak_and_maxrregcount() {
+    let out = analyze(&["test-data/examples/matmul_tiled.ptx", "--peak"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    expect_test::expect_file!["snapshots/analyze/matmul_tiled.peak.txt"].assert_eq(&stdout(&out));
+    let out = analyze(&[
+        "test-data/examples/matmul_tiled.ptx",
+        "--maxrregcount",
+        "16",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json = stdout(&out);
+    assert!(
+        json.contains("\"estimated_registers\":16,\"estimate_rule\":\"maxrregcount\""),
+        "{json}"
+    );
+    assert!(json.contains("\"maxrregcount\":16"), "{json}");
+    let out = analyze(&["test-data/examples/matmul_tiled.ptx", "--maxrregcount", "0"]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -29,8 +29,10 @@ fn receive(reader: &mut impl BufRead) -> String {
 
 #[test]
 fn stdio_session_publishes_diagnostics_and_exits_cleanly() {
+    // As VS Code's language client starts it (`TransportKind.stdio` adds
+    // `--stdio`); Neovim's e2e test starts plain `ptxopt lsp`.
     let mut child = Command::new(env!("CARGO_BIN_EXE_ptxopt"))
-        .arg("lsp")
+        .args(["lsp", "--stdio"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -59,11 +59,11 @@ fn every_example_verifies_equal() {
             "{file}: one count line per kernel:\n{stdout}"
         );
         for line in counts {
-            // `FILE: KERNEL: N -> M instructions`; the phases implemented
-            // (copy propagation, branch simplification, DCE) only remove
-            // instructions, so M <= N.
+            // `FILE: KERNEL: N -> M instructions`; copy propagation, branch
+            // simplification and DCE only remove instructions, loop
+            // unrolling (phase 22) copies loop bodies: M may exceed N.
             let (n, m) = arrow_counts(line.trim_end_matches(" instructions"));
-            assert!(n > 0 && m <= n, "{file}: {line}");
+            assert!(n > 0 && m > 0, "{file}: {line}");
         }
         assert!(shapes.len() >= 3, "{file}: one line per shape:\n{stdout}");
         for line in shapes {
@@ -194,10 +194,11 @@ fn a_wrong_optimized_module_is_reported_with_its_first_difference() {
 
 #[test]
 fn unsupported_kernels_are_skipped_not_passed() {
-    let ptx = ".version 8.0\n.target sm_80\n.address_size 64\n\
+    // `wgmma` is not emulated (see ptx-emu's unsupported list).
+    let ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n\
         .visible .entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n\
         ld.param.u64 %rd1, [p];\ncvta.to.global.u64 %rd2, %rd1;\n\
-        suq.width.b32 %r1, [%rd1];\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
+        wgmma.fence.sync.aligned;\nmov.u32 %r1, 1;\nst.global.u32 [%rd2], %r1;\nret;\n}\n";
     let (module, errors) = ptx_ir::lower_module(&ptx_syntax::parse(ptx));
     assert!(errors.is_empty(), "{errors:?}");
     let report = diff::verify(&module, &module, "k", &VerifyOptions::default());

@@ -35,6 +35,9 @@ impl PassContext for DbContext<'_> {
     fn target(&self) -> ptx_analysis::Target {
         crate::analysis::target_profile(self.db, self.file).clone()
     }
+    fn max_regs(&self) -> Option<u32> {
+        crate::analysis::max_regs(self.db)
+    }
 }
 
 /// Defines one salsa tracked query per phase, and the dispatch from an id to

@@ -98,6 +98,7 @@ mod tests {
         assert_eq!(eval("1 / 0"), None);
         assert_eq!(eval("1.5"), None);
         assert_eq!(eval("7U"), None);
-        assert_eq!(eval("(1, 2)"), None);
+        assert_eq!(eval("((1))"), Some(1));
+        assert_eq!(eval("%r + 1"), None);
     }
 }

@@ -3,6 +3,7 @@
 //! [`crate::run_phase`]).
 
 pub mod back_copy_prop;
+pub mod block_remat;
 pub mod branch_opt;
 pub mod cicc_ldg;
 pub mod cicc_mem2reg;

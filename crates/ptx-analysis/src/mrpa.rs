@@ -1,0 +1,666 @@
+//! MRPA, machine register-pressure analysis kept up to date while a pass
+//! edits the function: per-instruction and per-block pressure per class (R
+//! in 32-bit units, P in predicates), updated by deltas as instructions are
+//! moved, cloned, inserted or deleted, with a verification mode that
+//! compares the incremental state with a full recomputation.
+//!
+//! Seed: `003_5f2fcdae57e69502.txt`, "MRPA: Incremental Register Pressure
+//! Tracking" (incremental update flow, "MRPA Verification": the error
+//! `Incorrect RP info from incremental MRPA update`, printed per class when
+//! `print-verify` is on) and `002_164789385e2e817e.txt`, "Machine Register
+//! Pressure Analysis" (`Max Live RRegs: {n}\tPRegs: {m}`). The numbers are
+//! those of [`crate::reg_pressure`] (same units, same before/after rules),
+//! which is the full recomputation the verification compares with.
+//!
+//! Knobs (read by the pass that owns the tracker, handed in as
+//! [`MrpaConfig`]): `incremental-update-mcse` (default on; off: every
+//! update recomputes everything), `verify-update-mcse` (default off: after
+//! each update, compare with a full recomputation), `print-verify` (default
+//! off: the mismatch, per class and per place, goes into the error).
+//!
+//! # Adapted to PTX
+//!
+//! cicc's MRPA keeps DenseMaps of per-instruction entries keyed by pointer
+//! and walks a DFS worklist of blocks; it renames virtual registers
+//! speculatively and rolls back. Here registers are already virtual and
+//! unlimited (PTX), so there is no rename: the tracker keeps each block's
+//! live-in and live-out sets and the pressure around each instruction. An
+//! update recomputes the liveness of the registers the edited blocks touch
+//! (only those bits: a backward data flow from nothing, since a register
+//! that stops being live around a loop would otherwise keep itself live)
+//! and re-walks the edited blocks and those whose live-out set changed. A
+//! move inside a block, or an edit whose registers do not cross blocks,
+//! re-walks one block: the seed's delta update, at block granularity (the
+//! liveness of the touched registers costs one scan of the function). Control flow must not change between updates (the CFG is
+//! taken when the tracker is built); after an edit of terminators or
+//! blocks, [`Mrpa::rebuild`].
+
+use la_arena::ArenaMap;
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{BlockId, Function, InstId, RegClass};
+
+use crate::cfg::{block_name, cfg, inst_name, Cfg};
+use crate::liveness::liveness;
+use crate::reg_pressure::{reg_pressure, reg_units, InstPressure, MaxAt, MaxPressure, Pressure};
+
+/// The knobs of seed 003 that govern the tracker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MrpaConfig {
+    /// `incremental-update-mcse`: update by deltas (else recompute).
+    pub incremental: bool,
+    /// `verify-update-mcse`: compare each update with a full recomputation.
+    pub verify: bool,
+    /// `print-verify`: describe the mismatch.
+    pub print: bool,
+}
+
+impl Default for MrpaConfig {
+    /// The seed's defaults: incremental on, verification off.
+    fn default() -> MrpaConfig {
+        MrpaConfig {
+            incremental: true,
+            verify: false,
+            print: false,
+        }
+    }
+}
+
+/// What the verification found: the seed's message, and with
+/// `print-verify` each differing place (`bb3 R 12 (full 11)`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MrpaMismatch {
+    pub message: String,
+}
+
+/// Counters of the tracker (for remarks and tests).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MrpaStats {
+    pub updates: u32,
+    /// Blocks re-walked by incremental updates.
+    pub blocks_walked: u32,
+    pub full_recomputations: u32,
+    pub verifications: u32,
+}
+
+/// The tracker; see the module documentation.
+#[derive(Clone, Debug)]
+pub struct Mrpa {
+    config: MrpaConfig,
+    cfg: Cfg,
+    /// Per block (by arena index): live-in and live-out words.
+    live_in: Vec<Vec<u64>>,
+    live_out: Vec<Vec<u64>>,
+    insts: ArenaMap<InstId, InstPressure>,
+    blocks: ArenaMap<BlockId, MaxPressure>,
+    max: MaxPressure,
+    /// Per register (by arena index): its (R, P) units.
+    units: Vec<Pressure>,
+    pub stats: MrpaStats,
+}
+
+fn bidx(b: BlockId) -> usize {
+    b.into_raw().into_u32() as usize
+}
+
+fn ridx(r: ptx_ir::ir::RegId) -> usize {
+    r.into_raw().into_u32() as usize
+}
+
+fn has(words: &[u64], i: usize) -> bool {
+    words.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+fn set_bit(words: &mut [u64], i: usize) {
+    words[i / 64] |= 1 << (i % 64);
+}
+
+fn clear_bit(words: &mut [u64], i: usize) {
+    words[i / 64] &= !(1 << (i % 64));
+}
+
+impl Mrpa {
+    /// Builds the tracker for `func` (a full computation).
+    pub fn new(func: &Function, config: MrpaConfig) -> Mrpa {
+        let mut m = Mrpa {
+            config,
+            cfg: cfg(func),
+            live_in: Vec::new(),
+            live_out: Vec::new(),
+            insts: ArenaMap::default(),
+            blocks: ArenaMap::default(),
+            max: MaxPressure::default(),
+            units: Vec::new(),
+            stats: MrpaStats::default(),
+        };
+        m.full(func);
+        m
+    }
+
+    /// Recomputes everything, the CFG included (after control flow changed).
+    pub fn rebuild(&mut self, func: &Function) {
+        self.cfg = cfg(func);
+        self.full(func);
+    }
+
+    fn words(&self) -> usize {
+        self.units.len().div_ceil(64).max(1)
+    }
+
+    fn sync_units(&mut self, func: &Function) {
+        self.units = func
+            .regs
+            .iter()
+            .map(|(_, reg)| match reg.class {
+                RegClass::P => Pressure { r: 0, p: 1 },
+                _ => Pressure {
+                    r: reg_units(reg),
+                    p: 0,
+                },
+            })
+            .collect();
+        let words = self.words();
+        let nb = func.blocks.len();
+        for rows in [&mut self.live_in, &mut self.live_out] {
+            rows.resize(nb, Vec::new());
+            for row in rows.iter_mut() {
+                row.resize(words, 0);
+            }
+        }
+    }
+
+    fn full(&mut self, func: &Function) {
+        self.stats.full_recomputations += 1;
+        self.sync_units(func);
+        let lv = liveness(func, &self.cfg);
+        for &b in &self.cfg.blocks {
+            let words = self.words();
+            let mut row = lv.live_in(b).words().to_vec();
+            row.resize(words, 0);
+            self.live_in[bidx(b)] = row;
+            let mut row = lv.live_out(b).words().to_vec();
+            row.resize(words, 0);
+            self.live_out[bidx(b)] = row;
+        }
+        self.insts = ArenaMap::default();
+        self.blocks = ArenaMap::default();
+        let blocks = self.cfg.blocks.clone();
+        for b in blocks {
+            self.walk(func, b);
+        }
+        self.refresh_max();
+    }
+
+    /// Re-walks block `b` backwards from its live-out set: the pressure
+    /// around each instruction, the block's maxima; returns its new live-in
+    /// set. The rules are [`crate::reg_pressure`]'s.
+    fn walk(&mut self, func: &Function, b: BlockId) -> Vec<u64> {
+        let units = &self.units;
+        let mut set = self.live_out[bidx(b)].clone();
+        let mut count = Pressure::default();
+        for (w, &word) in set.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(u) = units.get(i) {
+                    count.r += u.r;
+                    count.p += u.p;
+                }
+            }
+        }
+        let insts = &func.blocks[b].insts;
+        let mut around = vec![InstPressure::default(); insts.len()];
+        let mut defs = Vec::new();
+        let mut uses = Vec::new();
+        let mut added = Vec::new();
+        for (pos, &i) in insts.iter().enumerate().rev() {
+            defs.clear();
+            uses.clear();
+            visit_defs_and_uses(&func.insts[i], |a, r| match a {
+                Access::Def => defs.push(ridx(r)),
+                Access::Use => uses.push(ridx(r)),
+            });
+            added.clear();
+            for &d in &defs {
+                if d < units.len() && !has(&set, d) {
+                    set_bit(&mut set, d);
+                    count.r += units[d].r;
+                    count.p += units[d].p;
+                    added.push(d);
+                }
+            }
+            let after = count;
+            let drop: &[usize] = if func.insts[i].guard.is_none() {
+                &defs
+            } else {
+                &added
+            };
+            for &d in drop {
+                if d < units.len() && has(&set, d) {
+                    clear_bit(&mut set, d);
+                    count.r -= units[d].r;
+                    count.p -= units[d].p;
+                }
+            }
+            for &u in &uses {
+                if u < units.len() && !has(&set, u) {
+                    set_bit(&mut set, u);
+                    count.r += units[u].r;
+                    count.p += units[u].p;
+                }
+            }
+            around[pos] = InstPressure {
+                before: count,
+                after,
+            };
+        }
+        let mut bmax = MaxPressure::default();
+        bump(&mut bmax.r, count.r, None, false);
+        bump(&mut bmax.p, count.p, None, false);
+        for (&i, &ip) in insts.iter().zip(&around) {
+            self.insts.insert(i, ip);
+            bump(&mut bmax.r, ip.before.r, Some(i), false);
+            bump(&mut bmax.r, ip.after.r, Some(i), true);
+            bump(&mut bmax.p, ip.before.p, Some(i), false);
+            bump(&mut bmax.p, ip.after.p, Some(i), true);
+        }
+        self.blocks.insert(b, bmax);
+        set
+    }
+
+    fn refresh_max(&mut self) {
+        let mut max = MaxPressure::default();
+        for &b in &self.cfg.blocks {
+            if !self.cfg.is_reachable(b) {
+                continue;
+            }
+            let bmax = self.blocks.get(b).copied().unwrap_or_default();
+            if bmax.r.value > max.r.value || max.r == MaxAt::default() {
+                max.r = bmax.r;
+            }
+            if bmax.p.value > max.p.value || max.p == MaxAt::default() {
+                max.p = bmax.p;
+            }
+        }
+        self.max = max;
+    }
+
+    /// After the instructions of `changed` blocks were edited (moved within
+    /// or between them, inserted, cloned, deleted; new registers allowed;
+    /// every block whose instruction list changed must be named): the
+    /// liveness of the registers those blocks touch (read or write now, or
+    /// had live in or out) is recomputed alone, and only the changed blocks
+    /// and those whose live-out set changed are re-walked. Returns the verification's mismatch when `verify-update-mcse`
+    /// is on and the incremental state differs from a full recomputation.
+    pub fn update(&mut self, func: &Function, changed: &[BlockId]) -> Result<(), MrpaMismatch> {
+        self.stats.updates += 1;
+        if !self.config.incremental {
+            self.full(func);
+            return Ok(());
+        }
+        if func.regs.len() != self.units.len() || func.blocks.len() != self.live_in.len() {
+            self.sync_units(func);
+        }
+        let changed: Vec<BlockId> = changed
+            .iter()
+            .copied()
+            .filter(|b| self.cfg.blocks.contains(b))
+            .collect();
+        // The registers whose liveness may have changed: those the changed
+        // blocks read or write now, and those live into or out of them
+        // before the edit (a removed read or write was of one of these).
+        let words = self.words();
+        let mut touched = vec![0u64; words];
+        for &b in &changed {
+            for (t, (i, o)) in touched
+                .iter_mut()
+                .zip(self.live_in[bidx(b)].iter().zip(&self.live_out[bidx(b)]))
+            {
+                *t |= i | o;
+            }
+            for &i in &func.blocks[b].insts {
+                visit_defs_and_uses(&func.insts[i], |_, r| set_bit(&mut touched, ridx(r)));
+            }
+        }
+        // Liveness of those registers alone, again from nothing: gen and kill
+        // per block restricted to them, then the backward data flow.
+        let nb = self.cfg.blocks.len();
+        let mut gen = vec![vec![0u64; words]; nb];
+        let mut kill = vec![vec![0u64; words]; nb];
+        for (k, &b) in self.cfg.blocks.iter().enumerate() {
+            for &i in func.blocks[b].insts.iter().rev() {
+                let inst = &func.insts[i];
+                let guarded = inst.guard.is_some();
+                let mut uses = Vec::new();
+                visit_defs_and_uses(inst, |a, r| {
+                    let x = ridx(r);
+                    if !has(&touched, x) {
+                        return;
+                    }
+                    match a {
+                        Access::Def if !guarded => {
+                            set_bit(&mut kill[k], x);
+                            clear_bit(&mut gen[k], x);
+                        }
+                        Access::Use => uses.push(x),
+                        _ => {}
+                    }
+                });
+                for x in uses {
+                    set_bit(&mut gen[k], x);
+                }
+            }
+        }
+        let index: std::collections::HashMap<BlockId, usize> = self
+            .cfg
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(k, &b)| (b, k))
+            .collect();
+        let mut new_in: Vec<Vec<u64>> = vec![vec![0u64; words]; nb];
+        let mut again = true;
+        while again {
+            again = false;
+            for k in (0..nb).rev() {
+                let b = self.cfg.blocks[k];
+                let mut row = vec![0u64; words];
+                for s in self.cfg.succs(b) {
+                    if let Some(&j) = index.get(s) {
+                        for (o, i) in row.iter_mut().zip(&new_in[j]) {
+                            *o |= i;
+                        }
+                    }
+                }
+                for w in 0..words {
+                    row[w] = gen[k][w] | (row[w] & !kill[k][w]);
+                }
+                if row != new_in[k] {
+                    new_in[k] = row;
+                    again = true;
+                }
+            }
+        }
+        // Splice the touched bits in; re-walk the changed blocks and every
+        // block whose live-out set changed.
+        let mut walk: Vec<BlockId> = changed.clone();
+        let mut next_in = Vec::with_capacity(nb);
+        for (k, &b) in self.cfg.blocks.iter().enumerate() {
+            let mut row = self.live_in[bidx(b)].clone();
+            for w in 0..words {
+                row[w] = (row[w] & !touched[w]) | new_in[k][w];
+            }
+            next_in.push(row);
+        }
+        for (k, &b) in self.cfg.blocks.iter().enumerate() {
+            self.live_in[bidx(b)] = std::mem::take(&mut next_in[k]);
+        }
+        for &b in &self.cfg.blocks {
+            let mut out = vec![0u64; words];
+            for &s in self.cfg.succs(b) {
+                for (o, i) in out.iter_mut().zip(&self.live_in[bidx(s)]) {
+                    *o |= i;
+                }
+            }
+            if out != self.live_out[bidx(b)] {
+                self.live_out[bidx(b)] = out;
+                if !walk.contains(&b) {
+                    walk.push(b);
+                }
+            }
+        }
+        for b in walk {
+            self.stats.blocks_walked += 1;
+            let live_in = self.walk(func, b);
+            debug_assert_eq!(live_in, self.live_in[bidx(b)], "walk and data flow agree");
+        }
+        self.refresh_max();
+        if self.config.verify {
+            self.stats.verifications += 1;
+            return self.verify(func);
+        }
+        Ok(())
+    }
+
+    /// Forgets a deleted instruction (its block is updated by [`Mrpa::update`]).
+    pub fn forget(&mut self, inst: InstId) {
+        self.insts.remove(inst);
+    }
+
+    /// Compares the state with a full recomputation
+    /// ([`crate::reg_pressure::reg_pressure`]): the pressure around every
+    /// placed instruction, each block's maxima and the function's.
+    pub fn verify(&self, func: &Function) -> Result<(), MrpaMismatch> {
+        let g = cfg(func);
+        let lv = liveness(func, &g);
+        let full = reg_pressure(func, &g, &lv);
+        let mut diffs = Vec::new();
+        for &b in &g.blocks {
+            let ours = self.block_max(b);
+            let theirs = full.block_max(b);
+            if ours.r.value != theirs.r.value || ours.p.value != theirs.p.value {
+                diffs.push(format!(
+                    "{}: RRegs {} (full {}), PRegs {} (full {})",
+                    block_name(b),
+                    ours.r.value,
+                    theirs.r.value,
+                    ours.p.value,
+                    theirs.p.value
+                ));
+            }
+            for &i in &func.blocks[b].insts {
+                let (o, t) = (self.at(i), full.at(i));
+                if o != t {
+                    diffs.push(format!(
+                        "{}: before R {} P {}, after R {} P {} (full: before R {} P {}, after R {} P {})",
+                        inst_name(i),
+                        o.before.r,
+                        o.before.p,
+                        o.after.r,
+                        o.after.p,
+                        t.before.r,
+                        t.before.p,
+                        t.after.r,
+                        t.after.p
+                    ));
+                }
+            }
+        }
+        if self.max.r.value != full.max.r.value || self.max.p.value != full.max.p.value {
+            diffs.push(format!(
+                "function: Max Live RRegs: {}\tPRegs: {} (full {}, {})",
+                self.max.r.value, self.max.p.value, full.max.r.value, full.max.p.value
+            ));
+        }
+        if diffs.is_empty() {
+            return Ok(());
+        }
+        let mut message = "Incorrect RP info from incremental MRPA update".to_string();
+        if self.config.print {
+            for d in &diffs {
+                message.push_str("\n  ");
+                message.push_str(d);
+            }
+        } else {
+            message.push_str(&format!(" ({} places differ)", diffs.len()));
+        }
+        Err(MrpaMismatch { message })
+    }
+
+    /// Pressure around `inst`.
+    pub fn at(&self, inst: InstId) -> InstPressure {
+        self.insts.get(inst).copied().unwrap_or_default()
+    }
+
+    /// Maxima of `block`.
+    pub fn block_max(&self, block: BlockId) -> MaxPressure {
+        self.blocks.get(block).copied().unwrap_or_default()
+    }
+
+    /// The function's maxima.
+    pub fn max(&self) -> MaxPressure {
+        self.max
+    }
+
+    /// The seed's diagnostic line: `Max Live RRegs: {n}\tPRegs: {m}`.
+    pub fn summary(&self) -> String {
+        format!(
+            "Max Live RRegs: {}\tPRegs: {}",
+            self.max.r.value, self.max.p.value
+        )
+    }
+
+    /// Whether `reg` is live at the end of `block` (the state the tracker
+    /// keeps).
+    pub fn is_live_out(&self, block: BlockId, reg: ptx_ir::ir::RegId) -> bool {
+        self.live_out
+            .get(bidx(block))
+            .is_some_and(|row| has(row, ridx(reg)))
+    }
+}
+
+fn bump(max: &mut MaxAt, value: u32, inst: Option<InstId>, after: bool) {
+    if value > max.value || (max.inst.is_none() && inst.is_some() && value == max.value) {
+        *max = MaxAt { value, inst, after };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::module;
+
+    const LOOP: &str = ".entry k(.param .u64 p, .param .u32 n)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .f32 %f<8>;\n.reg .b64 %rd<8>;\n\
+        ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nmov.u32 %r2, 0;\nmov.f32 %f1, 0f00000000;\nmov.u32 %r9, 7;\n\
+        $L:\nmul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nld.global.f32 %f2, [%rd3];\n\
+        add.f32 %f1, %f1, %f2;\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r1;\n@%p1 bra $L;\n\
+        add.s32 %r10, %r9, 1;\nst.global.f32 [%rd1], %f1;\nst.global.u32 [%rd1+4], %r10;\nret;\n}\n";
+
+    fn verified() -> MrpaConfig {
+        MrpaConfig {
+            incremental: true,
+            verify: true,
+            print: true,
+        }
+    }
+
+    #[test]
+    fn fresh_tracker_equals_reg_pressure() {
+        let m = module(LOOP);
+        let f = &m.functions[0];
+        let t = Mrpa::new(f, verified());
+        t.verify(f).unwrap();
+        assert!(t.summary().starts_with("Max Live RRegs: "));
+    }
+
+    #[test]
+    fn moving_a_definition_into_the_loop_updates_the_blocks_it_crosses() {
+        let m = module(LOOP);
+        let mut f = m.functions[0].clone();
+        let mut t = Mrpa::new(&f, verified());
+        // `mov.u32 %r9, 7` from the entry block to the exit block, before
+        // its use: %r9 stops being live through the loop.
+        let entry = f.layout[0];
+        let exit = *f.layout.last().unwrap();
+        let mov = f.blocks[entry].insts[4];
+        let before = t.max();
+        f.blocks[entry].insts.retain(|&i| i != mov);
+        f.blocks[exit].insts.insert(0, mov);
+        t.update(&f, &[entry, exit]).unwrap();
+        assert!(
+            t.max().r.value < before.r.value,
+            "{:?} -> {:?}",
+            before,
+            t.max()
+        );
+        assert!(
+            t.stats.blocks_walked >= 3,
+            "the loop's blocks are re-walked"
+        );
+    }
+
+    #[test]
+    fn deleting_cloning_and_new_registers() {
+        let m = module(LOOP);
+        let mut f = m.functions[0].clone();
+        let mut t = Mrpa::new(&f, verified());
+        let exit = *f.layout.last().unwrap();
+        // Clone `add.s32 %r10, %r9, 1` with a fresh result, store it too.
+        let add = f.blocks[exit].insts[0];
+        let copy = f.clone_inst(add).unwrap();
+        let mut def = None;
+        visit_defs_and_uses(&f.insts[add], |a, r| {
+            if a == Access::Def {
+                def = Some(r);
+            }
+        });
+        let fresh = f.clone_reg(def.unwrap()).unwrap();
+        f.insts[copy].map_regs(|a, r| if a == Access::Def { fresh } else { r });
+        assert!(f.insert_after(add, copy));
+        // ... and store it, so it is live.
+        let store = f.blocks[exit].insts[2];
+        let store2 = f.clone_inst(store).unwrap();
+        f.insts[store2].map_regs(|a, r| {
+            if a == Access::Use && Some(r) == def {
+                fresh
+            } else {
+                r
+            }
+        });
+        assert!(f.insert_after(store, store2));
+        t.update(&f, &[exit]).unwrap();
+        // Delete both again.
+        f.remove_inst(store2);
+        t.forget(store2);
+        f.remove_inst(copy);
+        t.forget(copy);
+        t.update(&f, &[exit]).unwrap();
+        t.verify(&f).unwrap();
+    }
+
+    #[test]
+    fn a_wrong_update_is_reported_with_print_verify() {
+        let m = module(LOOP);
+        let mut f = m.functions[0].clone();
+        let mut t = Mrpa::new(&f, verified());
+        let mut quiet = Mrpa::new(
+            &f,
+            MrpaConfig {
+                print: false,
+                ..verified()
+            },
+        );
+        // The entry block's `mov.u32 %r9, 7` moved to its start, and the
+        // block not named: its walk is stale.
+        let entry = f.layout[0];
+        let mov = f.blocks[entry].insts.remove(4);
+        f.blocks[entry].insts.insert(0, mov);
+        let err = t.update(&f, &[]).unwrap_err();
+        assert!(
+            err.message
+                .starts_with("Incorrect RP info from incremental MRPA update\n  "),
+            "{}",
+            err.message
+        );
+        let err = quiet.update(&f, &[]).unwrap_err();
+        assert!(err.message.contains("places differ"), "{}", err.message);
+        // Named, it is right.
+        t.update(&f, &[entry]).unwrap();
+    }
+
+    #[test]
+    fn non_incremental_mode_recomputes() {
+        let m = module(LOOP);
+        let f = m.functions[0].clone();
+        let mut t = Mrpa::new(
+            &f,
+            MrpaConfig {
+                incremental: false,
+                ..MrpaConfig::default()
+            },
+        );
+        t.update(&f, &[]).unwrap();
+        assert_eq!(t.stats.full_recomputations, 2);
+        t.verify(&f).unwrap();
+    }
+}

@@ -1,0 +1,152 @@
+//! Incrementality of the register estimate (`ptx_db::analysis::reg_estimate`,
+//! made on the pipeline's output), proved by the salsa event log:
+//!
+//! (a) `--maxrregcount` (the `Target` input's `max_regs` field) re-runs the
+//!     estimates and nothing else: no phase reads it today, so no phase
+//!     re-runs (a pass that aims under it reads it through
+//!     `PassContext::max_regs`, a tracked read of that field alone);
+//! (b) setting it to its value re-runs nothing;
+//! (c) an edit in one function re-runs only that function's estimate.
+
+use expect_test::{expect, Expect};
+use ptx_db::analysis::reg_estimate;
+use ptx_db::{kernels, EventLog, RootDatabase, SourceFile};
+
+const TWO: &str = r#".version 8.3
+.target sm_80
+.address_size 64
+
+.visible .entry a(.param .u64 a_p)
+{
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [a_p];
+	cvta.to.global.u64 %rd2, %rd1;
+	ld.global.f32 %f1, [%rd2];
+	ld.global.f32 %f2, [%rd2+4];
+	add.f32 %f3, %f1, %f2;
+	st.global.f32 [%rd2], %f3;
+	ret;
+}
+
+.visible .entry b(.param .u64 b_p)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [b_p];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	add.s32 %r2, %r1, 3;
+	st.global.u32 [%rd2], %r2;
+	ret;
+}
+"#;
+
+fn estimate_all(db: &RootDatabase, file: SourceFile) -> Vec<u32> {
+    kernels(db, file)
+        .iter()
+        .map(|&k| reg_estimate(db, k).estimate.registers)
+        .collect()
+}
+
+fn setup() -> (RootDatabase, EventLog, SourceFile) {
+    let (mut db, log) = EventLog::new_database();
+    let file = db.set_file_text("k.ptx", TWO);
+    estimate_all(&db, file);
+    log.take(&db);
+    (db, log, file)
+}
+
+fn check(db: &RootDatabase, log: &EventLog, file: SourceFile, expect: Expect) -> Vec<u32> {
+    let out = estimate_all(db, file);
+    expect.assert_eq(&log.take(db).join("\n"));
+    out
+}
+
+#[test]
+fn maxrregcount_reruns_only_the_estimates() {
+    let (mut db, log, file) = setup();
+    let before = estimate_all(&db, file);
+    log.take(&db);
+    db.set_max_regs(Some(4));
+    let after = check(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+            reg_estimate(a)
+            reg_estimate(b)"#]],
+    );
+    assert!(after.iter().all(|&n| n <= 4), "{before:?} -> {after:?}");
+    db.set_max_regs(Some(4));
+    check(&db, &log, file, expect![[""]]);
+    db.set_max_regs(None);
+    assert_eq!(estimate_all(&db, file), before);
+}
+
+#[test]
+fn an_edit_reruns_only_that_functions_estimate() {
+    let (mut db, log, file) = setup();
+    db.set_file_text(
+        "k.ptx",
+        TWO.replace("add.s32 %r2, %r1, 3;", "add.s32 %r2, %r1, 4;"),
+    );
+    let out = estimate_all(&db, file);
+    let events = log.take(&db).join("\n");
+    assert!(events.contains("reg_estimate(b)"), "{events}");
+    assert!(!events.contains("reg_estimate(a)"), "{events}");
+    assert_eq!(out.len(), 2);
+}
+
+/// Changing `nv-remat-default-max-reg` re-runs the remat phase of each
+/// kernel and, where its output changed, the phases after it; nothing
+/// before it (lowering, the cicc passes before remat) re-runs.
+#[test]
+fn remat_target_reruns_only_remat_and_what_follows() {
+    let (mut db, log) = EventLog::new_database();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../test-data/passes/NVPTXBlockRemat/pulls_constants.ptx"),
+    )
+    .unwrap();
+    // Two kernels: `remat` and the same kernel as `other`.
+    let two = format!(
+        "{text}\n{}",
+        &text[text.find(".visible").unwrap()..].replace("remat", "other")
+    );
+    let file = db.set_file_text("k.ptx", two);
+    let print = |db: &RootDatabase| {
+        for &k in kernels(db, file) {
+            ptx_db::kernel_ptx(db, k);
+        }
+    };
+    print(&db);
+    log.take(&db);
+    db.set_knob("nv-remat-default-max-reg", ptx_knobs::KnobValue::Int(1))
+        .unwrap();
+    print(&db);
+    let events = log.take(&db);
+    let text = events.join("\n");
+    assert!(text.contains("cicc_nvptx_remat_block(remat)"), "{text}");
+    assert!(text.contains("cicc_nvptx_remat_block(other)"), "{text}");
+    assert!(!text.contains("kernel_ir"), "{text}");
+    assert!(!text.contains("kernel_lowered"), "{text}");
+    // The phase before remat in the table does not re-run.
+    let before = ptx_db::PHASES
+        .iter()
+        .position(|p| p.name == "nvptx-remat-block")
+        .unwrap();
+    for p in &ptx_db::PHASES[..before] {
+        assert!(
+            !events
+                .iter()
+                .any(|e| e.starts_with(&format!("{}(", p.query))),
+            "{} re-ran:\n{text}",
+            p.query
+        );
+    }
+    // The pulled values change the code, so what follows re-runs up to
+    // the printed text.
+    assert!(text.contains("kernel_ptx(remat)"), "{text}");
+    assert!(text.contains("kernel_ptx(other)"), "{text}");
+}

@@ -1,0 +1,227 @@
+//! Incrementality of phase 22 (OriLoopUnrolling), proved by the salsa event
+//! log:
+//!
+//! (a) changing `UnrollBudget` re-runs phase 22 only in the functions that
+//!     have a loop (it reads its knobs only there); where the decision stays
+//!     the same its output is equal and nothing after it re-runs
+//!     (backdated); where the decision changes, the phases after it re-run
+//!     for that function only;
+//! (b) an edit inside one function's loop re-runs the phases (the loop
+//!     phases among them) of that function only;
+//! (c) explain's per-file loop query answers from memoized results after an
+//!     unrelated knob change.
+
+use expect_test::{expect, Expect};
+use ptx_db::{build_file, file_loops, EventLog, RootDatabase, SourceFile, PHASES};
+use ptx_knobs::KnobValue;
+
+const THREE_KERNELS: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry a(
+	.param .u64 a_p,
+	.param .u32 a_n
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [a_p];
+	ld.param.u32 %r5, [a_n];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 0;
+	setp.lt.s32 %p2, %r5, 1;
+	@%p2 bra $L__BB0_3;
+$L__BB0_1:
+	mad.lo.s32 %r2, %r2, 3, %r3;
+	xor.b32 %r2, %r2, %r1;
+	add.s32 %r3, %r3, 1;
+	setp.lt.s32 %p1, %r3, %r5;
+	@%p1 bra $L__BB0_1;
+$L__BB0_3:
+	st.global.u32 [%rd2], %r2;
+	ret;
+}
+
+.visible .entry b(
+	.param .u64 b_p
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [b_p];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 0;
+$L__BB1_1:
+	mad.lo.s32 %r2, %r2, 3, %r3;
+	add.s32 %r3, %r3, 1;
+	setp.lt.s32 %p1, %r3, 8;
+	@%p1 bra $L__BB1_1;
+	st.global.u32 [%rd2], %r2;
+	ret;
+}
+
+.visible .entry c(
+	.param .u64 c_p
+)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [c_p];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %ctaid.x;
+	st.global.u32 [%rd2], %r1;
+	ret;
+}
+"#;
+
+fn setup() -> (RootDatabase, EventLog, SourceFile) {
+    let (mut db, log) = EventLog::new_database();
+    let file = db.set_file_text("three.ptx", THREE_KERNELS);
+    let built = build_file(&db, file);
+    assert!(built.text.is_some(), "{:?}", built.diagnostics);
+    let loops = file_loops(&db, file);
+    let summaries: Vec<&str> = loops
+        .iter()
+        .flat_map(|l| l.reports.iter().map(|r| r.summary.as_str()))
+        .collect();
+    assert_eq!(
+        summaries,
+        [
+            "unrolled x4: unknown trip count, UnrollUnknownCount=4",
+            "fully unrolled (x8): trip count 8, 200 / 8 > cost 4 (UnrollFullInstLimit)"
+        ]
+    );
+    log.take(&db);
+    (db, log, file)
+}
+
+/// Rebuilds and snapshots the executed queries; a run of consecutive phase
+/// queries on one kernel becomes `<phases FIRST..LAST (N)>(kernel)`.
+fn check_rebuild(db: &RootDatabase, log: &EventLog, file: SourceFile, expect: Expect) {
+    let built = build_file(db, file);
+    assert!(built.text.is_some(), "{:?}", built.diagnostics);
+    expect.assert_eq(&fold_phases(&log.take(db)).join("\n"));
+}
+
+fn phase_index(event: &str) -> Option<usize> {
+    PHASES
+        .iter()
+        .position(|p| event.starts_with(&format!("{}(", p.query)))
+}
+
+fn fold_phases(events: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        if phase_index(&events[i]).is_some() {
+            let arg = events[i][events[i].find('(').unwrap_or(0)..].to_string();
+            let mut j = i;
+            while j < events.len() && phase_index(&events[j]).is_some() && events[j].ends_with(&arg)
+            {
+                j += 1;
+            }
+            if j - i > 2 {
+                let first = &events[i][..events[i].find('(').unwrap_or(0)];
+                let last = &events[j - 1][..events[j - 1].find('(').unwrap_or(0)];
+                out.push(format!("<phases {first}..{last} ({})>{arg}", j - i));
+                i = j;
+                continue;
+            }
+        }
+        out.push(events[i].clone());
+        i += 1;
+    }
+    out
+}
+
+#[test]
+fn a_budget_that_decides_the_same_reruns_phase_22_only_where_there_are_loops() {
+    let (mut db, log, file) = setup();
+    // x4 of a cost-5 body is 20 <= 100: the same decisions.
+    db.set_knob("UnrollBudget", KnobValue::Int(100)).unwrap();
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+            phase_22_ori_loop_unrolling(a)
+            phase_23_generate_mov_phi(a)
+            phase_22_ori_loop_unrolling(b)"#]],
+    );
+}
+
+#[test]
+fn a_budget_that_changes_a_decision_reruns_the_phases_after_it_in_that_function() {
+    let (mut db, log, file) = setup();
+    // 4 x 5 > 12: `a` is unrolled x2 instead; `b`'s full unroll does not
+    // depend on the budget (its output is equal: backdated).
+    db.set_knob("UnrollBudget", KnobValue::Int(12)).unwrap();
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+            <phases phase_22_ori_loop_unrolling..phase_88_ori_hoist_invariants_late3 (29)>(a)
+            kernel_ptx(a)
+            file_ptx(three.ptx)
+            phase_22_ori_loop_unrolling(b)"#]],
+    );
+    let loops = file_loops(&db, file);
+    assert_eq!(
+        loops[0].reports[0].summary,
+        "unrolled x2: unknown trip count, UnrollUnknownCount=4"
+    );
+}
+
+#[test]
+fn an_edit_in_one_loop_reruns_only_that_functions_phases() {
+    let (mut db, log, file) = setup();
+    db.set_file_text(
+        "three.ptx",
+        // The loop of `b` (its mad is followed by the add).
+        THREE_KERNELS.replace(
+            "mad.lo.s32 %r2, %r2, 3, %r3;\n\tadd",
+            "mad.lo.s32 %r2, %r2, 5, %r3;\n\tadd",
+        ),
+    );
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+            chunk_parse(three.ptx#4)
+            chunks_clean(three.ptx)
+            chunk_skeleton(three.ptx#4)
+            chunk_check(three.ptx#4)
+            file_diagnostics(three.ptx)
+            parse(three.ptx)
+            chunk_kernels(three.ptx#4)
+            kernel_lowered(b)
+            kernel_ir(b)
+            <phases cicc_loop_unroll..phase_88_ori_hoist_invariants_late3 (53)>(b)
+            kernel_ptx(b)
+            file_ptx(three.ptx)"#]],
+    );
+}
+
+#[test]
+fn explain_after_an_unrelated_knob_change_reruns_nothing() {
+    let (mut db, log, file) = setup();
+    db.set_knob("UnrollInstLimit", KnobValue::float(10.0))
+        .unwrap();
+    let before = log.take(&db);
+    let _ = file_loops(&db, file);
+    let after = log.take(&db);
+    assert!(before.is_empty(), "{before:?}");
+    assert!(
+        after.iter().all(|e| !e.starts_with("phase_22")),
+        "{after:?}"
+    );
+}

@@ -1,0 +1,797 @@
+//! The decision engine of phase 22: seed 000, "Main Decision Flowchart
+//! (sub_1390B30)", steps A to P, for one loop at a time. Pure: it reads the
+//! function and its analyses and returns a [`Decision`] (a plan for
+//! [`super::transform`], or a rejection code with the seed's reason) and the
+//! numbers that decided it. See the module documentation of
+//! [`super`] for what was adapted from Ori to PTX.
+
+use ptx_analysis::loops::{LoopForest, LoopId};
+use ptx_analysis::trip_count::{CmpOp, Direction, InductionVar, IvValue, LoopTripCount, TripCount};
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{BlockId, Function, InstId, Operand, RegId};
+use ptx_isa::{Cmp, FamilyId, OpFlags, Space, TypeKind};
+use rustc_hash::FxHashSet;
+
+use crate::{knobs, PassContext};
+
+/// The knobs phase 22 reads, read once per function (in the order the seed's
+/// context initializer reads them).
+#[derive(Clone, Debug)]
+pub struct Knobs {
+    pub budget: i64,
+    pub unknown_count: i64,
+    pub full_inst_limit: i64,
+    pub non_innermost: bool,
+    pub multi_block: bool,
+    pub variable_bounds: bool,
+    pub unknown_multi_block: bool,
+    pub factor: i64,
+    pub num_inst_tex: i64,
+    pub disable_overflow_check: bool,
+    /// `OcgKnob427`, the per-block override string.
+    pub override_string: String,
+    /// `OcgKnob91`: nounroll for every block.
+    pub nounroll_all: bool,
+    /// `OcgKnob898`: the inner-nounroll penalty scale.
+    pub nounroll_scale: f64,
+}
+
+impl Knobs {
+    pub fn read(ctx: &dyn PassContext) -> Knobs {
+        Knobs {
+            budget: ctx.int(knobs::UnrollBudget),
+            unknown_count: ctx.int(knobs::UnrollUnknownCount),
+            full_inst_limit: ctx.int(knobs::UnrollFullInstLimit),
+            non_innermost: ctx.bool(knobs::LoopUnrollNonInnermost),
+            multi_block: ctx.bool(knobs::UnrollMultiBlockLoops),
+            variable_bounds: ctx.bool(knobs::UnrollVariableBounds),
+            unknown_multi_block: ctx.bool(knobs::LoopUnrollUnknownMultiBlock),
+            factor: ctx.int(knobs::LoopUnrollFactor),
+            num_inst_tex: ctx.int(knobs::LoopUnrollNumInstTex),
+            disable_overflow_check: ctx.bool(knobs::DisablePartialUnrollOverflowCheck),
+            override_string: ctx.string(knobs::OcgKnob427),
+            nounroll_all: ctx.bool(knobs::OcgKnob91),
+            nounroll_scale: ctx.float(knobs::OcgKnob898),
+        }
+    }
+}
+
+/// Step F: what the body scan counts (the seed's 68-byte `body_info`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BodyInfo {
+    pub body_size: i64,
+    pub foldable_ldc: i64,
+    pub tex_count: i64,
+    pub call_weight: i64,
+    pub mem_count: i64,
+    pub load_count: i64,
+    pub store_count: i64,
+    pub has_cross_edges: bool,
+    pub branch_count: i64,
+    pub killed_defs: i64,
+    pub inner_nounroll: i64,
+    /// `brx.idx` in the loop (its `.branchtargets` list cannot be copied).
+    pub indirect: bool,
+    /// A warp-synchronous instruction ([`OpFlags::CONVERGENT`]).
+    pub convergent: bool,
+}
+
+/// The induction variable as the transform needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iv {
+    pub reg: RegId,
+    pub compare: InstId,
+    pub stride: i128,
+    /// The limit: an immediate, or a register not written in the loop.
+    pub limit: Limit,
+    /// The loop goes on while `value op limit` (IV on the left).
+    pub op: CmpOp,
+    pub width: u32,
+    pub signed: bool,
+    /// The compare reads the IV after this iteration's increment.
+    pub after: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Imm(i128),
+    Reg(RegId),
+}
+
+/// What to do with a loop.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// Replace the loop by `n` copies of its body (the trip count is `n`).
+    Full { n: u64 },
+    /// Known trip count `n = q * factor + remainder`, `q >= 1`: `remainder`
+    /// copies before the loop, then a loop of `factor` copies.
+    PartialKnown { n: u64, factor: u32 },
+    /// Unknown trip count: a loop of `factor` copies guarded by a check that
+    /// `factor` more iterations run, a power-of-two epilogue of
+    /// `epilogue_levels` stages, then the original loop for the rest.
+    PartialUnknown {
+        factor: u32,
+        epilogue_levels: u32,
+        iv: Iv,
+    },
+}
+
+/// The decision about one loop.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// `None` when not unrolled.
+    pub plan: Option<Plan>,
+    /// The rejection code (seed's table), when rejected with one.
+    pub code: Option<u32>,
+    /// One line: why.
+    pub reason: String,
+    /// The numbers and facts that decided, in the order looked at.
+    pub facts: Vec<(&'static str, String)>,
+}
+
+/// The seed's reason for each rejection code ("Unroll Rejection Table").
+pub fn code_reason(code: u32) -> &'static str {
+    match code {
+        7 => "body too large relative to texture savings",
+        11 => "nounroll pragma, convergence constraint or per-block knob",
+        12 => "factor selection yielded 0",
+        13 => "loop exit is not a conditional branch",
+        14 => "unsupported induction variable",
+        15 => "induction variable is not an integer",
+        16 => "trip count bound extraction failed",
+        17 => "irregular induction variable",
+        18 => "degenerate or changing trip count bound",
+        19 => "induction variable stride sign inconsistent with the exit test",
+        24 => "budget exceeded",
+        _ => "not unrolled",
+    }
+}
+
+/// Everything the decision of one loop reads.
+pub struct LoopCtx<'a> {
+    pub func: &'a Function,
+    pub forest: &'a LoopForest,
+    pub id: LoopId,
+    pub trip: &'a LoopTripCount,
+    /// Layout index of the header (the `N` of the override string).
+    pub block_index: usize,
+    /// The header (or an enclosing loop's header) carries `.pragma
+    /// "nounroll"` inherited from an enclosing loop (step A): the
+    /// enclosing header's block index.
+    pub inherited_nounroll: Option<usize>,
+    pub knobs: &'a Knobs,
+}
+
+pub fn has_nounroll(func: &Function, b: BlockId) -> bool {
+    func.blocks[b]
+        .pragmas
+        .iter()
+        .any(|p| p.trim().trim_matches('"').trim() == "nounroll")
+}
+
+fn reject(mut facts: Vec<(&'static str, String)>, code: u32, detail: String) -> Decision {
+    let reason = format!("{}: {detail}", code_reason(code));
+    facts.push(("code", code.to_string()));
+    Decision {
+        plan: None,
+        code: Some(code),
+        reason,
+        facts,
+    }
+}
+
+fn skip(facts: Vec<(&'static str, String)>, reason: String) -> Decision {
+    Decision {
+        plan: None,
+        code: None,
+        reason,
+        facts,
+    }
+}
+
+const TEX_OPS: [&str; 7] = ["tex", "tld4", "txq", "suld", "sust", "sured", "suq"];
+
+/// Step F: the body scan.
+pub fn scan_body(func: &Function, forest: &LoopForest, id: LoopId) -> BodyInfo {
+    let l = forest.get(id);
+    let mut info = BodyInfo::default();
+    let latch = l.latches.first().copied();
+    info.has_cross_edges = l.exits.iter().any(|&(from, _)| Some(from) != latch);
+    let mut inner_headers = FxHashSet::default();
+    for &c in &l.children {
+        inner_headers.insert(forest.get(c).header);
+    }
+    for &b in &l.blocks {
+        if b != l.header && has_nounroll(func, b) {
+            // Every block of the inner nounroll loop counts.
+            if let Some(inner) = forest.loop_with_header(b) {
+                info.inner_nounroll += forest.get(inner).blocks.len() as i64;
+            } else {
+                info.inner_nounroll += 1;
+            }
+        }
+        // Registers written and not yet read, in this block: a second write
+        // kills the first (`killed_def_count`).
+        let mut pending: FxHashSet<RegId> = FxHashSet::default();
+        for &i in &func.blocks[b].insts {
+            let inst = &func.insts[i];
+            let info_op = &inst.opcode.info;
+            info.body_size += 1;
+            let name = inst.opcode.name.as_str();
+            if TEX_OPS.contains(&name) {
+                info.tex_count += 1;
+            }
+            if info_op.flags.contains(OpFlags::CALL) {
+                info.call_weight += 9;
+            }
+            if info_op.flags.contains(OpFlags::CONVERGENT) {
+                info.convergent = true;
+            }
+            if info_op.family == FamilyId::BrxIdx {
+                info.indirect = true;
+            }
+            if info_op.flags.contains(OpFlags::BRANCH) && info_op.family != FamilyId::BrxIdx {
+                info.branch_count += 1;
+            }
+            let is_load = info_op.flags.contains(OpFlags::LOAD);
+            let is_store = info_op.flags.contains(OpFlags::STORE);
+            if is_load || is_store || info_op.flags.contains(OpFlags::ATOMIC) {
+                info.mem_count += 1;
+            }
+            if is_load {
+                info.load_count += 1;
+                // A constant-bank load whose address the IV computes folds
+                // into an immediate address once the loop is unrolled.
+                if matches!(info_op.space, Some(Space::Const) | Some(Space::Param))
+                    && inst.operands.iter().any(|op| {
+                        matches!(op, Operand::Address(a) if matches!(a.base, ptx_ir::ir::AddressBase::Reg(_)))
+                    })
+                {
+                    info.foldable_ldc += 1;
+                }
+            }
+            if is_store {
+                info.store_count += 1;
+            }
+            let mut reads = Vec::new();
+            let mut writes = Vec::new();
+            visit_defs_and_uses(inst, |access, r| match access {
+                Access::Use => reads.push(r),
+                Access::Def => writes.push(r),
+            });
+            for r in reads {
+                pending.remove(&r);
+            }
+            if inst.guard.is_none() {
+                for r in writes {
+                    if !pending.insert(r) {
+                        info.killed_defs += 1;
+                    }
+                }
+            }
+        }
+    }
+    info
+}
+
+/// Which rejection code a failed or partial IV analysis maps to (steps M
+/// and N; the reasons are those of `ptx_analysis::trip_count`).
+fn iv_failure_code(reason: &str) -> u32 {
+    let r = reason;
+    if r.contains("conditional branch") || r.contains("neither to the header") {
+        13
+    } else if r.contains("not an integer") || r.contains("without type") || r.contains("width") {
+        15
+    } else if r.contains("stride is redefined") || r.contains("stride is not a constant") {
+        16
+    } else if r.contains("increment does not run")
+        || r.contains("several definitions in the loop")
+        || r.contains("does not see one value")
+    {
+        17
+    } else if r.contains("limit is redefined") {
+        18
+    } else if r.contains("never ends")
+        || r.contains("never reaches")
+        || r.contains("steps over")
+        || r.contains("wraps around")
+    {
+        19
+    } else {
+        14
+    }
+}
+
+/// Reasons of an unknown count that still allow unrolling with a runtime
+/// check (the bound is just not a compile-time constant).
+fn variable_bound(reason: &str) -> bool {
+    reason.contains("limit is not a constant")
+        || reason.contains("initial value is not a constant")
+        || reason.contains("does not fit 64 bits")
+}
+
+/// Decides one loop (steps B to P).
+pub fn decide(cx: &LoopCtx) -> Decision {
+    let func = cx.func;
+    let l = cx.forest.get(cx.id);
+    let k = cx.knobs;
+    let mut facts: Vec<(&'static str, String)> = vec![("block", cx.block_index.to_string())];
+    let trip_desc = match &cx.trip.count {
+        TripCount::Known(n) => n.to_string(),
+        TripCount::Unknown(r) => format!("unknown ({r})"),
+    };
+    facts.push(("trip count", trip_desc));
+
+    // Step H (read early: "-" skips, "+" forces, also step B's force_all).
+    let ov = k.override_string.trim();
+    let mut force = false;
+    if !ov.is_empty() {
+        let id = cx.block_index;
+        if ov == "-" || ov.contains(&format!("-{id}-")) {
+            facts.push(("override", ov.to_string()));
+            return skip(
+                facts,
+                format!("skipped by the override string OcgKnob427=\"{ov}\" (block {id})"),
+            );
+        }
+        if ov == "+" || ov.contains(&format!("+{id}+")) {
+            force = true;
+            facts.push(("override", ov.to_string()));
+        }
+    }
+    let force_all = ov == "+";
+
+    // Step B: nounroll propagated from an enclosing loop (a loop with a
+    // pragma of its own is reported for that one, at step D).
+    if let Some(outer) = cx.inherited_nounroll {
+        if !force_all && !has_nounroll(func, l.header) {
+            return reject(
+                facts,
+                11,
+                format!("inside a loop marked .pragma \"nounroll\" (block {outer})"),
+            );
+        }
+    }
+
+    // Step C: the back edge and the exit instruction.
+    let [latch] = l.latches.as_slice() else {
+        facts.push(("back edges", l.latches.len().to_string()));
+        return skip(
+            facts,
+            format!("no single back edge ({} latches)", l.latches.len()),
+        );
+    };
+    let last = func.blocks[*latch].insts.last().map(|&i| &func.insts[i]);
+    let conditional =
+        last.is_some_and(|i| i.opcode.info.family == FamilyId::Bra && i.guard.is_some());
+    if !conditional {
+        return reject(
+            facts,
+            13,
+            "the latch does not end in a conditional branch (a top-tested loop: the exit test is at the header)".into(),
+        );
+    }
+
+    // Step D: nounroll pragma, per-block knob 91.
+    if has_nounroll(func, l.header) && !force {
+        return reject(facts, 11, ".pragma \"nounroll\" on the loop header".into());
+    }
+    if k.nounroll_all && !force {
+        return reject(facts, 11, "OcgKnob91 (per-block nounroll) is set".into());
+    }
+
+    // Step F: the body scan.
+    let body = scan_body(func, cx.forest, cx.id);
+    facts.push(("body size", body.body_size.to_string()));
+    if body.tex_count > 0 {
+        facts.push(("texture count", body.tex_count.to_string()));
+    }
+    if body.foldable_ldc > 0 {
+        facts.push(("foldable constant loads", body.foldable_ldc.to_string()));
+    }
+    if body.call_weight > 0 {
+        facts.push(("call weight", body.call_weight.to_string()));
+    }
+    facts.push(("memory instructions", body.mem_count.to_string()));
+    if body.inner_nounroll > 0 {
+        facts.push(("inner nounroll blocks", body.inner_nounroll.to_string()));
+    }
+    if body.has_cross_edges {
+        return skip(
+            facts,
+            "the loop exits other than at its latch (a `break`): not a candidate".into(),
+        );
+    }
+    if body.indirect {
+        return reject(
+            facts,
+            13,
+            "the loop holds an indirect branch (brx.idx)".into(),
+        );
+    }
+
+    // Step G: the budget.
+    let penalty = (k.nounroll_scale * body.inner_nounroll as f64) as i64;
+    let remaining =
+        body.call_weight + body.body_size - body.foldable_ldc - body.killed_defs - penalty;
+    let remaining = remaining.max(1);
+    facts.push(("unroll cost", remaining.to_string()));
+
+    // Step J: the non-innermost filter.
+    let innermost = l.children.is_empty();
+    if !k.non_innermost && !force && !innermost && 10 * body.tex_count < remaining {
+        return reject(
+            facts,
+            7,
+            format!(
+                "not an innermost loop, LoopUnrollNonInnermost=false, 10 x {} textures < cost {remaining}",
+                body.tex_count
+            ),
+        );
+    }
+
+    let multi_block = l.blocks.len() > 1;
+    let known = match cx.trip.count {
+        TripCount::Known(n) => Some(n),
+        TripCount::Unknown(_) => None,
+    };
+    if multi_block && !k.multi_block && !force {
+        return reject(
+            facts,
+            12,
+            "multi-block loop body and UnrollMultiBlockLoops=false".into(),
+        );
+    }
+
+    // Step K: the factor.
+    let mut full_ok = false;
+    let mut factor: i64;
+    if force {
+        factor = k.unknown_count.max(2);
+        facts.push(("forced factor", factor.to_string()));
+    } else if let Some(n) = known {
+        let n_i = n as i64;
+        // The UnrollFullInstLimit gate: limit / trip_count > cost.
+        if n_i > 0 && k.full_inst_limit / n_i > remaining {
+            factor = n_i;
+            full_ok = true;
+            facts.push((
+                "budget left",
+                (k.full_inst_limit - n_i * remaining).to_string(),
+            ));
+        } else if n <= 2 {
+            facts.push(("UnrollFullInstLimit", k.full_inst_limit.to_string()));
+            return reject(
+                facts,
+                12,
+                format!(
+                    "trip count {n}: {} / {n} <= cost {remaining} (UnrollFullInstLimit)",
+                    k.full_inst_limit
+                ),
+            );
+        } else {
+            // Trip count > 2 and too big to unroll fully: defer to the
+            // partial factor selection (K2/K3).
+            factor = unknown_factor(k, &body, remaining);
+            facts.push(("UnrollFullInstLimit", k.full_inst_limit.to_string()));
+        }
+    } else {
+        if !k.variable_bounds {
+            return reject(
+                facts,
+                12,
+                "trip count unknown and UnrollVariableBounds=false".into(),
+            );
+        }
+        if multi_block && !k.unknown_multi_block {
+            return reject(
+                facts,
+                12,
+                "multi-block loop with an unknown trip count (LoopUnrollUnknownMultiBlock=false)"
+                    .into(),
+            );
+        }
+        factor = unknown_factor(k, &body, remaining);
+    }
+    // Budget loop: halve the factor until the copies fit UnrollBudget.
+    if !full_ok && !force {
+        while factor >= 2 && factor * remaining > k.budget {
+            factor /= 2;
+        }
+        if factor >= 2 {
+            facts.push(("budget left", (k.budget - factor * remaining).to_string()));
+        }
+    }
+
+    // Step L: the LoopUnrollFactor override.
+    if k.factor > 0 {
+        factor = k.factor;
+        facts.push(("LoopUnrollFactor", k.factor.to_string()));
+        full_ok = known.is_some_and(|n| factor as u64 >= n);
+    }
+    if factor < 2 && !(full_ok && known.is_some()) {
+        if known.is_some() && k.factor <= 0 {
+            return reject(
+                facts,
+                12,
+                format!(
+                    "no factor >= 2 fits: {remaining} x 2 > UnrollBudget {} and the body is too large to unroll fully",
+                    k.budget
+                ),
+            );
+        }
+        return reject(
+            facts,
+            24,
+            if k.factor > 0 {
+                format!("LoopUnrollFactor={}", k.factor)
+            } else {
+                format!(
+                    "cost {remaining} x 2 > UnrollBudget {} after all factor reductions",
+                    k.budget
+                )
+            },
+        );
+    }
+
+    // Step M: the induction variable.
+    let Some(ivar) = &cx.trip.iv else {
+        let reason = match &cx.trip.count {
+            TripCount::Unknown(r) => r.clone(),
+            TripCount::Known(_) => "no induction variable".into(),
+        };
+        let code = iv_failure_code(&reason);
+        return reject(facts, code, reason);
+    };
+    let ivd = describe(func, ivar);
+    facts.push(("induction variable", ivd));
+    if let TripCount::Unknown(r) = &cx.trip.count {
+        if !variable_bound(r) {
+            return reject(facts, iv_failure_code(r), r.clone());
+        }
+    }
+    let inc_block = block_of(func, ivar.increment);
+    if inc_block.and_then(|b| cx.forest.innermost(b)) != Some(cx.id) {
+        return reject(
+            facts,
+            17,
+            "the increment is inside an inner loop (it does not run once per iteration)".into(),
+        );
+    }
+    let Some(iv) = iv_of(func, ivar) else {
+        return reject(
+            facts,
+            16,
+            "the stride or the limit is neither an immediate nor a loop-invariant register".into(),
+        );
+    };
+    // Step M, stride verification (code 19): the stride must move the IV
+    // toward the exit test.
+    let consistent = match iv.op {
+        CmpOp::Lt | CmpOp::Le => iv.stride > 0,
+        CmpOp::Gt | CmpOp::Ge => iv.stride < 0,
+        CmpOp::Ne => iv.stride != 0,
+        CmpOp::Eq => false,
+    };
+    if !consistent {
+        return reject(
+            facts,
+            19,
+            format!("stride {} with a `{}` exit test", iv.stride, iv.op.symbol()),
+        );
+    }
+    // Code 18: init and limit are the same register.
+    if let (IvValue::Defined(d), Limit::Reg(lr)) = (&ivar.init, &iv.limit) {
+        let dinst = &func.insts[*d];
+        if dinst.opcode.info.family == FamilyId::Mov
+            && dinst.operands.get(1).and_then(Operand::as_reg) == Some(*lr)
+        {
+            return reject(
+                facts,
+                18,
+                "the initial value of the induction variable is its limit register".into(),
+            );
+        }
+    }
+
+    // Steps N to P.
+    if let Some(n) = known {
+        let f = factor as u64;
+        if full_ok || f >= n {
+            facts.push(("factor", n.to_string()));
+            let reason = if force {
+                format!("forced by OcgKnob427=\"{ov}\"; trip count {n}")
+            } else if k.factor > 0 {
+                format!("LoopUnrollFactor={} >= trip count {n}", k.factor)
+            } else {
+                format!(
+                    "trip count {n}, {} / {n} > cost {remaining} (UnrollFullInstLimit)",
+                    k.full_inst_limit
+                )
+            };
+            return Decision {
+                plan: Some(Plan::Full { n }),
+                code: None,
+                reason,
+                facts,
+            };
+        }
+        // Overflow check: stride * (factor - 1) fits the IV's type.
+        if !k.disable_overflow_check && overflows(&iv, factor) {
+            return reject(
+                facts,
+                12,
+                format!(
+                    "stride {} x (factor {factor} - 1) overflows the IV type",
+                    iv.stride
+                ),
+            );
+        }
+        facts.push(("factor", factor.to_string()));
+        facts.push(("remainder copies", (n % f).to_string()));
+        let reason = format!(
+            "trip count {n}: x{factor}, {} loop trips{}",
+            n / f,
+            if n % f > 0 {
+                format!(" and {} remainder copies", n % f)
+            } else {
+                String::new()
+            }
+        );
+        let reason = with_origin(reason, force, k, ov);
+        return Decision {
+            plan: Some(Plan::PartialKnown {
+                n,
+                factor: factor as u32,
+            }),
+            code: None,
+            reason,
+            facts,
+        };
+    }
+
+    if body.convergent {
+        return reject(
+            facts,
+            11,
+            "convergence constraint: a warp-synchronous instruction in a loop with an unknown trip count".into(),
+        );
+    }
+    if !k.disable_overflow_check && overflows(&iv, factor) {
+        return reject(
+            facts,
+            24,
+            format!(
+                "partial unroll overflow: stride {} x (factor {factor} - 1) does not fit the IV type",
+                iv.stride
+            ),
+        );
+    }
+    // The runtime guard constant must fit the compare's width.
+    if guard_constant(&iv, factor as u32).is_none() {
+        return reject(
+            facts,
+            24,
+            "the runtime trip-count guard does not fit the IV type".into(),
+        );
+    }
+    let f = factor as u32;
+    let levels = if f > 2 {
+        31 - (f - 1).leading_zeros()
+    } else {
+        0
+    };
+    facts.push(("factor", factor.to_string()));
+    if levels > 0 {
+        facts.push(("epilogue stages", levels.to_string()));
+    }
+    let reason = with_origin(
+        format!("unknown trip count, UnrollUnknownCount={}", k.unknown_count),
+        force,
+        k,
+        ov,
+    );
+    Decision {
+        plan: Some(Plan::PartialUnknown {
+            factor: f,
+            epilogue_levels: levels,
+            iv,
+        }),
+        code: None,
+        reason,
+        facts,
+    }
+}
+
+fn with_origin(reason: String, force: bool, k: &Knobs, ov: &str) -> String {
+    if k.factor > 0 {
+        format!("{reason} (LoopUnrollFactor={})", k.factor)
+    } else if force {
+        format!("{reason} (forced by OcgKnob427=\"{ov}\")")
+    } else {
+        reason
+    }
+}
+
+/// Steps K1 to K4: the factor for an unknown (or too large) trip count.
+fn unknown_factor(k: &Knobs, body: &BodyInfo, remaining: i64) -> i64 {
+    let tex_budget = if k.num_inst_tex != 0 {
+        k.num_inst_tex
+    } else {
+        (5 * body.tex_count + 22).min(100)
+    };
+    // No profile: no loop is "hot" (see the module documentation), so the
+    // tex-dominated hot multi-block case (factor 2) never applies.
+    let mut factor = if body.tex_count > 0 && remaining <= 49 {
+        k.unknown_count
+    } else if tex_budget <= remaining {
+        0
+    } else {
+        k.unknown_count
+    };
+    if factor == 0 && k.non_innermost {
+        factor = 2;
+    }
+    factor
+}
+
+/// The seed's overflow check: `stride * (factor - 1)` must fit the IV's
+/// signed type.
+fn overflows(iv: &Iv, factor: i64) -> bool {
+    let total = iv.stride.unsigned_abs() * (factor.max(1) as u128 - 1);
+    total >= 1u128 << (iv.width - 1)
+}
+
+/// `K = (n - 2 + after) * |stride|`, the distance the guard of a chunk of
+/// `n` copies compares with; `None` if it does not fit the width.
+pub fn guard_constant(iv: &Iv, n: u32) -> Option<u128> {
+    let steps = (n as i128) - 2 + i128::from(iv.after);
+    if steps < 0 {
+        return Some(0);
+    }
+    let k = (steps as u128).checked_mul(iv.stride.unsigned_abs())?;
+    (k < (1u128 << iv.width)).then_some(k)
+}
+
+fn block_of(func: &Function, inst: InstId) -> Option<BlockId> {
+    func.layout
+        .iter()
+        .copied()
+        .find(|&b| func.blocks[b].insts.contains(&inst))
+}
+
+fn iv_of(func: &Function, v: &InductionVar) -> Option<Iv> {
+    let stride = match v.stride {
+        IvValue::Const(s) => s,
+        _ => return None,
+    };
+    let limit = match v.limit {
+        IvValue::Const(c) => Limit::Imm(c),
+        IvValue::Reg(r) => Limit::Reg(r),
+        _ => return None,
+    };
+    let cmp = &func.insts[v.compare];
+    let info = &cmp.opcode.info;
+    let ty = info.ty()?;
+    let forced_unsigned = matches!(info.cmp, Some(Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs));
+    let signed = !forced_unsigned && ty.kind() == TypeKind::Signed;
+    let width = ty.bits();
+    if !matches!(width, 16 | 32 | 64) {
+        return None;
+    }
+    let _ = Direction::Up;
+    Some(Iv {
+        reg: v.reg,
+        compare: v.compare,
+        stride,
+        limit,
+        op: v.continue_while,
+        width,
+        signed,
+        after: v.compare_after_increment,
+    })
+}
+
+fn describe(func: &Function, iv: &InductionVar) -> String {
+    ptx_analysis::trip_count::describe_iv(func, iv)
+}

@@ -1,0 +1,340 @@
+//! Phase 22, OriLoopUnrolling: full and partial unrolling of loops (seed
+//! `000_ed667d9feced6e07.txt`, "Phase 22 -- OriLoopUnrolling": "Entry
+//! Guard", "Context Initialization and Knob Defaults", "Nounroll Pragma
+//! Check", "Main Decision Flowchart (sub_1390B30)" steps A to P, "Unroll
+//! Rejection Table", "DUMPIR Statistics").
+//!
+//! - [`decide`]: the decision of one loop, with the seed's rejection codes
+//!   (7, 11, 12, 13, 14, 15, 16, 17, 18, 19, 24) and reasons, and the numbers
+//!   that decided (body size, unroll cost, budget left, trip count, texture
+//!   count, ...).
+//! - [`transform`]: the transform ([`transform::unroll`]): full unroll,
+//!   partial unroll with remainder copies (known trip count), partial unroll
+//!   guarded by a runtime check with the power-of-two epilogue (unknown trip
+//!   count). Reusable: the cicc unroller calls it.
+//!
+//! Loops are visited innermost first (reverse RPO of their headers, as the
+//! seed's RPO walk); after a loop is transformed the analyses are computed
+//! again, and loops the transform made (copies of inner loops) are not
+//! visited. Each decision is a [`LoopReport`] in [`PhaseOutput::loops`], an
+//! applied or missed remark, and the counters `partially unrolled loops`
+//! (every loop unrolled, fully or partially, as ptxas's `unrolled_count`),
+//! `fully unrolled loops` and `non-unrolled loops`, the DUMPIR line `#
+//! [partially unrolled loops=N] [non-unrolled loops=M]`.
+//!
+//! # Knobs
+//!
+//! `LoopUnroll` (master enable), `LoopMakeSingleEntry` (the master loop
+//! pass guard, OCG knob 487), `UnrollBudget` (140), `UnrollUnknownCount`
+//! (4), `UnrollFullInstLimit` (200), `LoopUnrollNonInnermost`,
+//! `UnrollMultiBlockLoops`, `UnrollVariableBounds`,
+//! `LoopUnrollUnknownMultiBlock`, `LoopUnrollFactor`, `LoopUnrollNumInstTex`,
+//! `DisablePartialUnrollOverflowCheck`, `OcgKnob427` (the per-block override
+//! string), `OcgKnob91` (nounroll), `OcgKnob898` (inner-nounroll penalty
+//! scale). The other unrolling knobs of the seed's table describe
+//! heuristics the flowchart does not use (profile- and register-pressure
+//! based); they are not read, so changing them re-runs nothing.
+//!
+//! # Adapted from Ori/SASS to PTX
+//!
+//! - **Entry guard.** "Optimization disabled" and "CountBlocks <= 2" are
+//!   kept (a function of at most two blocks is left); the module-level
+//!   `.pragma "nounroll"` is not visible to a per-function phase and is not
+//!   modelled.
+//! - **Step A (nounroll propagation).** `.pragma "nounroll";` at the start
+//!   of a loop header (where nvcc writes it) marks that loop; loops nested
+//!   in it inherit it (the seed propagates to every block at greater
+//!   depth). The seed skips the inheriting loops silently; they are reported
+//!   with code 11 and "inside a loop marked nounroll" so the editor can say
+//!   why.
+//! - **Step C.** The back edge must be the one latch's conditional `bra`
+//!   (code 13 otherwise). A top-tested loop (`-O0` `while` form: the exit
+//!   test at the header, `bra.uni` back) therefore gets code 13 unless loop
+//!   simplification (18) rotated it.
+//! - **Step D.** The convergence constraint of ptxas (its back-edge table of
+//!   warp-synchronous regions) has no PTX counterpart; a loop holding a
+//!   convergent instruction (`bar`, `shfl.sync`, `vote.sync`, ...) is
+//!   rejected with code 11 only where unrolling would need a runtime check
+//!   (unknown trip count), since threads could then take different copies.
+//! - **Step E.** There is no execution profile: no loop is "hot", so the
+//!   hot multi-block texture case of K2 never applies.
+//! - **Step F.** `foldable_ldc` counts `ld.const`/`ld.param` with a register
+//!   address; `call_weight` is 9 per `call`; `killed_def_count` counts a
+//!   register written twice in a block with no read between; inner nounroll
+//!   blocks are the blocks of inner loops whose header has the pragma. A
+//!   loop leaving other than at its latch (`has_cross_edges`) is skipped
+//!   (no code, as the seed).
+//! - **Step H.** The `N` of `-N-`/`+N+` is the header's index in the layout
+//!   of the function phase 22 receives (`ptxopt explain` prints it as
+//!   `block`). A skipped loop reports no code.
+//! - **Step I.** PTX has no force-unroll pragma; only the override string
+//!   forces. A forced loop gets factor `UnrollUnknownCount` (the seed's
+//!   `1 << force_factor`; full when the trip count is known and not larger).
+//! - **Step K, known trip count.** Full unroll when
+//!   `UnrollFullInstLimit / trip_count > cost` (the seed's gate at
+//!   LABEL_160); trip counts 1 and 2 that fail it are rejected with code 12
+//!   (Path A); larger trip counts that fail it defer to the partial factor
+//!   selection K2/K3 (the seed's "will reject or defer to K2"), with the
+//!   remainder copies of step P. **Unknown trip count:** K1 to K4 as
+//!   written (texture budget `min(5 * tex + 22, 100)` or
+//!   `LoopUnrollNumInstTex`, `UnrollUnknownCount`, factor 2 when
+//!   `LoopUnrollNonInnermost`); multi-block bodies need
+//!   `LoopUnrollUnknownMultiBlock` (off by default) and trip counts that are
+//!   not constant need `UnrollVariableBounds` (code 12 otherwise). Then the
+//!   budget loop halves the factor until `factor * cost <= UnrollBudget`;
+//!   nothing left: code 12 (known count) or 24.
+//! - **Step M.** IADD3/ISETP/LEA/IMAD_WIDE become PTX's `add`/`sub` of the
+//!   IV, the `setp` the latch branch reads, and the `mov` that completes a
+//!   step (`add %t, %r, s; mov %r, %t`, the seed's `chase_copy`; the `-O0`
+//!   form), by `ptx_analysis::trip_count`; address arithmetic derived from the IV
+//!   (`mad`, `shl`, `mul.wide`) is ordinary body code that every copy
+//!   recomputes from the same registers, so it needs no special case. A
+//!   stride in a loop-invariant register (grid-stride loops) is refused
+//!   (code 16, the seed's strict stride): its runtime check costs more than
+//!   the one or two iterations such loops usually run per thread save. The
+//!   failures map to the seed's codes: no IV (14), not an integer compare
+//!   (15), stride not an immediate or invariant register or limit not
+//!   extractable (16), increment not once per iteration (17), limit written
+//!   in the loop or equal to the initial value's register (18), stride
+//!   against the exit test or a count that wraps (19).
+//! - **Step O/P.** The transform keeps PTX's registers (not SSA): see
+//!   [`transform`]. The overflow check is the seed's: `stride * (factor -
+//!   1)` must fit the IV's signed type (skipped with
+//!   `DisablePartialUnrollOverflowCheck`); the runtime check's own constant
+//!   must always fit, whatever the knob says.
+
+pub mod decide;
+pub mod transform;
+
+use std::sync::Arc;
+
+use ptx_analysis::loops::LoopId;
+use ptx_analysis::{cfg, dominators, loops, reaching_defs, trip_counts};
+use ptx_ir::ir::{BlockId, Function};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::origin::origin;
+use crate::remark::{LoopReport, Remark, RemarkKind, Stat, UnrollDecision};
+use crate::{knobs, PassContext, PhaseId, PhaseOutput};
+use decide::{Decision, Knobs, LoopCtx, Plan};
+
+/// Runs phase 22 on one function.
+pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
+    // The entry guards: the loops are still reported, with the guard that
+    // stopped the phase as the reason (no code: the seed returns early).
+    if !ctx.bool(knobs::LoopUnroll) {
+        return not_run(input, "LoopUnroll=false (loop unrolling is disabled)");
+    }
+    if input.layout.len() <= 2 {
+        return not_run(input, "entry guard: the function has at most two blocks");
+    }
+    if !ctx.bool(knobs::LoopMakeSingleEntry) {
+        return not_run(
+            input,
+            "LoopMakeSingleEntry=false (the loop passes are disabled)",
+        );
+    }
+    let mut f: Function = (**input).clone();
+    let block_index: FxHashMap<BlockId, usize> = input
+        .layout
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| (b, i))
+        .collect();
+
+    // The headers of the input's loops, innermost first.
+    let headers: Vec<BlockId> = {
+        let g = cfg(&f);
+        let d = dominators(&g);
+        let lf = loops(&g, &d);
+        let mut hs: Vec<(u32, BlockId)> = lf
+            .loops
+            .iter()
+            .map(|l| (g.rpo_index(l.header).unwrap_or(0), l.header))
+            .collect();
+        hs.sort();
+        hs.into_iter().rev().map(|(_, h)| h).collect()
+    };
+    // The knobs are read only where there is a loop to decide about, so
+    // that changing one re-runs this phase only in those functions.
+    if headers.is_empty() {
+        return PhaseOutput::unchanged(input);
+    }
+    let k = Knobs::read(ctx);
+    let mut out = PhaseOutput::unchanged(input);
+    let mut changed = false;
+    let (mut full, mut partial, mut not) = (0u64, 0u64, 0u64);
+    let mut done: FxHashSet<BlockId> = FxHashSet::default();
+    for h in headers {
+        if !done.insert(h) {
+            continue;
+        }
+        let g = cfg(&f);
+        let d = dominators(&g);
+        let lf = loops(&g, &d);
+        let Some(id) = lf.loop_with_header(h) else {
+            continue;
+        };
+        let rd = reaching_defs(&f, &g);
+        let tc = trip_counts(&f, &g, &d, &lf, &rd);
+        let inherited =
+            inherited_nounroll(&f, &lf, id).map(|b| block_index.get(&b).copied().unwrap_or(0));
+        let header_origin = f.blocks[h].insts.first().and_then(|&i| origin(&f, i));
+        let cx = LoopCtx {
+            func: &f,
+            forest: &lf,
+            id,
+            trip: &tc.loops[id.0 as usize],
+            block_index: block_index.get(&h).copied().unwrap_or(0),
+            inherited_nounroll: inherited,
+            knobs: &k,
+        };
+        let mut dec = decide::decide(&cx);
+        if let Some(plan) = dec.plan.clone() {
+            let l = lf.get(id);
+            let shape = transform::LoopShape::new(&f, l.header, l.latches[0], &l.blocks);
+            // `unroll` checks everything before it changes anything.
+            let result = shape.and_then(|s| transform::unroll(&mut f, &s, &plan, header_origin));
+            match result {
+                Ok(_) => changed = true,
+                Err(why) => {
+                    dec = Decision {
+                        plan: None,
+                        code: Some(17),
+                        reason: format!("{}: {why}", decide::code_reason(17)),
+                        facts: dec.facts,
+                    };
+                }
+            }
+        }
+        match &dec.plan {
+            Some(Plan::Full { .. }) => full += 1,
+            Some(_) => partial += 1,
+            None => not += 1,
+        }
+        report(&mut out, header_origin, &dec);
+    }
+    out.stats = vec![
+        Stat {
+            name: "partially unrolled loops",
+            value: full + partial,
+        },
+        Stat {
+            name: "non-unrolled loops",
+            value: not,
+        },
+        Stat {
+            name: "fully unrolled loops",
+            value: full,
+        },
+    ];
+    if changed {
+        out.function = Arc::new(f);
+    }
+    out
+}
+
+/// The output when an entry guard stops the phase: the input, and every
+/// loop reported as not unrolled for `reason`.
+fn not_run(input: &Arc<Function>, reason: &str) -> PhaseOutput {
+    let mut out = PhaseOutput::unchanged(input);
+    if input.layout.is_empty() {
+        return out;
+    }
+    let g = cfg(input);
+    let d = dominators(&g);
+    let lf = loops(&g, &d);
+    if lf.loops.is_empty() {
+        return out;
+    }
+    for l in &lf.loops {
+        let header = input.blocks[l.header]
+            .insts
+            .first()
+            .and_then(|&i| origin(input, i));
+        let dec = Decision {
+            plan: None,
+            code: None,
+            reason: reason.to_string(),
+            facts: Vec::new(),
+        };
+        report(&mut out, header, &dec);
+    }
+    out.stats = vec![
+        Stat {
+            name: "partially unrolled loops",
+            value: 0,
+        },
+        Stat {
+            name: "non-unrolled loops",
+            value: lf.loops.len() as u64,
+        },
+        Stat {
+            name: "fully unrolled loops",
+            value: 0,
+        },
+    ];
+    out
+}
+
+/// Step A: the header of the nearest enclosing loop marked nounroll.
+fn inherited_nounroll(
+    f: &Function,
+    lf: &ptx_analysis::loops::LoopForest,
+    id: LoopId,
+) -> Option<BlockId> {
+    let mut cur = lf.get(id).parent;
+    while let Some(p) = cur {
+        let l = lf.get(p);
+        if decide::has_nounroll(f, l.header) {
+            return Some(l.header);
+        }
+        cur = l.parent;
+    }
+    None
+}
+
+/// The report, remark of one decision.
+fn report(out: &mut PhaseOutput, header: Option<ptx_ir::ir::InstId>, dec: &Decision) {
+    let phase = PhaseId::OriLoopUnrolling;
+    let (factor, full) = match &dec.plan {
+        Some(Plan::Full { n }) => (*n as u32, true),
+        Some(Plan::PartialKnown { factor, .. }) | Some(Plan::PartialUnknown { factor, .. }) => {
+            (*factor, false)
+        }
+        None => (1, false),
+    };
+    let summary = match (&dec.plan, dec.code) {
+        (Some(_), _) if full => format!("fully unrolled (x{factor}): {}", dec.reason),
+        (Some(_), _) => format!("unrolled x{factor}: {}", dec.reason),
+        (None, Some(code)) => format!("not unrolled: code {code}, {}", dec.reason),
+        (None, None) => format!("not unrolled: {}", dec.reason),
+    };
+    out.remarks.push(Remark {
+        phase,
+        kind: if dec.plan.is_some() {
+            RemarkKind::Applied
+        } else {
+            RemarkKind::Missed
+        },
+        name: if dec.plan.is_some() {
+            "loop-unrolled"
+        } else {
+            "loop-not-unrolled"
+        },
+        origin: header,
+        message: summary.clone(),
+    });
+    out.loops.push(LoopReport {
+        phase,
+        header,
+        summary,
+        unroll: Some(UnrollDecision {
+            factor,
+            full,
+            code: dec.code,
+            reason: dec.reason.clone(),
+        }),
+        facts: dec.facts.clone(),
+    });
+}
