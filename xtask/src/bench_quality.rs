@@ -404,7 +404,7 @@ fn measure(source: &str, versions: &[Compiled]) -> Vec<Row> {
 /// Per function, spill stores plus spill loads in bytes, from `ptxas -v`'s
 /// `N bytes stack frame, S bytes spill stores, L bytes spill loads` line
 /// under `Function properties for NAME`.
-fn parse_ptxas_spill_bytes(output: &str) -> BTreeMap<String, u64> {
+pub(crate) fn parse_ptxas_spill_bytes(output: &str) -> BTreeMap<String, u64> {
     let mut spills = BTreeMap::new();
     let mut current: Option<String> = None;
     for line in output.lines() {

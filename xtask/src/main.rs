@@ -13,6 +13,10 @@
 //! - `bench-analyze [FILE]`: cold analysis of a module in a new database
 //!   against `ptxas` on the same file, and re-analysis after a one-function
 //!   edit in a warm database against cold. See [`bench_analyze`].
+//! - `bench-build [FILE]`: cold `ptxopt build` of a module (every
+//!   implemented phase) against `ptxas -O3` on the same file, and a rebuild
+//!   after a one-function edit in a warm database against cold. See
+//!   [`bench_build`].
 //! - `bench-lsp [FILE] [--iterations N]`: the language server in process; a
 //!   one-character edit in a function, then the time until its diagnostics
 //!   and inlay hints arrive (p50/p90/p99/max), and the memory with the file
@@ -22,6 +26,10 @@
 //!   `ptxopt build`: static and dynamic (emulator) instruction counts, ptxas
 //!   registers and spills, SASS instructions, and their medians. See
 //!   [`bench_quality`].
+//! - `regs`: ptxas registers of `ptxopt build`'s output against its input's,
+//!   per function, over the corpus, `test-data/examples` and nvcc -O3 of
+//!   `test-data/cuda`: the share not worse (goal >= 99%) and new spills. See
+//!   [`regs`].
 
 /// The allocator the `ptxopt` binary uses (syntax trees are allocation-heavy:
 /// mimalloc takes ~13% fewer instructions per parse than glibc malloc, and frees
@@ -30,9 +38,11 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench_analyze;
+mod bench_build;
 mod bench_lsp;
 mod bench_quality;
 mod pressure;
+mod regs;
 mod unroll_fidelity;
 
 use std::path::{Path, PathBuf};
@@ -46,14 +56,16 @@ fn main() -> ExitCode {
         Some("bench-parse") => bench_parse(args.get(1).map(PathBuf::from)),
         Some("pressure") => pressure::run(),
         Some("bench-analyze") => bench_analyze::run(args.get(1).map(PathBuf::from)),
+        Some("bench-build") => bench_build::run(args.get(1).map(PathBuf::from)),
         Some("bench-lsp") => bench_lsp::run(&args[1..]),
         Some("bench-quality") => bench_quality::run(&args[1..]),
+        Some("regs") => regs::run(),
         Some("unroll-fidelity") => unroll_fidelity::run(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <test [cargo test args...] | bench-parse [FILE] | pressure \
-                 | bench-analyze [FILE] | bench-lsp [FILE] [--iterations N] \
-                 | bench-quality [--format text|json] | unroll-fidelity [--format text|json]>"
+                 | bench-analyze [FILE] | bench-build [FILE] | bench-lsp [FILE] [--iterations N] \
+                 | bench-quality [--format text|json] | regs | unroll-fidelity [--format text|json]>"
             );
             return ExitCode::from(2);
         }

@@ -138,6 +138,7 @@ fn first_build_runs_everything_once() {
         kernel_ptx(a)
         <all 53 phases>(a)
         kernel_ir(a)
+        target_profile(two.ptx)
         kernel_ptx(b)
         <all 53 phases>(b)
         kernel_ir(b)"#]]
@@ -296,6 +297,7 @@ fn adding_a_function_above_runs_phases_only_for_it() {
             kernel_ptx(first)
             <all 53 phases>(first)
             kernel_ir(first)
+            target_profile(two.ptx)
             kernel_ir(a)
             kernel_ir(b)"#]],
     );

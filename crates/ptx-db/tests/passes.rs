@@ -55,6 +55,11 @@ fn header(text: &str, rel: &str) -> Header {
         match key.trim() {
             "phases" => {
                 for word in items {
+                    // As `--named-phases`: OriCopyProp is a sub-pass of the
+                    // bundles, which then run it alone.
+                    if word.eq_ignore_ascii_case("OriCopyProp") {
+                        h.knobs.push("GeneralOptimizeSubPasses=OriCopyProp".into());
+                    }
                     let found = find_phases(word);
                     assert!(!found.is_empty(), "{rel}: unknown phase `{word}`");
                     h.phases.extend(found.iter().map(|p| p.id));

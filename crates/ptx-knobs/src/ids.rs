@@ -617,3 +617,9 @@ pub const nv_disable_loop_unrolling: BoolKnob = BoolKnob(KnobId(202));
 
 /// `disable-LoopUnrollPass` (cicc, LoopUnroll (computeUnrollCount)): Disable the LoopUnroll pass (passed as -Xcicc "-disable-LoopUnrollPass").
 pub const disable_LoopUnrollPass: BoolKnob = BoolKnob(KnobId(203));
+
+/// `AdvancedPhaseBackPropVReg` (ptxas, AdvancedPhaseBackPropVReg (82)): Switch on the phase-82 hook and with it backward copy propagation (phase 83), which ptxas enables only where an architecture backend overrides phase 82; a knob stands for that override (seed default: disabled, isNoOp returns 1).
+pub const AdvancedPhaseBackPropVReg: BoolKnob = BoolKnob(KnobId(204));
+
+/// `GeneralOptimizeSubPasses` (ptxas, GeneralOptimize (13/29/37/46/58/65)): Which sub-passes the GeneralOptimize bundles run: empty for all, 'OriCopyProp' for forward copy propagation alone; '--named-phases OriCopyProp' sets it (ptxas resolves that name to the sub-pass itself; not a ptxas knob).
+pub const GeneralOptimizeSubPasses: StrKnob = StrKnob(KnobId(205));

@@ -1702,5 +1702,17 @@ pub static KNOBS: &[KnobDef] = &[
         P_UNROLL,
         S_UNROLL_TOP,
         "Disable the LoopUnroll pass (passed as -Xcicc \"-disable-LoopUnrollPass\").",
+    ),    ptxas(
+        "AdvancedPhaseBackPropVReg",
+        Bool(false),
+        "AdvancedPhaseBackPropVReg (82)",
+        seed(SEED_CSE, "Gate Mechanism (Phase 82)"),
+        "Switch on the phase-82 hook and with it backward copy propagation (phase 83), which ptxas enables only where an architecture backend overrides phase 82; a knob stands for that override (seed default: disabled, isNoOp returns 1).",
+    ),    ptxas(
+        "GeneralOptimizeSubPasses",
+        Str(""),
+        "GeneralOptimize (13/29/37/46/58/65)",
+        S_COPYPROP,
+        "Which sub-passes the GeneralOptimize bundles run: empty for all, `OriCopyProp` for forward copy propagation alone; `--named-phases OriCopyProp` sets it (ptxas resolves that name to the sub-pass itself; not a ptxas knob).",
     ),
 ];

@@ -50,11 +50,25 @@ pub use table::{
 pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let out = match id {
         PhaseId::CiccLoopUnroll => phases::cicc_loop_unroll::run(id, ctx, input),
-        PhaseId::OriPerformLiveDeadFirst => phases::live_dead::run(id, input),
         PhaseId::OriLoopSimplification => phases::loop_simplification::run(ctx, input),
         PhaseId::OriStrengthReduce => phases::strength_reduce::run(input),
         PhaseId::OriPipelining => phases::pipelining::run(ctx, input),
         PhaseId::OriLoopFusion => phases::loop_fusion::run(ctx, input),
+        PhaseId::OriPerformLiveDeadFirst | PhaseId::OriPerformLiveDeadFourth => {
+            phases::live_dead::run(id, input)
+        }
+        PhaseId::CiccMem2Reg => phases::cicc_mem2reg::run(id, ctx, input),
+        PhaseId::CiccNvptxPeephole | PhaseId::CiccProxyRegErasure => {
+            phases::cicc_peephole::run(id, ctx, input)
+        }
+        PhaseId::CiccLdgTransform => phases::cicc_ldg::run(id, input),
+        PhaseId::CiccParamOpt => phases::cicc_param_opt::run(id, input),
+        PhaseId::CiccTruncOpts => phases::cicc_trunc_opts::run(id, input),
+        PhaseId::CiccRedundantMoveElim => phases::cicc_redundant_move::run(id, input),
+        PhaseId::GvnCse => phases::gvn_cse::run(id, ctx, input),
+        PhaseId::OriBackCopyPropagate => phases::back_copy_prop::run(id, ctx, input),
+        PhaseId::OriReassociateAndCommon => phases::reassociate::run(id, ctx, input),
+        PhaseId::LateOriCommoning => phases::late_commoning::run(id, ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
         PhaseId::CiccBlockRemat => phases::block_remat::run(id, ctx, input),

@@ -156,6 +156,20 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         ),
         PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
+        PhaseId::OriPerformLiveDeadFourth => {
+            Some("dead-code elimination, as phase 16 (ptx_opt::phases::live_dead)")
+        }
+        PhaseId::CiccMem2Reg => Some("`.local` arrays at constant offsets become registers (ptx_opt::phases::cicc_mem2reg)"),
+        PhaseId::CiccNvptxPeephole => Some("generic accesses through cvta get their space; cvta.to of cvta is a copy (ptx_opt::phases::cicc_peephole)"),
+        PhaseId::CiccProxyRegErasure => Some("cvta.to.local of a local address is a copy (ptx_opt::phases::cicc_peephole)"),
+        PhaseId::CiccLdgTransform => Some("ld.global -> ld.global.nc in kernels that write no global memory (ptx_opt::phases::cicc_ldg)"),
+        PhaseId::CiccParamOpt => Some("redundant ld.param removed (ptx_opt::phases::cicc_param_opt)"),
+        PhaseId::CiccTruncOpts => Some("and with 0xFFFF of a 16-bit value is a copy (ptx_opt::phases::cicc_trunc_opts)"),
+        PhaseId::CiccRedundantMoveElim => Some("self-moves and moves back removed (ptx_opt::phases::cicc_redundant_move)"),
+        PhaseId::GvnCse => Some("global value numbering and CSE, modes 1-6 (ptx_opt::phases::gvn_cse)"),
+        PhaseId::OriReassociateAndCommon => Some("integer add/mul/and/or/xor chains flattened, sorted, rebuilt left-leaning, then windowed commoning (ptx_opt::phases::reassociate)"),
+        PhaseId::OriBackCopyPropagate => Some("backward copy propagation when AdvancedPhaseBackPropVReg (phase 82's gate) is set (ptx_opt::phases::back_copy_prop)"),
+        PhaseId::LateOriCommoning => Some("cross-block commoning on sm_80..sm_89 or with ForceLateCommoning (ptx_opt::phases::late_commoning)"),
         PhaseId::CiccBlockRemat => Some(
             "block rematerialization over the register target, with MRPA (ptx_opt::phases::block_remat)",
         ),
@@ -189,7 +203,19 @@ const fn implemented(id: PhaseId) -> bool {
     matches!(
         id,
         PhaseId::OriPerformLiveDeadFirst
+            | PhaseId::OriPerformLiveDeadFourth
             | PhaseId::OriBranchOpt
+            | PhaseId::GvnCse
+            | PhaseId::LateOriCommoning
+            | PhaseId::OriReassociateAndCommon
+            | PhaseId::OriBackCopyPropagate
+            | PhaseId::CiccMem2Reg
+            | PhaseId::CiccNvptxPeephole
+            | PhaseId::CiccProxyRegErasure
+            | PhaseId::CiccLdgTransform
+            | PhaseId::CiccParamOpt
+            | PhaseId::CiccTruncOpts
+            | PhaseId::CiccRedundantMoveElim
             | PhaseId::CiccBlockRemat
             | PhaseId::OriLoopUnrolling
             | PhaseId::CiccLoopUnroll

@@ -57,12 +57,24 @@ pub fn from_cli(
     named_phases: Option<&[String]>,
 ) -> Result<CliSettings, UsageError> {
     let arch = arch.map(parse_arch).transpose()?;
-    let knobs = knobs
+    let mut knobs = knobs
         .iter()
         .map(|text| {
             ptx_knobs::parse_setting(text).map_err(|e| UsageError(format!("--knob {text}: {e}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // `--named-phases OriCopyProp` names a sub-pass of the GeneralOptimize
+    // bundles (the table's alias selects the bundles): they then run it
+    // alone.
+    if named_phases.is_some_and(|words| {
+        words
+            .iter()
+            .any(|w| w.trim().eq_ignore_ascii_case("OriCopyProp"))
+    }) {
+        if let Ok(setting) = ptx_knobs::parse_setting("GeneralOptimizeSubPasses=OriCopyProp") {
+            knobs.push(setting);
+        }
+    }
     let phases = named_phases
         .map(|words| {
             let mut ids = Vec::new();

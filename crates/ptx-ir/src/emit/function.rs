@@ -71,7 +71,29 @@ fn emit_reg_decls(f: &Function, out: &mut String) {
         let count = decl.count.map_or(String::new(), |c| format!("<{c}>"));
         let _ = writeln!(out, "\t.reg {vector}{} \t{}{count};", decl.ty, decl.name);
     }
-    for reg in f.regs.values().filter(|r| r.decl.is_none()) {
+    // Registers made by passes are declared when a placed instruction uses
+    // them: a phase that made a register and then dropped its instructions
+    // (or a later phase that removed them) leaves no declaration behind, so
+    // the text of a function does not depend on such leftovers (running the
+    // pipeline on its own output reaches a fixed point).
+    let mut used = std::collections::HashSet::new();
+    for b in f.layout.iter().filter(|&&b| f.has_block(b)) {
+        for &i in f.blocks[*b].insts.iter().filter(|&&i| f.has_inst(i)) {
+            let inst = &f.insts[i];
+            if let Some(g) = inst.guard {
+                used.insert(g.reg);
+            }
+            for op in &inst.operands {
+                op.for_each_reg(&mut |r| {
+                    used.insert(r);
+                });
+            }
+        }
+    }
+    for (id, reg) in f.regs.iter().filter(|(_, r)| r.decl.is_none()) {
+        if !used.contains(&id) {
+            continue;
+        }
         let vector = reg.vector.map_or(String::new(), |v| format!(".v{v} "));
         let _ = writeln!(out, "\t.reg {vector}{} \t{};", reg.ty, reg.name);
     }

@@ -599,6 +599,21 @@ fn label_operand_blocks(f: &Function) -> FxHashSet<BlockId> {
         .collect()
 }
 
+/// Rule 6 alone, for a phase that leaves straight-line blocks behind (phase
+/// 22 after a full unroll); its remarks are this phase's, not reported.
+pub(crate) fn merge_straight_line(f: &mut Function) {
+    let mut st = State {
+        id: PhaseId::OriBranchOpt,
+        remarks: Vec::new(),
+        counts: Counts::default(),
+    };
+    for _ in 0..MAX_ROUNDS {
+        if !merge_blocks(f, &mut st) {
+            break;
+        }
+    }
+}
+
 /// Rule 6.
 fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
     let keep = branch_target_blocks(f);

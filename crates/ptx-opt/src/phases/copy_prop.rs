@@ -15,10 +15,9 @@
 //! The seed says OriCopyProp is a sub-pass that `--named-phases` can name
 //! on its own. Here each GeneralOptimize entry of the table carries the
 //! alias `OriCopyProp`, so `--named-phases OriCopyProp` switches on the six
-//! bundles (and nothing else). While copy propagation is the only sub-pass
-//! implemented, that selects it alone; once a bundle runs other sub-passes
-//! (constant folding), selecting one of them alone needs a switch per
-//! sub-pass in `ptx-db`, which this module does not add.
+//! bundles (and nothing else), and the command line (and the filetest
+//! header) also sets `GeneralOptimizeSubPasses=OriCopyProp`, with which the
+//! bundles run this sub-pass alone (no constant folding).
 //!
 //! Knobs (registry `pass` "OriCopyProp (GeneralOptimize 13/…/65)"):
 //! `CopyPropBudget` (copies examined per invocation; 0, the default, is

@@ -79,6 +79,11 @@ impl Facts {
         }
     }
 
+    /// The dominator tree the facts were built with.
+    pub(crate) fn dom(&self) -> &DomTree {
+        &self.dom
+    }
+
     pub(crate) fn block_of(&self, i: InstId) -> Option<BlockId> {
         self.block.get(i).copied()
     }

@@ -1,4 +1,6 @@
-//! Phase 16, OriPerformLiveDeadFirst: dead-code elimination.
+//! Phase 16, OriPerformLiveDeadFirst: dead-code elimination (also run as
+//! phase 84, OriPerformLiveDeadFourth, after the late phases; there only
+//! its applied remarks are kept).
 //!
 //! Seed `000_ed667d9feced6e07.txt`, "Pipeline Placement" ("Phase 16
 //! OriPerformLiveDeadFirst -- DCE removes dead loop bodies"); seed
@@ -144,6 +146,20 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
             value: rounds,
         },
     ];
+    if id != PhaseId::OriPerformLiveDeadFirst {
+        // Phase 84 runs the same analysis: what it keeps, phase 16 already
+        // said; and a run that removed nothing has no counters (as the
+        // GeneralOptimize bundles).
+        remarks.retain(|r| r.kind == crate::remark::RemarkKind::Applied);
+        if by_use + by_liveness == 0 {
+            return PhaseOutput {
+                function: output,
+                loops: Vec::new(),
+                remarks,
+                stats: Vec::new(),
+            };
+        }
+    }
     PhaseOutput {
         function: output,
         loops: Vec::new(),

@@ -2,17 +2,28 @@
 //! Phases not listed here pass their input through (see
 //! [`crate::run_phase`]).
 
+pub mod back_copy_prop;
 pub mod block_remat;
 pub mod branch_opt;
+pub mod cicc_ldg;
 pub mod cicc_loop_unroll;
+pub mod cicc_mem2reg;
+pub mod cicc_param_opt;
+pub mod cicc_peephole;
+pub mod cicc_redundant_move;
+pub mod cicc_trunc_opts;
+pub(crate) mod commoning;
 pub mod copy_prop;
 pub mod general_optimize;
+pub mod gvn_cse;
 pub mod hoist_invariants;
 pub(crate) mod known;
+pub mod late_commoning;
 pub mod live_dead;
 pub(crate) mod loop_common;
 pub mod loop_fusion;
 pub mod loop_simplification;
 pub mod loop_unrolling;
 pub mod pipelining;
+pub mod reassociate;
 pub mod strength_reduce;

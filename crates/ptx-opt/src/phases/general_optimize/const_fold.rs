@@ -17,7 +17,12 @@
 //!
 //! Within one block, walking in order, a register's value is known when
 //! its last definition before the use is an unguarded `mov` of an
-//! immediate (or of a known register), or an instruction folded here. An
+//! immediate (or of a known register), or an instruction folded here.
+//! Across blocks (cross-block constant propagation): a register whose one
+//! definition in the function is an unguarded `mov` of an immediate (not a
+//! `.reg` parameter) is known at the start of every block its definition's
+//! block strictly dominates (it holds that value wherever the definition
+//! dominates, loops included). An
 //! instruction whose sources are all immediates or known registers becomes
 //! `mov` of its result, computed by `ptx-sem`, the functions the emulator
 //! executes, so the folded value is bit for bit the emulated one:
@@ -118,12 +123,62 @@ enum Eval {
     Nothing,
 }
 
+/// Registers whose one definition is an unguarded `mov` of an immediate (not
+/// a `.reg` parameter): the register, its bits, the defining block. Such a
+/// register holds that value wherever its definition dominates.
+fn global_constants(func: &Function) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
+    let mut writers: HashMap<RegId, (u32, Option<(InstId, ptx_ir::ir::BlockId)>)> = HashMap::new();
+    for &b in &func.layout {
+        if !func.has_block(b) {
+            continue;
+        }
+        for &i in &func.blocks[b].insts {
+            visit_defs_and_uses(&func.insts[i], |a, r| {
+                if a == Access::Def {
+                    let e = writers.entry(r).or_insert((0, None));
+                    e.0 += 1;
+                    e.1 = Some((i, b));
+                }
+            });
+        }
+    }
+    let (empty_known, empty_guarded) = (HashMap::new(), HashSet::new());
+    let mut out = Vec::new();
+    for (r, (n, at)) in writers {
+        let (1, Some((i, b))) = (n, at) else { continue };
+        let inst = &func.insts[i];
+        if inst.guard.is_some()
+            || inst.opcode.info.family != ptx_isa::FamilyId::Mov
+            || !matches!(inst.operands.get(1), Some(Operand::Imm(_)))
+            || func.regs[r]
+                .decl
+                .is_some_and(|d| func.reg_decls[d].is_param)
+        {
+            continue;
+        }
+        let mut srcs = Srcs::new(&empty_known, &empty_guarded);
+        if let Eval::Track(reg, v) = evaluate(func, inst, &mut srcs) {
+            if reg == r {
+                out.push((r, v, b));
+            }
+        }
+    }
+    out.sort_by_key(|&(r, _, _)| r.into_raw().into_u32());
+    out
+}
+
 /// Runs constant folding on one function (phase `id`).
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut folds: Vec<(InstId, Kind, Vec<Inst>)> = Vec::new();
     let mut missed: Vec<(InstId, &'static str, String)> = Vec::new();
     let mut known: HashMap<RegId, u64> = HashMap::new();
     let mut guarded: HashSet<RegId> = HashSet::new();
+    let global = global_constants(input);
+    let dom = if global.is_empty() {
+        None
+    } else {
+        Some(ptx_analysis::dominators(&ptx_analysis::cfg(input)))
+    };
     for &b in &input.layout {
         if !input.has_block(b) {
             continue;
@@ -131,6 +186,15 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         let block = &input.blocks[b];
         known.clear();
         guarded.clear();
+        // Registers set once, to a constant, in a block that dominates
+        // this one (cross-block constant propagation).
+        if let Some(dom) = &dom {
+            for &(r, v, wb) in &global {
+                if dom.contains(b) && dom.contains(wb) && dom.strictly_dominates(wb, b) {
+                    known.insert(r, v);
+                }
+            }
+        }
         for &iid in &block.insts {
             if !input.has_inst(iid) {
                 continue;

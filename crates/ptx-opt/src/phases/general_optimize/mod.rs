@@ -17,40 +17,157 @@
 //!   reach the instructions that read them through copies;
 //! - [`const_fold`]: constant folding and algebraic simplification.
 //!
-//! Each bundle phase runs the two once, in that order; the six bundles of
-//! the pipeline give six rounds. Not yet: the bundle's own DCE (phase 16
-//! runs after phase 13) and the fixed-point loop of knobs 464/474 within a
-//! phase. `--named-phases OriCopyProp` selects the six bundle phases (the
-//! table's alias), so constant folding runs with it; a switch per sub-pass
-//! is not there yet.
+//! # The fixed-point loop
+//!
+//! Seed 001, "Forward Copy Propagation -- OriCopyProp", "Convergence":
+//! "Variant A (phases 13, 29) caps iterations via knob 464; Variant B
+//! (phases 37, 58) uses a cost-based threshold of 0.25 (knob 474)". A round
+//! is copy propagation then constant folding; the rounds go on while one
+//! changes something:
+//!
+//! - variant A (13, 29): at most `OcgKnob464` rounds (0, unset: the
+//!   built-in [`DEFAULT_ROUNDS`]);
+//! - variant B (37, 58): a round's cost is the number of changes it made
+//!   (uses replaced, selects decided, instructions folded); rounds go on
+//!   while the last one's cost is at least `OcgKnob474` (0.25) times the
+//!   first round's, at most [`MAX_ROUNDS`];
+//! - phases 46 and 65, for which the seed gives no loop: one round.
+//!
+//! Missed remarks come from the first round only (the later rounds see the
+//! same instructions); counters are summed over the rounds, plus "rounds".
+//! The bundle's own DCE is left to the live/dead phases (16, 84).
+//!
+//! # `--named-phases OriCopyProp`
+//!
+//! The six bundle phases carry the table alias `OriCopyProp`; the command
+//! line (and the filetests) then also set `GeneralOptimizeSubPasses =
+//! OriCopyProp`, with which the bundles run copy propagation alone
+//! (constant folding off).
 
 use std::sync::Arc;
 
 use ptx_ir::ir::Function;
 
-use crate::remark::PhaseOutput;
+use crate::knobs;
+use crate::remark::{PhaseOutput, RemarkKind, Stat};
 use crate::PassContext;
 use crate::PhaseId;
 
 pub mod const_fold;
+
+/// Rounds of variant A when `OcgKnob464` is not set.
+pub const DEFAULT_ROUNDS: i64 = 4;
+/// The most rounds of any bundle phase.
+pub const MAX_ROUNDS: i64 = 8;
+
+/// Counters that add up over the rounds (the others are the first round's).
+const ADDITIVE: &[&str] = &[
+    "instructions folded",
+    "folded: constant sources",
+    "folded: algebraic identity",
+    "folded: selp with a known condition",
+    "copies propagated",
+    "uses replaced in the copy's block",
+    "uses replaced across blocks",
+    "selects with a constant condition",
+];
 
 /// The phases that run the bundle.
 pub fn is_bundle(id: PhaseId) -> bool {
     crate::table::is_general_optimize(id)
 }
 
-/// Runs the bundle's sub-passes on one function (phase `id`): copy
-/// propagation, then constant folding on its result; the remarks and
-/// counters of both, in that order.
+/// What one round changed (the cost of variant B).
+fn changes(stats: &[Stat]) -> u64 {
+    stats
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.name,
+                "uses replaced in the copy's block"
+                    | "uses replaced across blocks"
+                    | "selects with a constant condition"
+            ) || s.name == "instructions folded"
+        })
+        .map(|s| s.value)
+        .sum()
+}
+
+/// Runs the bundle's sub-passes on one function (phase `id`): rounds of
+/// copy propagation, then constant folding on its result, to the phase's
+/// fixed point (see the module documentation).
 pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
-    let copied = crate::phases::copy_prop::run(id, ctx, input);
-    let folded = const_fold::run(id, &copied.function);
-    let mut remarks = copied.remarks;
-    remarks.extend(folded.remarks);
-    let mut stats = copied.stats;
-    stats.extend(folded.stats);
+    let copy_only = ctx.string(knobs::GeneralOptimizeSubPasses) == "OriCopyProp";
+    let (max_rounds, threshold) = match id {
+        PhaseId::GeneralOptimizeEarly | PhaseId::GeneralOptimize => {
+            let cap = ctx.int(knobs::OcgKnob464);
+            (
+                if cap > 0 {
+                    cap.min(MAX_ROUNDS)
+                } else {
+                    DEFAULT_ROUNDS
+                },
+                None,
+            )
+        }
+        PhaseId::Phase37 | PhaseId::GeneralOptimizeLate => {
+            (MAX_ROUNDS, Some(ctx.float(knobs::OcgKnob474)))
+        }
+        _ => (1, None),
+    };
+    let mut current = input.clone();
+    let mut remarks = Vec::new();
+    let mut stats: Vec<Stat> = Vec::new();
+    let mut first_cost = 0u64;
+    let mut rounds = 0u64;
+    for round in 0..max_rounds {
+        let copied = crate::phases::copy_prop::run(id, ctx, &current);
+        let (function, fold_remarks, fold_stats) = if copy_only {
+            (copied.function.clone(), Vec::new(), Vec::new())
+        } else {
+            let folded = const_fold::run(id, &copied.function);
+            (folded.function, folded.remarks, folded.stats)
+        };
+        let changed = !Arc::ptr_eq(&function, &current);
+        let mut round_stats = copied.stats;
+        round_stats.extend(fold_stats);
+        let cost = changes(&round_stats);
+        for r in copied.remarks.into_iter().chain(fold_remarks) {
+            if round == 0 || r.kind == RemarkKind::Applied {
+                remarks.push(r);
+            }
+        }
+        for s in round_stats {
+            match stats.iter_mut().find(|t| t.name == s.name) {
+                // What later rounds changed adds up; what they looked at
+                // and left is what the first round already counted.
+                Some(t) if ADDITIVE.contains(&s.name) => t.value += s.value,
+                Some(_) => {}
+                None => stats.push(s),
+            }
+        }
+        if !changed {
+            break;
+        }
+        rounds += 1;
+        current = function;
+        if round == 0 {
+            first_cost = cost.max(1);
+        } else if let Some(t) = threshold {
+            if (cost as f64) < t * first_cost as f64 {
+                break;
+            }
+        }
+    }
+    remarks.sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
+    if rounds > 1 {
+        stats.push(Stat {
+            name: "rounds",
+            value: rounds,
+        });
+    }
     PhaseOutput {
-        function: folded.function,
+        function: current,
         loops: Vec::new(),
         remarks,
         stats,

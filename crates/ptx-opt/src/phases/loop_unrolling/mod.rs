@@ -229,6 +229,11 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         },
     ];
     if changed {
+        // A fully unrolled loop leaves its header as a straight-line block
+        // nothing branches to: merged into its predecessor here (phase 15's
+        // rule 6), else the next build of this output would merge it and the
+        // pipeline would not be a fixed point after its second round.
+        crate::phases::branch_opt::merge_straight_line(&mut f);
         out.function = Arc::new(f);
     }
     out

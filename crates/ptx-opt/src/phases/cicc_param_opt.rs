@@ -1,0 +1,47 @@
+//! cicc `param-opt` (ParamOpt, "Optimize NVPTX ld.param"): a parameter
+//! loaded again where an earlier load of it dominates reads the earlier
+//! load's register.
+//!
+//! Seed `002_164789385e2e817e.txt`, "ParamOpt (sub_2203290)": "When a
+//! kernel parameter is loaded multiple times (common when the same argument
+//! is used in different basic blocks), this pass eliminates redundant loads
+//! by propagating the first load's result to subsequent uses." Knob
+//! `remat-load-param` (rematerializing `ld.param` instead of keeping it
+//! live) concerns register pressure inside cicc's allocator; PTX has
+//! virtual registers, so it is not read.
+//!
+//! The walk is [`super::commoning`]'s with only `ld.param` eligible: a load
+//! of one of the function's own parameters that no `st.param` writes is
+//! read-only, so any dominating load of the same parameter and offset, whose
+//! register still holds its value, serves. The later load becomes a `mov`
+//! (removed by copy propagation and dead-code elimination). `ld.param` of a
+//! call's return value (a `.param` declared in the body, written by the
+//! call) is a plain load: it is commoned only within one extended basic
+//! block with no `call` or `st.param` between.
+
+use std::sync::Arc;
+
+use ptx_ir::ir::Function;
+
+use super::commoning::{self, Config, Scope};
+use super::gvn_cse::{finish, PATH_CHECKS};
+use crate::remark::PhaseOutput;
+use crate::PhaseId;
+
+/// Runs param-opt on one function.
+pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
+    let cfg = Config {
+        scope: Scope::Dominator,
+        ebb_loads: true,
+        plain_loads: true,
+        mufu: false,
+        through_moves: true,
+        bloom: false,
+        path_checks: PATH_CHECKS,
+        param_loads_only: true,
+        window: 0,
+    };
+    let mut f = (**input).clone();
+    let outcome = commoning::run(&mut f, &cfg);
+    finish(id, input, f, outcome, None, false)
+}

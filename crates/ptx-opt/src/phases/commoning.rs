@@ -1,0 +1,763 @@
+//! The commoning engine shared by phase 49 GvnCse ([`super::gvn_cse`]) and
+//! phase 64 LateOriCommoning ([`super::late_commoning`]): which instructions
+//! may be merged, their value keys, and the proofs that a later instruction
+//! may read an earlier one's result instead of computing it again.
+//!
+//! Seed `001_3e9d45dd172cfaf4.txt`, "Phase 49 -- GvnCse": "VN transfer
+//! function", "Instruction Eligibility (sub_BEA1E0)", "Key design decisions"
+//! 2-6 (dominator scoping, commutative operands sorted, the address space in
+//! the opcode, the predicate as an extra operand, volatile values never
+//! merged), "GPU-Specific CSE Constraints" (divergence, barriers); "Phase 64
+//! -- LateOriCommoning", "Structural Equivalence Predicate" (C1-C7) and
+//! "Instruction Class Bitmask".
+//!
+//! # Value keys on non-SSA PTX
+//!
+//! Ori numbers values through def chains; PTX registers may be written many
+//! times (`-O0` code keeps every source variable in one register). A key is
+//! the opcode with every modifier (types, rounding, state space, cache
+//! operator), the guard and the source operands, where a register operand is
+//! either
+//!
+//! - a **value** (`Val`): the register has one unguarded writer that
+//!   dominates the reader, so it holds the same value wherever it is read
+//!   under that writer; registers whose writer was commoned (or is a
+//!   same-type copy of such a register) are replaced by their leader's
+//!   register, so chains of recomputations (`cvt; shl; add` recomputed three
+//!   times) merge link by link in one walk; or
+//! - a **raw** register (`Raw`): any other register. Equal raw operands
+//!   prove nothing by themselves; a candidate pair is accepted only when no
+//!   write of the register can execute between the two instructions
+//!   ([`Facts::unchanged_between`], or the path search
+//!   [`Facts::no_write_on_paths`], at most `path_checks` per run).
+//!
+//! Commutative opcodes (`add`, `mul`, `and`, `or`, `xor`, `min`, `max`,
+//! `mad`/`fma` in their first two sources, `setp.eq`/`.ne`: the ISA table's
+//! `COMMUTATIVE` flag) sort their first two source keys, so `a + b` and
+//! `b + a` get one key.
+//!
+//! # When the later instruction `K` reads the leader `L` instead
+//!
+//! 1. `L` dominates `K` (the walk visits blocks in dominator-tree preorder;
+//!    a block scope, mode 1, asks for the same block);
+//! 2. every raw source (the guard included) is unchanged between them;
+//! 3. `L`'s destination still holds `L`'s result at `K` (one writer, or no
+//!    write on any path from `L` to `K`), and `L` does not read its own
+//!    destination;
+//! 4. for a load, the memory cannot have changed: see below.
+//!
+//! `K` then becomes `mov dK, dL` (under `K`'s guard, which equals `L`'s); a
+//! `K` writing `L`'s destination itself is removed. Copy propagation (the
+//! next GeneralOptimize bundle) and dead-code elimination remove the copies.
+//!
+//! # Divergence
+//!
+//! Nothing divergent is commoned across paths: `L` dominates `K`, so the
+//! thread running `K` ran `L` earlier on its own path, and the values merged
+//! are per-thread. Instructions whose result depends on which other threads
+//! run them (`shfl`, `vote`, `match`, `redux`, `activemask`, `bar.red`,
+//! `mma`, ...: the `CONVERGENT` flag) are never eligible, nor are two
+//! computations on different sides of a branch (neither dominates the
+//! other), nor a computation under another guard.
+//!
+//! # Loads
+//!
+//! Eligible: `ld` and `ld.global.nc`, weak (no `.volatile`, `.relaxed`,
+//! `.acquire`, `.mmio`, no `.cv` cache operator), one scalar destination.
+//! `ld.const`, `ld.global.nc` and `ld.param` of one of the function's own
+//! parameters that no `st.param` writes are read-only: the dominance rules
+//! above suffice. Any other load is commoned only when every path from `L` to
+//! `K` is known and contains no instruction that may write the memory: `L`
+//! and `K` in one block, or `K`'s block reached from `L`'s through a chain of
+//! blocks with one predecessor each (one extended basic block, found by the
+//! EBB pre-pass), and none of the instructions between is a store or atomic
+//! to a state space that may alias (the same space, or generic addressing on
+//! either side; `.shared`, `.global` and `.local` are disjoint), a fence, a
+//! barrier, a call, or anything volatile or with other side effects.
+//!
+//! # Not eligible
+//!
+//! Stores, atomics, barriers, fences, calls, texture and surface
+//! instructions, carry-flag arithmetic (`.cc`, `addc`), reads of volatile
+//! special registers (`%clock`, ...), instructions with several results
+//! (`setp p|q`, vector loads), registers with components, copies of
+//! registers and immediates (merging `mov %r2, 0` with `mov %r1, 0` only
+//! lengthens a live range; copies of special registers and symbol addresses
+//! are eligible), and the MUFU class (`sin`, `cos`, `ex2`, `lg2`, `tanh`,
+//! `rsqrt`, `.approx` `rcp`/`sqrt`/`div`) unless the caller's mode enables
+//! it (GvnCse modes 5-6 on SM90+: the seed makes MUFU eligible only with the
+//! backend's "enhanced scope" flag).
+
+use ptx_analysis::cfg::Cfg;
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{
+    AddressBase, BlockId, Function, ImmValue, InstId, Opcode, Operand, RegClass, RegId,
+};
+use ptx_isa::{FamilyId, OpFlags, Sem, Space};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::known::{is_param, remove_keeping_locs, Facts, Reach};
+
+/// Whether the leader may be in another block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scope {
+    /// The same block only (GvnCse mode 1).
+    Block,
+    /// Any dominating instruction.
+    Dominator,
+    /// A dominating instruction of another block only (LateOriCommoning,
+    /// equivalence rule C1).
+    OtherBlock,
+}
+
+/// How one commoning run behaves.
+#[derive(Clone, Debug)]
+pub(crate) struct Config {
+    pub scope: Scope,
+    /// Loads that are not read-only may be commoned across the blocks of one
+    /// extended basic block (the EBB pre-pass); otherwise within a block.
+    pub ebb_loads: bool,
+    /// Loads that are not read-only are eligible at all.
+    pub plain_loads: bool,
+    /// The MUFU class is eligible.
+    pub mufu: bool,
+    /// Copies propagate equivalences (`mov %r2, %r1` makes `%r2` a name of
+    /// `%r1`'s value); false under `DisableMoveCommoning`.
+    pub through_moves: bool,
+    /// Keep, per block, a bloom filter of the instruction classes seen on
+    /// the dominator path, and look a key up only when its class bit is set
+    /// (LateOriCommoning's class bitmask).
+    pub bloom: bool,
+    /// At most this many path searches per run.
+    pub path_checks: u32,
+    /// Only `ld.param` is eligible (cicc `param-opt`).
+    pub param_loads_only: bool,
+    /// With [`Scope::Block`]: a leader at most this many instructions
+    /// earlier (0: any).
+    pub window: u32,
+}
+
+/// One merge done.
+pub(crate) struct Merged {
+    pub inst: InstId,
+    /// `K` was removed (it wrote the leader's own destination).
+    pub removed: bool,
+    pub cross_block: bool,
+    pub load: bool,
+    /// The opcode `K` had.
+    pub text: String,
+    pub dst: String,
+    pub leader_dst: String,
+}
+
+/// One merge refused: `inst` has `leader`'s key but a proof failed.
+pub(crate) struct Refused {
+    pub inst: InstId,
+    pub leader: InstId,
+    pub why: String,
+}
+
+/// What a run did.
+#[derive(Default)]
+pub(crate) struct Outcome {
+    pub merged: Vec<Merged>,
+    pub refused: Vec<Refused>,
+    pub eligible: u64,
+    /// Extended basic blocks of more than one block.
+    pub ebbs: u64,
+    /// Lookups skipped by the class bloom filter.
+    pub bloom_skips: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum OpKey {
+    Val(RegId),
+    Raw(RegId),
+    Int(i128),
+    F32(u32),
+    F64(u64),
+    Special(String),
+    Sym(String, i64),
+    Addr(Box<OpKey>, i64),
+    Abs(i64),
+    NegPred(Box<OpKey>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    opcode: String,
+    guard: Option<(OpKey, bool)>,
+    srcs: Vec<OpKey>,
+}
+
+/// The most leaders kept per key.
+const MAX_LEADERS: usize = 8;
+
+/// Whether `f`'s family is the MUFU (transcendental unit) class.
+fn is_mufu(info: &ptx_isa::OpInfo) -> bool {
+    matches!(
+        info.family,
+        FamilyId::Sin
+            | FamilyId::Cos
+            | FamilyId::Ex2
+            | FamilyId::Lg2
+            | FamilyId::Tanh
+            | FamilyId::Rsqrt
+            | FamilyId::RsqrtApproxFtzF64
+            | FamilyId::RcpApproxFtzF64
+    ) || (info.approx && matches!(info.family, FamilyId::Rcp | FamilyId::Sqrt | FamilyId::Div))
+}
+
+struct Engine<'a> {
+    cfg: &'a Config,
+    facts: Facts,
+    reach: Reach,
+    preds: Cfg,
+    path_checks: u32,
+    /// Value names: a register whose value another register holds.
+    canon: FxHashMap<RegId, RegId>,
+    /// Symbols of the function's parameters that no `st.param` writes.
+    readonly_params: FxHashSet<String>,
+    /// The head of each block's extended basic block.
+    ebb_head: FxHashMap<BlockId, BlockId>,
+}
+
+/// Runs the commoning walk on `f` (edited in place).
+pub(crate) fn run(f: &mut Function, cfg: &Config) -> Outcome {
+    let facts = Facts::new(f);
+    let reach = Reach::new(f);
+    let preds = ptx_analysis::cfg(f);
+    let mut readonly_params: FxHashSet<String> =
+        f.sig.params.iter().map(|p| p.name.clone()).collect();
+    for (_, inst) in f.insts_in_order() {
+        let info = &inst.opcode.info;
+        if info.flags.stores() && info.space == Some(Space::Param) {
+            match inst.operands.first() {
+                Some(Operand::Address(a)) => {
+                    if let AddressBase::Symbol(s) = &a.base {
+                        readonly_params.remove(s);
+                    } else {
+                        readonly_params.clear();
+                    }
+                }
+                _ => readonly_params.clear(),
+            }
+        }
+    }
+    let mut out = Outcome::default();
+    // The EBB pre-pass: a block with one predecessor (not itself) continues
+    // its predecessor's extended basic block.
+    let mut ebb_head: FxHashMap<BlockId, BlockId> = FxHashMap::default();
+    let order = facts.dom().preorder();
+    for &b in &order {
+        let head = match preds.preds(b) {
+            [p] if *p != b => ebb_head.get(p).copied().unwrap_or(b),
+            _ => b,
+        };
+        ebb_head.insert(b, head);
+    }
+    let mut heads: FxHashMap<BlockId, u32> = FxHashMap::default();
+    for &h in ebb_head.values() {
+        *heads.entry(h).or_default() += 1;
+    }
+    out.ebbs = heads.values().filter(|&&n| n > 1).count() as u64;
+
+    let mut e = Engine {
+        cfg,
+        facts,
+        reach,
+        preds,
+        path_checks: 0,
+        canon: FxHashMap::default(),
+        readonly_params,
+        ebb_head,
+    };
+    let mut table: FxHashMap<Key, Vec<InstId>> = FxHashMap::default();
+    // Removed only after the walk: the facts' positions stay valid.
+    let mut removals: Vec<(BlockId, InstId)> = Vec::new();
+    let mut bloom: FxHashMap<BlockId, u64> = FxHashMap::default();
+    for &b in &order {
+        let mut mask = e
+            .facts
+            .dom()
+            .idom(b)
+            .and_then(|d| bloom.get(&d).copied())
+            .unwrap_or(0);
+        let insts = f.blocks[b].insts.clone();
+        for k in insts {
+            if e.cfg.through_moves {
+                e.note_copy(f, k);
+            }
+            let Some((key, dk, load)) = e.key_of(f, k) else {
+                continue;
+            };
+            out.eligible += 1;
+            let class = 1u64 << (class_bit(&key.opcode) & 63);
+            let mut found = None;
+            let mut why = None;
+            if e.cfg.bloom && mask & class == 0 {
+                if table.contains_key(&key) {
+                    out.bloom_skips += 1;
+                }
+            } else if let Some(leaders) = table.get(&key) {
+                for &l in leaders.iter().rev() {
+                    if !e.in_scope(l, k) {
+                        continue;
+                    }
+                    match e.check(f, l, k, &key, load) {
+                        Ok(()) => {
+                            found = Some(l);
+                            break;
+                        }
+                        Err(w) => {
+                            why.get_or_insert((l, w));
+                        }
+                    }
+                }
+            }
+            if let Some(l) = found {
+                let dl = dest(f, l).unwrap_or(dk);
+                let merged = Merged {
+                    inst: k,
+                    removed: dl == dk,
+                    cross_block: e.facts.block_of(l) != Some(b),
+                    load,
+                    text: f.insts[k].opcode.text(),
+                    dst: f.regs[dk].name.clone(),
+                    leader_dst: f.regs[dl].name.clone(),
+                };
+                if dl == dk {
+                    removals.push((b, k));
+                } else {
+                    let ty = match f.regs[dk].class {
+                        RegClass::P => ".pred",
+                        RegClass::R16 => ".b16",
+                        RegClass::R => ".b32",
+                        RegClass::R64 => ".b64",
+                        RegClass::R128 => ".b128",
+                    };
+                    let inst = &mut f.insts[k];
+                    inst.opcode = Opcode::new("mov", vec![ty.to_string()]);
+                    inst.operands = vec![
+                        Operand::Reg {
+                            reg: dk,
+                            component: None,
+                        },
+                        Operand::Reg {
+                            reg: dl,
+                            component: None,
+                        },
+                    ];
+                    if e.cfg.through_moves
+                        && e.stable(f, dk)
+                        && e.stable(f, dl)
+                        && f.regs[dk].ty == f.regs[dl].ty
+                    {
+                        let c = e.canon_of(dl);
+                        e.canon.insert(dk, c);
+                    }
+                }
+                out.merged.push(merged);
+                continue;
+            }
+            if let Some((l, w)) = why {
+                out.refused.push(Refused {
+                    inst: k,
+                    leader: l,
+                    why: w,
+                });
+            }
+            if !reads_reg(f, k, dk) {
+                let list = table.entry(key).or_default();
+                if list.len() >= MAX_LEADERS {
+                    list.remove(0);
+                }
+                list.push(k);
+                mask |= class;
+            }
+        }
+        bloom.insert(b, mask);
+    }
+    for (b, k) in removals {
+        remove_keeping_locs(f, b, k);
+    }
+    out
+}
+
+/// A class bit for the bloom filter: the opcode word.
+fn class_bit(opcode: &str) -> u32 {
+    let word = opcode.split('.').next().unwrap_or(opcode);
+    word.bytes().fold(0x811C_9DC5u32, |h, c| {
+        (h ^ c as u32).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// The one register `i` writes, when it writes exactly one plain register
+/// as its first operand.
+fn dest(f: &Function, i: InstId) -> Option<RegId> {
+    let inst = &f.insts[i];
+    let d = match inst.operands.first()? {
+        Operand::Reg {
+            reg,
+            component: None,
+        } => *reg,
+        _ => return None,
+    };
+    let mut defs = 0;
+    visit_defs_and_uses(inst, |a, _| {
+        if a == Access::Def {
+            defs += 1
+        }
+    });
+    (defs == 1 && !reads_first(inst)).then_some(d)
+}
+
+fn reads_first(inst: &ptx_ir::ir::Inst) -> bool {
+    inst.opcode
+        .info
+        .flags
+        .intersects(OpFlags::FIRST_IS_SOURCE.union(OpFlags::READS_DEST))
+}
+
+fn reads_reg(f: &Function, i: InstId, r: RegId) -> bool {
+    let mut found = false;
+    visit_defs_and_uses(&f.insts[i], |a, reg| {
+        if a == Access::Use && reg == r {
+            found = true
+        }
+    });
+    found
+}
+
+impl Engine<'_> {
+    /// Registers with one unguarded writer (not a `.reg` parameter, not a
+    /// vector).
+    fn stable(&self, f: &Function, r: RegId) -> bool {
+        match self.facts.writers(r) {
+            [w] => f.insts[*w].guard.is_none() && !is_param(f, r) && f.regs[r].vector.is_none(),
+            _ => false,
+        }
+    }
+
+    fn canon_of(&self, r: RegId) -> RegId {
+        self.canon.get(&r).copied().unwrap_or(r)
+    }
+
+    /// A same-type copy `mov %d, %s` of stable registers makes `%d` a name
+    /// of `%s`'s value.
+    fn note_copy(&mut self, f: &Function, k: InstId) {
+        let inst = &f.insts[k];
+        if inst.opcode.info.family != FamilyId::Mov
+            || inst.guard.is_some()
+            || inst.operands.len() != 2
+        {
+            return;
+        }
+        let (Some(d), Some(s)) = (plain(&inst.operands[0]), plain(&inst.operands[1])) else {
+            return;
+        };
+        if d == s || f.regs[d].ty != f.regs[s].ty || !self.stable(f, d) || !self.stable(f, s) {
+            return;
+        }
+        let Some(w) = self.facts.single_writer(s) else {
+            return;
+        };
+        if self.facts.dominates(w, k) {
+            let c = self.canon_of(s);
+            self.canon.insert(d, c);
+        }
+    }
+
+    fn reg_key(&self, f: &Function, r: RegId, at: InstId) -> OpKey {
+        if self.stable(f, r) {
+            if let Some(w) = self.facts.single_writer(r) {
+                if self.facts.dominates(w, at) {
+                    return OpKey::Val(self.canon_of(r));
+                }
+            }
+        }
+        OpKey::Raw(r)
+    }
+
+    fn op_key(&self, f: &Function, op: &Operand, at: InstId) -> Option<OpKey> {
+        Some(match op {
+            Operand::Reg {
+                reg,
+                component: None,
+            } => {
+                if f.regs[*reg].vector.is_some() {
+                    return None;
+                }
+                self.reg_key(f, *reg, at)
+            }
+            Operand::Imm(imm) => match imm.value {
+                ImmValue::Int(v) => OpKey::Int(v),
+                ImmValue::F32(v) => OpKey::F32(v),
+                ImmValue::F64(v) => OpKey::F64(v),
+            },
+            Operand::Special { name, component } => {
+                if ptx_ir::ir::inst::is_volatile_special(name) {
+                    return None;
+                }
+                OpKey::Special(format!("{name}{}", component.as_deref().unwrap_or("")))
+            }
+            Operand::Symbol { name, offset } => OpKey::Sym(name.clone(), *offset),
+            Operand::Address(a) => match &a.base {
+                AddressBase::Reg(r) => OpKey::Addr(Box::new(self.reg_key(f, *r, at)), a.offset),
+                AddressBase::Symbol(s) => OpKey::Addr(Box::new(OpKey::Sym(s.clone(), 0)), a.offset),
+                AddressBase::Absolute => OpKey::Abs(a.offset),
+            },
+            Operand::NegPred(r) => OpKey::NegPred(Box::new(self.reg_key(f, *r, at))),
+            _ => return None,
+        })
+    }
+
+    /// The key of an eligible instruction, its destination, and whether it
+    /// is a load.
+    fn key_of(&self, f: &Function, k: InstId) -> Option<(Key, RegId, bool)> {
+        let inst = &f.insts[k];
+        let info = &inst.opcode.info;
+        let flags = info.flags;
+        let load = matches!(info.family, FamilyId::Ld | FamilyId::LdGlobalNc);
+        if self.cfg.param_loads_only && !(load && info.space == Some(Space::Param)) {
+            return None;
+        }
+        if load {
+            if flags.is_volatile()
+                || !matches!(info.sem, None | Some(Sem::Weak))
+                || info.vec > 1
+                || inst.opcode.has_modifier(".cv")
+                || (!self.cfg.plain_loads && !self.readonly(f, k))
+            {
+                return None;
+            }
+        } else {
+            if !inst.is_pure()
+                || flags.intersects(
+                    OpFlags::CONVERGENT
+                        .union(OpFlags::CARRY_IN)
+                        .union(OpFlags::CARRY_OUT)
+                        .union(OpFlags::SIDE_EFFECTS),
+                )
+            {
+                return None;
+            }
+            if is_mufu(info) && !self.cfg.mufu {
+                return None;
+            }
+            if info.family == FamilyId::Mov
+                && !matches!(
+                    inst.operands.get(1),
+                    Some(Operand::Special { .. } | Operand::Symbol { .. })
+                )
+            {
+                return None;
+            }
+        }
+        let dk = dest(f, k)?;
+        if f.regs[dk].vector.is_some() {
+            return None;
+        }
+        let mut srcs = Vec::with_capacity(inst.operands.len().saturating_sub(1));
+        for op in &inst.operands[1..] {
+            srcs.push(self.op_key(f, op, k)?);
+        }
+        if flags.is_commutative() && srcs.len() >= 2 && srcs[1] < srcs[0] {
+            srcs.swap(0, 1);
+        }
+        let guard = inst.guard.map(|g| (self.reg_key(f, g.reg, k), g.negated));
+        Some((
+            Key {
+                opcode: inst.opcode.text(),
+                guard,
+                srcs,
+            },
+            dk,
+            load,
+        ))
+    }
+
+    /// Whether load `k` reads memory the kernel cannot write.
+    fn readonly(&self, f: &Function, k: InstId) -> bool {
+        let info = &f.insts[k].opcode.info;
+        match (info.family, info.space) {
+            (FamilyId::LdGlobalNc, _) | (_, Some(Space::Const)) => true,
+            (_, Some(Space::Param)) => match f.insts[k].operands.get(1) {
+                Some(Operand::Address(a)) => match &a.base {
+                    AddressBase::Symbol(s) => self.readonly_params.contains(s),
+                    _ => false,
+                },
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Whether the scope lets `l` lead `k` (blocks).
+    fn in_scope(&self, l: InstId, k: InstId) -> bool {
+        let same = self.facts.block_of(l) == self.facts.block_of(k);
+        match self.cfg.scope {
+            Scope::Block if self.cfg.window > 0 => {
+                same && match (self.facts.index_of(l), self.facts.index_of(k)) {
+                    (Some(a), Some(b)) => b.saturating_sub(a) <= self.cfg.window,
+                    _ => false,
+                }
+            }
+            Scope::Block => same,
+            Scope::OtherBlock => !same,
+            Scope::Dominator => true,
+        }
+    }
+
+    /// Whether register `r` holds at `later` what it held right after `at`.
+    fn unchanged(&mut self, f: &Function, r: RegId, at: InstId, later: InstId) -> bool {
+        if self.facts.unchanged_between(f, r, at, later) {
+            return true;
+        }
+        if self.path_checks >= self.cfg.path_checks {
+            return false;
+        }
+        self.path_checks += 1;
+        self.facts.no_write_on_paths(&mut self.reach, r, at, later)
+    }
+
+    /// The proofs that `k` may read `l`'s result (see the module
+    /// documentation); the reason when one fails.
+    fn check(
+        &mut self,
+        f: &Function,
+        l: InstId,
+        k: InstId,
+        key: &Key,
+        load: bool,
+    ) -> Result<(), String> {
+        if !self.facts.dominates(l, k) {
+            return Err("the first computation does not dominate this one".into());
+        }
+        let mut raws = Vec::new();
+        if let Some((OpKey::Raw(r), _)) = &key.guard {
+            raws.push(*r);
+        }
+        for s in &key.srcs {
+            collect_raw(s, &mut raws);
+        }
+        for r in raws {
+            if !self.unchanged(f, r, l, k) {
+                return Err(format!(
+                    "{} may be written between the two ({} writers)",
+                    f.regs[r].name,
+                    self.facts.writers(r).len()
+                ));
+            }
+        }
+        let (Some(dl), Some(dk)) = (dest(f, l), dest(f, k)) else {
+            return Err("no single destination".into());
+        };
+        if f.regs[dl].class != f.regs[dk].class || f.regs[dl].vector.is_some() {
+            return Err("the destinations are of different register classes".into());
+        }
+        if !(self.stable(f, dl) || self.unchanged(f, dl, l, k)) {
+            return Err(format!(
+                "{} (the first result) may be overwritten before this use",
+                f.regs[dl].name
+            ));
+        }
+        if load && !self.readonly(f, l) {
+            self.memory_unchanged(f, l, k)?;
+        }
+        Ok(())
+    }
+
+    /// Every path from load `l` to load `k` is known and writes nothing the
+    /// load may read.
+    fn memory_unchanged(&mut self, f: &Function, l: InstId, k: InstId) -> Result<(), String> {
+        let (Some(bl), Some(bk), Some(il), Some(ik)) = (
+            self.facts.block_of(l),
+            self.facts.block_of(k),
+            self.facts.index_of(l),
+            self.facts.index_of(k),
+        ) else {
+            return Err("not placed".into());
+        };
+        let space = f.insts[l].opcode.info.space.unwrap_or(Space::Generic);
+        let mut between: Vec<InstId> = Vec::new();
+        if bl == bk {
+            between.extend_from_slice(&f.blocks[bl].insts[il as usize + 1..ik as usize]);
+        } else {
+            if !self.cfg.ebb_loads {
+                return Err(
+                    "a load that may see stores is commoned only within its block in this mode"
+                        .into(),
+                );
+            }
+            if self.ebb_head.get(&bl) != self.ebb_head.get(&bk) {
+                return Err(
+                    "the loads are in different extended basic blocks (a merge point lies between)"
+                        .into(),
+                );
+            }
+            let mut chain = Vec::new();
+            let mut b = bk;
+            loop {
+                let [p] = self.preds.preds(b) else {
+                    return Err("the path between the loads is not unique".into());
+                };
+                let p = *p;
+                if p == bl {
+                    break;
+                }
+                if p == bk || chain.len() > 64 {
+                    return Err("the path between the loads is not unique".into());
+                }
+                chain.push(p);
+                b = p;
+            }
+            between.extend_from_slice(&f.blocks[bl].insts[il as usize + 1..]);
+            for &c in chain.iter().rev() {
+                between.extend_from_slice(&f.blocks[c].insts);
+            }
+            between.extend_from_slice(&f.blocks[bk].insts[..ik as usize]);
+        }
+        for i in between {
+            if may_write(&f.insts[i], space) {
+                return Err(format!(
+                    "`{}` between the loads may write the memory read",
+                    f.insts[i].opcode.text()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn collect_raw(k: &OpKey, out: &mut Vec<RegId>) {
+    match k {
+        OpKey::Raw(r) => out.push(*r),
+        OpKey::Addr(b, _) | OpKey::NegPred(b) => collect_raw(b, out),
+        _ => {}
+    }
+}
+
+fn plain(op: &Operand) -> Option<RegId> {
+    match op {
+        Operand::Reg {
+            reg,
+            component: None,
+        } => Some(*reg),
+        _ => None,
+    }
+}
+
+/// Whether `inst` may change memory a load from `space` reads, or order it
+/// against other threads' writes.
+fn may_write(inst: &ptx_ir::ir::Inst, space: Space) -> bool {
+    let flags = inst.opcode.info.flags;
+    if flags.is_call() || flags.is_barrier() || flags.is_fence() || flags.is_volatile() {
+        return true;
+    }
+    if flags.stores() || flags.is_atomic() {
+        let s = inst.opcode.info.space.unwrap_or(Space::Generic);
+        return s == space || s == Space::Generic || space == Space::Generic;
+    }
+    flags.has_side_effects() && !flags.is_terminator()
+}
