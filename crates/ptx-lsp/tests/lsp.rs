@@ -499,23 +499,22 @@ fn hover_register_estimate_and_peak() {
     check(
         hover(&mut c, LOOP, "st.global.f32", 0, 1),
         expect![[r#"
-        35:1-35:14
-        **`st.global.f32`** — Store a register variable (scalar or vector) to a state space.
+            35:1-35:14
+            **`st.global.f32`** — Store a register variable (scalar or vector) to a state space.
 
-        ```ptx
-        st{.weak}{.ss}{.cop}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
-        st{.weak}{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
-        st.volatile{.ss}{.vec}.type [a], b;
-        st.relaxed.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
-        st.release.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
-        st.mmio.relaxed.sys{.global}.type [a], b;
-        ```
+            ```ptx
+            st{.weak}{.ss}{.cop}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
+            st{.weak}{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
+            st.volatile{.ss}{.vec}.type [a], b;
+            st.relaxed.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
+            st.release.scope{.ss}{.level1::eviction_priority}{.level2::eviction_priority}{.level::cache_hint}{.vec}.type [a], b{, cache-policy};
+            st.mmio.relaxed.sys{.global}.type [a], b;
+            ```
 
-        - latency class Standard (12), pipe LSU, 24 cycles (stall 24) on sm_80
-        - live registers: before R 3 P 0, after R 0 P 0
-        - **peak register pressure**: 3 units live here (≈ 8 registers after ptxas, 0 warps/SM lost to registers)
-          - `%rd1` (2 units): defined line 24, last used line 35
-          - `%f1` (1 unit): defined line 26, last used line 35"#]],
+            - latency class Standard (12), pipe LSU, 24 cycles (stall 24) on sm_80
+            - live registers: before R 3 P 0, after R 0 P 0
+            - **peak register pressure**: 2 units live here (≈ 8 registers after ptxas, 0 warps/SM lost to registers)
+              - `%rd1` (2 units): defined line 24, last used line 35"#]],
     );
 }
 
