@@ -90,41 +90,17 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     // (a) cold.
     let ptxopt = build_ptxopt()?;
     let cold_runs = 7;
-    let run_analyze = |jobs: Option<&str>| -> Result<f64, String> {
-        let mut cmd = Command::new(&ptxopt);
-        cmd.arg("analyze").arg(&path).args(["--format", "json"]);
-        if let Some(jobs) = jobs {
-            cmd.args(["--jobs", jobs]);
-        }
-        let start = Instant::now();
-        let out = cmd
-            .stdout(std::process::Stdio::null())
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", ptxopt.display()))?;
-        let t = start.elapsed().as_secs_f64();
-        if !out.status.success() {
-            return Err(format!(
-                "ptxopt analyze failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-        Ok(t)
-    };
-    run_analyze(None)?; // warm-up (page cache)
-    let mut failed = None;
-    let mut timed = |jobs: Option<&'static str>| {
-        median(cold_runs, || {
-            run_analyze(jobs).unwrap_or_else(|e| {
-                failed = Some(e);
-                f64::NAN
-            })
-        })
-    };
-    let cold = timed(None);
-    let cold_one_thread = timed(Some("1"));
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let (cold, cold_one_thread) = crate::cold_ptxopt_times(
+        &ptxopt,
+        "analyze",
+        &[
+            "analyze".as_ref(),
+            path.as_os_str(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ],
+        cold_runs,
+    )?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "cold `ptxopt analyze FILE` (process wall, {threads} threads): {:8.2} ms  (median of {cold_runs})",

@@ -59,40 +59,18 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     let ptxopt = crate::bench_analyze::build_ptxopt()?;
     let out = std::env::temp_dir().join(format!("ptxopt-bench-build-{}.ptx", std::process::id()));
     let runs = 5;
-    let run_build = |jobs: Option<&str>| -> Result<f64, String> {
-        let mut cmd = Command::new(&ptxopt);
-        cmd.arg("build").arg(&path).arg("-o").arg(&out).arg("-q");
-        if let Some(jobs) = jobs {
-            cmd.args(["--jobs", jobs]);
-        }
-        let start = Instant::now();
-        let o = cmd
-            .output()
-            .map_err(|e| format!("cannot run {}: {e}", ptxopt.display()))?;
-        let t = start.elapsed().as_secs_f64();
-        if !o.status.success() {
-            return Err(format!(
-                "ptxopt build failed: {}",
-                String::from_utf8_lossy(&o.stderr)
-            ));
-        }
-        Ok(t)
-    };
-    run_build(None)?; // warm-up (page cache)
-    let mut failed = None;
-    let mut timed = |jobs: Option<&'static str>| {
-        median(runs, || {
-            run_build(jobs).unwrap_or_else(|e| {
-                failed = Some(e);
-                f64::NAN
-            })
-        })
-    };
-    let cold = timed(None);
-    let cold_one = timed(Some("1"));
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let (cold, cold_one) = crate::cold_ptxopt_times(
+        &ptxopt,
+        "build",
+        &[
+            "build".as_ref(),
+            path.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+            "-q".as_ref(),
+        ],
+        runs,
+    )?;
     let _ = std::fs::remove_file(&out);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(

@@ -284,3 +284,49 @@ mod tests {
         assert_eq!(super::find_immediate(body, &["mov.u32"]), None);
     }
 }
+
+/// Runs `ptxopt ARGS` as a process `runs` times with all threads and `runs`
+/// times with `--jobs 1`, after one warm-up (page cache); the median wall
+/// seconds of each. `what` names the command in errors.
+fn cold_ptxopt_times(
+    ptxopt: &Path,
+    what: &str,
+    args: &[&std::ffi::OsStr],
+    runs: usize,
+) -> Result<(f64, f64), String> {
+    let run = |jobs: Option<&str>| -> Result<f64, String> {
+        let mut cmd = Command::new(ptxopt);
+        cmd.args(args).stdout(std::process::Stdio::null());
+        if let Some(jobs) = jobs {
+            cmd.args(["--jobs", jobs]);
+        }
+        let start = Instant::now();
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", ptxopt.display()))?;
+        let t = start.elapsed().as_secs_f64();
+        if !out.status.success() {
+            return Err(format!(
+                "ptxopt {what} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(t)
+    };
+    run(None)?;
+    let mut failed = None;
+    let mut timed = |jobs: Option<&'static str>| {
+        median(runs, || {
+            run(jobs).unwrap_or_else(|e| {
+                failed = Some(e);
+                f64::NAN
+            })
+        })
+    };
+    let all = timed(None);
+    let one = timed(Some("1"));
+    match failed {
+        Some(e) => Err(e),
+        None => Ok((all, one)),
+    }
+}
