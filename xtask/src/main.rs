@@ -274,17 +274,6 @@ fn display(path: &Path) -> String {
         .to_string()
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn find_immediate_finds_the_last_decimal_operand() {
-        let body = "{\n\tmov.u32 %r1, %r2;\n\tadd.s32 %r3, %r1, 17;\n\tadd.s32 %r4, %r1, 5;\n}\n";
-        let range = super::find_immediate(body, &["add.s32", "mov.u32"]).unwrap();
-        assert_eq!(&body[range], "17");
-        assert_eq!(super::find_immediate(body, &["mov.u32"]), None);
-    }
-}
-
 /// Runs `ptxopt ARGS` as a process `runs` times with all threads and `runs`
 /// times with `--jobs 1`, after one warm-up (page cache); the median wall
 /// seconds of each. `what` names the command in errors.
@@ -328,5 +317,16 @@ fn cold_ptxopt_times(
     match failed {
         Some(e) => Err(e),
         None => Ok((all, one)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn find_immediate_finds_the_last_decimal_operand() {
+        let body = "{\n\tmov.u32 %r1, %r2;\n\tadd.s32 %r3, %r1, 17;\n\tadd.s32 %r4, %r1, 5;\n}\n";
+        let range = super::find_immediate(body, &["add.s32", "mov.u32"]).unwrap();
+        assert_eq!(&body[range], "17");
+        assert_eq!(super::find_immediate(body, &["mov.u32"]), None);
     }
 }
