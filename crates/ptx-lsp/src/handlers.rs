@@ -37,6 +37,25 @@ fn to_value(v: impl serde::Serialize) -> Result<Value, String> {
     serde_json::to_value(v).map_err(|e| e.to_string())
 }
 
+/// The code lenses of a document (function and loop lenses, see
+/// `ptx_ide::CodeLens`), positioned with the snapshot's line index.
+pub(crate) fn code_lenses(a: &Analysis, uri: &lsp::Uri) -> Cancellable<Vec<lsp::CodeLens>> {
+    let path = path_of(uri);
+    let index = a.line_index(&path)?;
+    Ok(a.code_lenses(&path)?
+        .into_iter()
+        .map(|l| lsp::CodeLens {
+            range: convert::range(&index, l.range),
+            command: Some(lsp::Command {
+                title: l.title,
+                command: String::new(),
+                arguments: None,
+            }),
+            data: None,
+        })
+        .collect())
+}
+
 pub(crate) fn dispatch(req: Request) -> Result<Job, Response> {
     use lsp::request as r;
     match req.method.as_str() {
@@ -132,22 +151,7 @@ pub(crate) fn dispatch(req: Request) -> Result<Job, Response> {
             Ok(to_value(lsp::WorkspaceSymbolResponse::Flat(out)))
         }),
         r::CodeLensRequest::METHOD => job(req, |a, p: lsp::CodeLensParams| {
-            let path = path_of(&p.text_document.uri);
-            let index = a.line_index(&path)?;
-            let lenses: Vec<lsp::CodeLens> = a
-                .code_lenses(&path)?
-                .into_iter()
-                .map(|l| lsp::CodeLens {
-                    range: convert::range(&index, l.range),
-                    command: Some(lsp::Command {
-                        title: l.title,
-                        command: String::new(),
-                        arguments: None,
-                    }),
-                    data: None,
-                })
-                .collect();
-            Ok(to_value(lenses))
+            Ok(to_value(code_lenses(a, &p.text_document.uri)?))
         }),
         r::FoldingRangeRequest::METHOD => job(req, |a, p: lsp::FoldingRangeParams| {
             let path = path_of(&p.text_document.uri);

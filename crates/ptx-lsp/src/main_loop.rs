@@ -2,13 +2,14 @@
 //! over client messages and worker results; requests run on a pool of worker
 //! threads, each on its own database snapshot.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::thread;
 
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types as lsp;
 use lsp_types::notification::Notification as _;
+use lsp_types::request::Request as _;
 use ptx_ide::{AnalysisHost, CancellationToken, Cancelled};
 
 use crate::config::Settings;
@@ -77,6 +78,32 @@ enum Task {
         uri: lsp::Uri,
         version: i32,
     },
+    /// The code lenses of `version` of a document under settings generation
+    /// `settings`, computed on a worker: the answer to `reply_to` when a
+    /// request waits for them, and the new cache entry.
+    Lenses {
+        uri: lsp::Uri,
+        version: i32,
+        settings: u64,
+        lenses: Vec<lsp::CodeLens>,
+        reply_to: Option<RequestId>,
+    },
+    /// A lens job found its snapshot cancelled (a newer edit came in).
+    LensesCancelled {
+        uri: lsp::Uri,
+        version: i32,
+        settings: u64,
+        reply_to: Option<RequestId>,
+        why: Cancelled,
+    },
+}
+
+/// The last code lenses computed for a document: which version and settings
+/// generation they belong to. See [`State::on_code_lens`].
+struct CachedLenses {
+    version: i32,
+    settings: u64,
+    lenses: Vec<lsp::CodeLens>,
 }
 
 /// How long the optimization remarks of a document wait after an edit. They
@@ -96,6 +123,17 @@ struct State {
     tasks: Sender<Task>,
     /// Requests running on workers, with the token that cancels each.
     in_flight: HashMap<RequestId, CancellationToken>,
+    /// Whether the client re-asks for code lenses when told to
+    /// (`workspace/codeLens/refresh`): then an edit's lens request is
+    /// answered at once from [`State::lenses`] and refreshed when the new
+    /// ones are ready (see [`State::on_code_lens`]).
+    lens_refresh: bool,
+    lenses: HashMap<lsp::Uri, CachedLenses>,
+    /// Lens jobs running: (document, version, settings generation).
+    lens_jobs: HashSet<(lsp::Uri, i32, u64)>,
+    /// Bumped by every settings change (knobs and target change the lenses).
+    settings_generation: u64,
+    next_server_request: i32,
 }
 
 pub(crate) fn main_loop(
@@ -132,6 +170,17 @@ pub(crate) fn main_loop(
         jobs: job_tx,
         tasks: task_tx,
         in_flight: HashMap::new(),
+        lens_refresh: params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|c| c.refresh_support)
+            .unwrap_or(false),
+        lenses: HashMap::new(),
+        lens_jobs: HashSet::new(),
+        settings_generation: 0,
+        next_server_request: 0,
     };
     if let Some(options) = &params.initialization_options {
         state.apply_settings(&Settings::from_json(options));
@@ -234,11 +283,169 @@ impl State {
                     self.publish_remarks(uri, version);
                 }
             }
+            Task::Lenses {
+                uri,
+                version,
+                settings,
+                lenses,
+                reply_to,
+            } => {
+                self.lens_jobs.remove(&(uri.clone(), version, settings));
+                if let Some(id) = reply_to {
+                    if self.in_flight.remove(&id).is_some() {
+                        self.send(Response::new_ok(id, &lenses));
+                    }
+                }
+                let current = self.docs.get(&uri).is_some_and(|d| d.version == version)
+                    && settings == self.settings_generation;
+                if current {
+                    let was_stale = self
+                        .lenses
+                        .get(&uri)
+                        .is_some_and(|c| c.version != version || c.settings != settings);
+                    self.lenses.insert(
+                        uri,
+                        CachedLenses {
+                            version,
+                            settings,
+                            lenses,
+                        },
+                    );
+                    if was_stale {
+                        // The client was answered with the previous lenses:
+                        // tell it to ask again (it gets these at once).
+                        self.next_server_request += 1;
+                        let id = RequestId::from(format!("ptxopt-{}", self.next_server_request));
+                        self.send(Request::new(
+                            id,
+                            lsp::request::CodeLensRefresh::METHOD.to_string(),
+                            (),
+                        ));
+                    }
+                }
+            }
+            Task::LensesCancelled {
+                uri,
+                version,
+                settings,
+                reply_to,
+                why,
+            } => {
+                self.lens_jobs.remove(&(uri, version, settings));
+                if let Some(id) = reply_to {
+                    self.on_task(Task::Cancelled(id, why))?;
+                }
+            }
         }
         Ok(())
     }
 
+    /// A code lens request from a client that supports
+    /// `workspace/codeLens/refresh`. The lenses of a function come from its
+    /// phase pipeline (the register estimate, the loop decisions), which
+    /// after an edit of a large function takes far longer than a keystroke
+    /// (dealii's largest function: about 100 ms). So the answer never waits
+    /// for it when there is something to show: lenses of the current version
+    /// are answered from the cache; after an edit, the previous version's
+    /// lenses (their lines moved with the edits, see
+    /// [`State::shift_lenses`]) are answered at once while a worker computes
+    /// the new ones, and once those are in the cache the client is told to
+    /// refresh (it asks again and gets them from the cache). Only the very
+    /// first request of a document waits for the computation.
+    fn on_code_lens(&mut self, req: Request) {
+        let id = req.id.clone();
+        let uri = match serde_json::from_value::<lsp::CodeLensParams>(req.params) {
+            Ok(p) => p.text_document.uri,
+            Err(e) => {
+                self.send(Response::new_err(
+                    id,
+                    ErrorCode::InvalidParams as i32,
+                    e.to_string(),
+                ));
+                return;
+            }
+        };
+        let Some(version) = self.docs.get(&uri).map(|d| d.version) else {
+            // Not an open document: nothing to cache; compute and answer.
+            self.start_lens_job(uri, 0, Some(id));
+            return;
+        };
+        let settings = self.settings_generation;
+        match self.lenses.get(&uri) {
+            Some(c) if c.version == version && c.settings == settings => {
+                let resp = Response::new_ok(id, &c.lenses);
+                self.send(resp);
+            }
+            Some(c) => {
+                let resp = Response::new_ok(id, &c.lenses);
+                self.send(resp);
+                if !self.lens_jobs.contains(&(uri.clone(), version, settings)) {
+                    self.start_lens_job(uri, version, None);
+                }
+            }
+            None => self.start_lens_job(uri, version, Some(id)),
+        }
+    }
+
+    /// Computes the lenses of `uri` on a worker (see [`Task::Lenses`]).
+    fn start_lens_job(&mut self, uri: lsp::Uri, version: i32, reply_to: Option<RequestId>) {
+        let settings = self.settings_generation;
+        let analysis = self.host.analysis();
+        if let Some(id) = &reply_to {
+            self.in_flight
+                .insert(id.clone(), analysis.cancellation_token());
+        }
+        self.lens_jobs.insert((uri.clone(), version, settings));
+        let tasks = self.tasks.clone();
+        let _ = self.jobs.send(Box::new(move || {
+            let task = match handlers::code_lenses(&analysis, &uri) {
+                Ok(lenses) => Task::Lenses {
+                    uri,
+                    version,
+                    settings,
+                    lenses,
+                    reply_to,
+                },
+                Err(why) => Task::LensesCancelled {
+                    uri,
+                    version,
+                    settings,
+                    reply_to,
+                    why,
+                },
+            };
+            drop(analysis);
+            let _ = tasks.send(task);
+        }));
+    }
+
+    /// Moves the cached lenses of `uri` with an edit of `range` (positions of
+    /// the text before it) replaced by `text`: lenses below it by the change
+    /// in line count, lenses on removed lines to its first line. Columns are
+    /// kept (a lens is shown above its line; the refresh brings exact ones).
+    fn shift_lenses(&mut self, uri: &lsp::Uri, range: lsp::Range, text: &str) {
+        let Some(cached) = self.lenses.get_mut(uri) else {
+            return;
+        };
+        let added = text.matches('\n').count() as i64;
+        let removed = i64::from(range.end.line.saturating_sub(range.start.line));
+        let delta = added - removed;
+        if delta == 0 {
+            return;
+        }
+        for lens in &mut cached.lenses {
+            for pos in [&mut lens.range.start, &mut lens.range.end] {
+                if pos.line > range.end.line {
+                    pos.line = (i64::from(pos.line) + delta).max(0) as u32;
+                } else if pos.line > range.start.line {
+                    pos.line = range.start.line;
+                }
+            }
+        }
+    }
+
     fn apply_settings(&mut self, settings: &Settings) {
+        self.settings_generation += 1;
         let errors = settings.apply(&mut self.host);
         for message in errors {
             self.notify::<lsp::notification::ShowMessage>(lsp::ShowMessageParams {
@@ -271,6 +478,7 @@ impl State {
                 for change in p.content_changes {
                     match change.range {
                         Some(range) => {
+                            self.shift_lenses(&uri, range, &change.text);
                             // The positions are in the text after the previous
                             // change: the line index of the current revision.
                             let index = self.host.line_index(&path);
@@ -281,7 +489,12 @@ impl State {
                                 self.log(&format!("dropped an edit of {uri:?} at {range:?}"));
                             }
                         }
-                        None => self.host.set_file_text(path.clone(), change.text),
+                        None => {
+                            // A whole new text: the old lenses' lines mean
+                            // nothing in it.
+                            self.lenses.remove(&uri);
+                            self.host.set_file_text(path.clone(), change.text);
+                        }
                     }
                 }
                 self.document_changed(uri, p.text_document.version);
@@ -289,6 +502,7 @@ impl State {
             n::DidCloseTextDocument::METHOD => {
                 let p: lsp::DidCloseTextDocumentParams = serde_json::from_value(not.params)?;
                 self.docs.remove(&p.text_document.uri);
+                self.lenses.remove(&p.text_document.uri);
                 self.notify::<n::PublishDiagnostics>(lsp::PublishDiagnosticsParams {
                     uri: p.text_document.uri,
                     diagnostics: Vec::new(),
@@ -317,6 +531,7 @@ impl State {
     /// Records a document's new text (cancelling what runs on snapshots) and
     /// schedules its diagnostics.
     fn set_document(&mut self, uri: lsp::Uri, text: String, version: i32) {
+        self.lenses.remove(&uri);
         self.host.set_file_text(convert::path_of(&uri), text);
         self.document_changed(uri, version);
     }
@@ -390,6 +605,10 @@ impl State {
     }
 
     fn on_request(&mut self, req: Request) {
+        if self.lens_refresh && req.method == lsp::request::CodeLensRequest::METHOD {
+            self.on_code_lens(req);
+            return;
+        }
         let id = req.id.clone();
         let analysis = self.host.analysis();
         let token = analysis.cancellation_token();

@@ -59,6 +59,13 @@ struct Client {
 
 impl Client {
     fn new(initialization_options: Option<Value>) -> Client {
+        Client::with_params(lsp::InitializeParams {
+            initialization_options,
+            ..Default::default()
+        })
+    }
+
+    fn with_params(params: lsp::InitializeParams) -> Client {
         let (server, conn) = Connection::memory();
         let handle = std::thread::spawn(move || ptx_lsp::run(server).expect("server ran"));
         let mut client = Client {
@@ -67,10 +74,7 @@ impl Client {
             next_id: 0,
             notifications: VecDeque::new(),
         };
-        let caps = client.request::<r::Initialize>(lsp::InitializeParams {
-            initialization_options,
-            ..Default::default()
-        });
+        let caps = client.request::<r::Initialize>(params);
         assert!(caps["capabilities"]["hoverProvider"] == json!(true));
         client.notify::<n::Initialized>(lsp::InitializedParams {});
         client
@@ -779,6 +783,80 @@ fn code_lenses_follow_the_target_setting() {
             28:0-28:8 cicc: would fully unroll (16 iterations); ptxas 22: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
         "#]],
     );
+}
+
+/// A client that supports `workspace/codeLens/refresh` gets the previous
+/// lenses at once after an edit (their lines moved with it), then a refresh
+/// request, then the new lenses.
+#[test]
+fn code_lenses_after_an_edit_come_stale_then_refreshed() {
+    let mut c = Client::with_params(lsp::InitializeParams {
+        capabilities: lsp::ClientCapabilities {
+            workspace: Some(lsp::WorkspaceClientCapabilities {
+                code_lens: Some(lsp::CodeLensWorkspaceClientCapabilities {
+                    refresh_support: Some(true),
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    c.open(URI, LOOP);
+    c.diagnostics();
+    let first = lenses(&mut c);
+    assert!(
+        first.contains("28:0-28:8 loop depth 1: trip count 16"),
+        "{first}"
+    );
+    // The lenses of an unchanged version come from the cache.
+    assert_eq!(lenses(&mut c), first);
+    // One notification: a line inserted at the top, then the loop bound
+    // 16 -> 8 (positions after the first change).
+    let setp = LOOP
+        .lines()
+        .position(|l| l.contains("setp.lt.s32"))
+        .unwrap() as u32;
+    let col = LOOP.lines().nth(setp as usize).unwrap().find("16").unwrap() as u32;
+    let change = |line: u32, from: u32, to: u32, text: &str| lsp::TextDocumentContentChangeEvent {
+        range: Some(lsp::Range::new(
+            lsp::Position::new(line, from),
+            lsp::Position::new(line, to),
+        )),
+        range_length: None,
+        text: text.into(),
+    };
+    c.notify::<n::DidChangeTextDocument>(lsp::DidChangeTextDocumentParams {
+        text_document: lsp::VersionedTextDocumentIdentifier::new(URI.parse().unwrap(), 2),
+        content_changes: vec![
+            change(0, 0, 0, "// moved\n"),
+            change(setp + 1, col, col + 2, "8"),
+        ],
+    });
+    let stale = lenses(&mut c);
+    assert!(
+        stale.contains("29:0-29:8 loop depth 1: trip count 16"),
+        "{stale}"
+    );
+    // The server asks the client to refresh once the new lenses are ready.
+    loop {
+        match c.conn.receiver.recv().expect("server alive") {
+            Message::Request(req) => {
+                assert_eq!(req.method, "workspace/codeLens/refresh");
+                let resp = lsp_server::Response::new_ok(req.id, Value::Null);
+                c.conn.sender.send(resp.into()).unwrap();
+                break;
+            }
+            Message::Notification(not) => c.notifications.push_back(not),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    let fresh = lenses(&mut c);
+    assert!(
+        fresh.contains("29:0-29:8 loop depth 1: trip count 8"),
+        "{fresh}"
+    );
+    assert!(!fresh.contains("trip count 16"), "{fresh}");
 }
 
 #[test]
