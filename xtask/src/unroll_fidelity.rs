@@ -141,6 +141,8 @@ struct PtxasRow {
     line: Option<u32>,
     ours: Option<Kind>,
     observed: Option<(Kind, bool)>,
+    /// Our phase 22's summary of its decision (empty when none).
+    why: String,
     /// Why `observed` is `None`.
     unmatched: &'static str,
 }
@@ -870,9 +872,13 @@ fn ptxas_file_rows(
         .to_string_lossy()
         .replace('/', "_");
     let cubin = out.join(format!("{name}.cubin"));
-    let mut cmd = Command::new(ptxas);
-    cmd.arg("-arch=sm_90").arg(ptx).arg("-o").arg(&cubin);
-    run_tool(&mut cmd, ptx)?;
+    // ptxas is not run again for a cubin newer than its PTX (the tools
+    // are fixed: 13.0.88).
+    if !is_newer(&cubin, ptx) {
+        let mut cmd = Command::new(ptxas);
+        cmd.arg("-arch=sm_90").arg(ptx).arg("-o").arg(&cubin);
+        run_tool(&mut cmd, ptx)?;
+    }
     let mut cmd = Command::new(cuobjdump);
     cmd.arg("-sass").arg(&cubin);
     let sass = run_tool(&mut cmd, &cubin)?;
@@ -910,13 +916,10 @@ fn ptxas_file_rows(
         }
         let observed = match_loops(&counts, &sloops);
         for (e, obs) in seq.iter().zip(observed) {
-            let ours = decisions
+            let report = decisions
                 .get(e.function.as_str())
-                .and_then(|reports| {
-                    reports
-                        .iter()
-                        .find(|r| r.header.is_some() && r.header == e.header)
-                })
+                .and_then(|reports| report_of(reports, e));
+            let ours = report
                 .and_then(|r| r.unroll.as_ref())
                 .map(|u| {
                     if u.full {
@@ -938,6 +941,7 @@ fn ptxas_file_rows(
                 line: e.line,
                 ours,
                 observed: obs.map(|(k, r)| (to_kind(k), r)),
+                why: report.map_or(String::new(), |r| r.summary.clone()),
                 unmatched: "no memory access",
             });
         }
@@ -963,11 +967,36 @@ fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
     Vec::new()
 }
 
+/// Phase 22's report about loop `e`: the one whose header is `e`'s first
+/// header instruction, else the first (phase 22 visits innermost loops
+/// first) whose header lies in one of `e`'s blocks. Reports name the
+/// origin of the first instruction of the header phase 22 saw, which is
+/// not the input's header when phase 18 inverted the loop (the new header
+/// is the body's first block) or an earlier phase merged or rewrote the
+/// header's first instruction; the origin is still an instruction of the
+/// input loop. `e` is an innermost loop, so an outer loop's report (its
+/// header outside `e`) never matches it.
+fn report_of<'r>(
+    reports: &'r [ptx_opt::LoopReport],
+    e: &SeqLoop,
+) -> Option<&'r ptx_opt::LoopReport> {
+    reports
+        .iter()
+        .find(|r| r.header.is_some() && r.header == e.header)
+        .or_else(|| {
+            reports
+                .iter()
+                .find(|r| r.header.is_some_and(|h| e.insts.contains(&h)))
+        })
+}
+
 /// One innermost loop in the order ptxas lays out a function's code.
 struct SeqLoop {
     function: String,
     /// The first instruction of its header (what `LoopReport::header` names).
     header: Option<ptx_ir::ir::InstId>,
+    /// Every instruction of its blocks.
+    insts: BTreeSet<ptx_ir::ir::InstId>,
     line: Option<u32>,
     bytes: u32,
 }
@@ -1028,6 +1057,11 @@ fn flatten(
                     out.push(SeqLoop {
                         function: f.sig.name.clone(),
                         header: first,
+                        insts: lp
+                            .blocks
+                            .iter()
+                            .flat_map(|&b| f.blocks[b].insts.iter().copied())
+                            .collect(),
                         line: first.and_then(|i| f.insts[i].loc().map(|l| l.line)),
                         bytes: lp
                             .blocks
@@ -1119,7 +1153,7 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<40} {:<34} {:>5}  {:<12} {:<20}",
+        "{:<40} {:<34} {:>5}  {:<12} {:<20} why (ours)",
         "file", "function", "line", "ours (22)", "ptxas (SASS)"
     );
     for r in ptxas {
@@ -1133,12 +1167,13 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<40} {:<34} {:>5}  {:<12} {}",
+            "{:<40} {:<34} {:>5}  {:<12} {:<20} {}",
             file,
             func,
             r.line.map_or("-".into(), |l| l.to_string()),
             r.ours.map_or("no decision".into(), Kind::text),
-            obs
+            obs,
+            r.why
         );
     }
     let measured: Vec<&PtxasRow> = ptxas.iter().filter(|r| r.observed.is_some()).collect();
@@ -1207,7 +1242,7 @@ fn to_json(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         .map(|r| {
             json!({
                 "file": r.file, "function": r.function, "line": r.line,
-                "ours": r.ours.map(kind),
+                "ours": r.ours.map(kind), "why": r.why,
                 "ptxas": r.observed.map(|(k, rem)| json!({"observed": kind(k), "remainder": rem})),
                 "unmatched": r.observed.is_none().then_some(r.unmatched),
             })

@@ -113,7 +113,6 @@ use ptx_analysis::{cfg, dominators, loops, reaching_defs, trip_counts};
 use ptx_ir::ir::{BlockId, Function};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::origin::origin;
 use crate::remark::{LoopReport, Remark, RemarkKind, Stat, UnrollDecision};
 use crate::{knobs, PassContext, PhaseId, PhaseOutput};
 use decide::{Decision, Knobs, LoopCtx, Plan};
@@ -179,7 +178,10 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         let tc = trip_counts(&f, &g, &d, &lf, &rd);
         let inherited =
             inherited_nounroll(&f, &lf, id).map(|b| block_index.get(&b).copied().unwrap_or(0));
-        let header_origin = f.blocks[h].insts.first().and_then(|&i| origin(&f, i));
+        // The report names the header by the origin of its first
+        // instruction that has one (a phase may have put a new instruction
+        // first).
+        let header_origin = super::loop_common::header_origin(&f, h);
         let cx = LoopCtx {
             func: &f,
             forest: &lf,
@@ -253,10 +255,7 @@ fn not_run(input: &Arc<Function>, reason: &str) -> PhaseOutput {
         return out;
     }
     for l in &lf.loops {
-        let header = input.blocks[l.header]
-            .insts
-            .first()
-            .and_then(|&i| origin(input, i));
+        let header = super::loop_common::header_origin(input, l.header);
         let dec = Decision {
             plan: None,
             code: None,
