@@ -48,18 +48,21 @@
 //! `EXIT`, is not); loops that contain another are outer
 //! loops and ignored (only innermost loops are compared). Per innermost
 //! loop, its **markers**: the bytes per thread its memory instructions
-//! move (`LDG`, `STG`, `LDS`, `STS`, `LD`, `ST`, `LDL`, `STL`, `ATOM*`,
-//! `RED`; not `LDC`; 4 bytes unless `.64`, `.128`, `.U8`, `.U16`... say
+//! move (`LDG`, `STG`, `LDS`, `STS`, `LD`, `ST`, `ATOM*`, `RED`; not
+//! `LDC`, and not `LDL`/`STL`: ptxas promotes local arrays to registers and
+//! adds spills; 4 bytes unless `.64`, `.128`, `.U8`, `.U16`... say
 //! otherwise), so that ptxas merging four `ld.shared.f32` into one
 //! `LDS.128` does not change the count. The PTX side counts the same of its
-//! innermost loops (`ld`/`st`/`atom`/`red` outside `.param` and `.const`,
-//! type size times vector width). PTX and SASS loops, in layout order (PTX:
+//! innermost loops (`ld`/`st`/`atom`/`red` outside `.param`, `.const` and
+//! `.local`, type size times vector width). PTX and SASS loops, in layout order (PTX:
 //! header position; SASS: address), are aligned ([`match_loops`]: the
 //! order-preserving alignment with the most matches): a PTX loop with p
 //! bytes takes a SASS loop with k*p (**body replicated k times**; k = 1:
 //! **not unrolled**), and the SASS loop after it too when that one holds
-//! exactly p (**remainder loop**); a PTX loop left out is **gone** (fully
-//! unrolled), a SASS loop left out is ptxas's own code; a PTX loop without
+//! exactly p (**remainder loop**); a PTX loop left out takes, out of
+//! order, a SASS loop left out that holds exactly p (ptxas laid it out
+//! elsewhere: **not unrolled**), else it is **gone** (fully unrolled); a
+//! SASS loop left out is ptxas's own code; a PTX loop without
 //! memory accesses is unmatched. Functions ptxas inlines (no SASS function of
 //! their name) are compared where they are inlined: the PTX sequence of a
 //! function splices in, at each call site, the loops of the callees ptxas
@@ -217,6 +220,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     ptx_files.extend(corpus_files);
     if std::env::var_os("UNROLL_FIDELITY_CICC_ONLY").is_some() {
         ptx_files.clear();
+    }
+    // `UNROLL_FIDELITY_ONLY=text`: the ptxas table of the PTX files whose
+    // path contains `text` only (to look at one file's rows).
+    if let Some(only) = std::env::var_os("UNROLL_FIDELITY_ONLY") {
+        let only = only.to_string_lossy().into_owned();
+        ptx_files.retain(|p| p.to_string_lossy().contains(&only));
     }
     let ptxas_rows: Vec<PtxasRow> = ptx_files
         .par_iter()
@@ -678,6 +687,9 @@ pub struct SassLoop {
 
 /// The bytes a SASS memory instruction moves per thread (0: not one):
 /// `LDS.128` 16, `LDG.E.64` 8, `.U8`/`.S8` 1, `.U16`/`.S16` 2, else 4.
+/// Local memory (`LDL`, `STL`) is not counted, on either side: ptxas
+/// promotes small local arrays to registers (a loop storing into one keeps
+/// its PTX `st.local` and loses its `STL`) and adds spills of its own.
 fn sass_bytes(opcode: &str) -> u32 {
     let mut parts = opcode.split('.');
     let base = parts.next().unwrap_or(opcode);
@@ -689,8 +701,6 @@ fn sass_bytes(opcode: &str) -> u32 {
             | "STS"
             | "LD"
             | "ST"
-            | "LDL"
-            | "STL"
             | "ATOM"
             | "ATOMS"
             | "ATOMG"
@@ -714,7 +724,8 @@ fn sass_bytes(opcode: &str) -> u32 {
 }
 
 /// The bytes a PTX memory instruction moves per thread (0: not one, or
-/// `.param`/`.const`, which SASS reads as constant operands).
+/// `.param`/`.const`, which SASS reads as constant operands, or `.local`,
+/// see [`sass_bytes`]).
 fn ptx_bytes(inst: &Inst) -> u32 {
     let info = &inst.opcode.info;
     let memory = info.flags.loads() || info.flags.stores() || info.flags.is_atomic();
@@ -722,7 +733,7 @@ fn ptx_bytes(inst: &Inst) -> u32 {
         || info.flags.is_call()
         || matches!(
             info.space,
-            Some(ptx_isa::Space::Param) | Some(ptx_isa::Space::Const)
+            Some(ptx_isa::Space::Param) | Some(ptx_isa::Space::Const) | Some(ptx_isa::Space::Local)
         )
     {
         return 0;
@@ -738,6 +749,22 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
         .collect();
     loops.sort();
     loops.dedup();
+    // The compare-and-swap spin loops ptxas expands a floating-point
+    // atomic on a shared or generic address into (`ATOMS.CAST.SPIN`,
+    // `ATOM.E.CAST.SPIN`: retry until the swap succeeds) are ptxas's own:
+    // they are no loops, and their instructions count no bytes (the PTX
+    // `atom` counts once, as the SASS `ATOM` of the global path).
+    let spin: Vec<(u64, u64)> = loops
+        .iter()
+        .copied()
+        .filter(|&(s, e)| {
+            insts
+                .iter()
+                .any(|i| i.addr >= s && i.addr <= e && i.opcode.contains("CAST.SPIN"))
+        })
+        .collect();
+    let in_spin = |a: u64| spin.iter().any(|&(s, e)| a >= s && a <= e);
+    loops.retain(|l| !spin.contains(l));
     let inner: Vec<(u64, u64)> = loops
         .iter()
         .copied()
@@ -754,7 +781,7 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
             end,
             markers: insts
                 .iter()
-                .filter(|i| i.addr >= start && i.addr <= end)
+                .filter(|i| i.addr >= start && i.addr <= end && !in_spin(i.addr))
                 .map(|i| sass_bytes(&i.opcode))
                 .sum(),
         })
@@ -774,7 +801,9 @@ const MAX_FACTOR: u32 = 32;
 /// remainder when k > 1 and that loop moves exactly its bytes; a PTX loop
 /// left out is gone (fully unrolled), a SASS loop left out is code of
 /// ptxas's own (or of a loop we cannot tell). Among alignments with as
-/// many matches, one that uses more remainders wins.
+/// many matches, one that uses more remainders wins. Then a PTX loop left
+/// out takes a SASS loop left out with exactly its bytes, out of order
+/// (not unrolled, laid out elsewhere).
 pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)>> {
     let (n, m) = (ptx.len(), sass.len());
     let factor = |i: usize, j: usize| -> Option<u32> {
@@ -800,6 +829,7 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
         }
     }
     let mut out = vec![None; n];
+    let mut used = vec![false; m];
     let (mut i, mut j) = (0, 0);
     while i < n {
         if ptx[i] == 0 {
@@ -816,6 +846,8 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
                     && here == 1001 + best[i + 1][j + 2]
                 {
                     out[i] = Some((Kindish::Partial(k), true));
+                    used[j] = true;
+                    used[j + 1] = true;
                     i += 1;
                     j += 2;
                     continue;
@@ -827,6 +859,7 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
                         Kindish::Partial(k)
                     };
                     out[i] = Some((kind, false));
+                    used[j] = true;
                     i += 1;
                     j += 1;
                     continue;
@@ -839,6 +872,21 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
         }
         out[i] = Some((Kindish::Full, false));
         i += 1;
+    }
+    // Second pass: ptxas lays blocks out in an order of its own (a loop on
+    // a cold path can move to the end of the function), which the
+    // order-preserving alignment cannot follow. A PTX loop it left out
+    // takes a SASS loop left out that moves exactly its bytes, wherever it
+    // is: ptxas makes no loops with memory accesses of its own, so such a
+    // loop is that PTX loop, not unrolled.
+    for i in 0..n {
+        if out[i] != Some((Kindish::Full, false)) {
+            continue;
+        }
+        if let Some(j) = (0..m).find(|&j| !used[j] && sass[j].markers == ptx[i]) {
+            used[j] = true;
+            out[i] = Some((Kindish::None, false));
+        }
     }
     out
 }
@@ -913,6 +961,20 @@ fn ptxas_file_rows(
         if std::env::var_os("UNROLL_FIDELITY_DEBUG").is_some() {
             let sb: Vec<u32> = sloops.iter().map(|l| l.markers).collect();
             eprintln!("{}: ptx {counts:?} sass {sb:?}", f.sig.name);
+            for e in &seq {
+                let label = e
+                    .header
+                    .and_then(|h| {
+                        let g = module.functions.iter().find(|g| g.sig.name == e.function)?;
+                        let b = g.layout.iter().find(|&&b| g.blocks[b].insts.first() == Some(&h))?;
+                        g.blocks[*b].label.clone()
+                    })
+                    .unwrap_or_default();
+                eprintln!("  {} {label} {}", e.function, e.bytes);
+            }
+            for l in &sloops {
+                eprintln!("  sass {:#x}..{:#x} {}", l.start, l.end, l.markers);
+            }
         }
         let observed = match_loops(&counts, &sloops);
         for (e, obs) in seq.iter().zip(observed) {
@@ -941,7 +1003,13 @@ fn ptxas_file_rows(
                 line: e.line,
                 ours,
                 observed: obs.map(|(k, r)| (to_kind(k), r)),
-                why: report.map_or(String::new(), |r| r.summary.clone()),
+                why: report.map_or(String::new(), |r| {
+                    if std::env::var_os("UNROLL_FIDELITY_DEBUG").is_some() {
+                        format!("{} {:?}", r.summary, r.facts)
+                    } else {
+                        r.summary.clone()
+                    }
+                }),
                 unmatched: "no memory access",
             });
         }
@@ -1396,6 +1464,17 @@ mod tests {
         // A SASS loop no PTX loop explains (212 bytes) must not make every
         // later PTX loop "gone".
         let got = match_loops(&[4, 20, 16, 16], &[l(4), l(212), l(16), l(16)]);
+        assert_eq!(
+            got,
+            vec![
+                Some((Kindish::None, false)),
+                Some((Kindish::Full, false)),
+                Some((Kindish::None, false)),
+                Some((Kindish::None, false)),
+            ]
+        );
+        // A loop laid out at the end of the function is found there.
+        let got = match_loops(&[4, 20, 16, 16], &[l(4), l(16), l(16), l(20)]);
         assert_eq!(
             got,
             vec![

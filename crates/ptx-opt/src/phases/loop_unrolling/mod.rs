@@ -77,8 +77,13 @@
 //!   selection K2/K3 (the seed's "will reject or defer to K2"), with the
 //!   remainder copies of step P. **Unknown trip count:** K1 to K4 as
 //!   written (texture budget `min(5 * tex + 22, 100)` or
-//!   `LoopUnrollNumInstTex`, `UnrollUnknownCount`, factor 2 when
-//!   `LoopUnrollNonInnermost`); multi-block bodies need
+//!   `LoopUnrollNumInstTex`, `UnrollUnknownCount`; K4's factor 2 under
+//!   `LoopUnrollNonInnermost` only for a loop that is not innermost, as the
+//!   knob's name says: an innermost loop whose cost reaches the texture
+//!   budget is rejected with code 12, factor selection yielded 0 --
+//!   calibrated on `cargo xtask unroll-fidelity`, where ptxas unrolls no
+//!   innermost loop of unknown trip count by 2 and leaves those of cost 35
+//!   and 59 rolled); multi-block bodies need
 //!   `LoopUnrollUnknownMultiBlock` (off by default) and trip counts that are
 //!   not constant need `UnrollVariableBounds` (code 12 otherwise). Then the
 //!   budget loop halves the factor until `factor * cost <= UnrollBudget`;
