@@ -70,7 +70,15 @@
 //! the callee's loops stand for it); such rows read `callee (in caller)`.
 //! The matching is a heuristic
 //! (ptxas may also duplicate or restructure loops), stated here so that
-//! the numbers can be judged.
+//! the numbers can be judged. A second summary line counts only the loops
+//! of functions ptxas did not inline: in an inlined copy, constant
+//! arguments remove code (whole loops among it), so "gone" there does not
+//! tell unrolled from removed.
+//!
+//! Our decision for a loop is phase 22's report whose header (an origin:
+//! an instruction of the input) is the loop's first header instruction,
+//! else lies in the loop's blocks (phase 18 inverts top-tested loops, which
+//! makes the body's first block the header).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -148,6 +156,8 @@ struct PtxasRow {
     why: String,
     /// Why `observed` is `None`.
     unmatched: &'static str,
+    /// A loop of a function ptxas inlined (a `callee (in caller)` row).
+    inlined: bool,
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -695,17 +705,7 @@ fn sass_bytes(opcode: &str) -> u32 {
     let base = parts.next().unwrap_or(opcode);
     let memory = matches!(
         base,
-        "LDG"
-            | "STG"
-            | "LDS"
-            | "STS"
-            | "LD"
-            | "ST"
-            | "ATOM"
-            | "ATOMS"
-            | "ATOMG"
-            | "RED"
-            | "REDG"
+        "LDG" | "STG" | "LDS" | "STS" | "LD" | "ST" | "ATOM" | "ATOMS" | "ATOMG" | "RED" | "REDG"
     );
     if !memory {
         return 0;
@@ -714,7 +714,8 @@ fn sass_bytes(opcode: &str) -> u32 {
     for p in parts {
         bytes = match p {
             "128" => 16,
-            "64" => 8,
+            // Atomics name their type: `ATOM.E.ADD.F64`.
+            "64" | "F64" | "U64" | "S64" => 8,
             "U8" | "S8" => 1,
             "U16" | "S16" => 2,
             _ => bytes,
@@ -749,22 +750,6 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
         .collect();
     loops.sort();
     loops.dedup();
-    // The compare-and-swap spin loops ptxas expands a floating-point
-    // atomic on a shared or generic address into (`ATOMS.CAST.SPIN`,
-    // `ATOM.E.CAST.SPIN`: retry until the swap succeeds) are ptxas's own:
-    // they are no loops, and their instructions count no bytes (the PTX
-    // `atom` counts once, as the SASS `ATOM` of the global path).
-    let spin: Vec<(u64, u64)> = loops
-        .iter()
-        .copied()
-        .filter(|&(s, e)| {
-            insts
-                .iter()
-                .any(|i| i.addr >= s && i.addr <= e && i.opcode.contains("CAST.SPIN"))
-        })
-        .collect();
-    let in_spin = |a: u64| spin.iter().any(|&(s, e)| a >= s && a <= e);
-    loops.retain(|l| !spin.contains(l));
     let inner: Vec<(u64, u64)> = loops
         .iter()
         .copied()
@@ -781,7 +766,7 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
             end,
             markers: insts
                 .iter()
-                .filter(|i| i.addr >= start && i.addr <= end && !in_spin(i.addr))
+                .filter(|i| i.addr >= start && i.addr <= end)
                 .map(|i| sass_bytes(&i.opcode))
                 .sum(),
         })
@@ -877,8 +862,10 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
     // a cold path can move to the end of the function), which the
     // order-preserving alignment cannot follow. A PTX loop it left out
     // takes a SASS loop left out that moves exactly its bytes, wherever it
-    // is: ptxas makes no loops with memory accesses of its own, so such a
-    // loop is that PTX loop, not unrolled.
+    // is: that loop, not unrolled. (ptxas's own loops with memory accesses,
+    // the compare-and-swap retries of floating-point atomics on generic
+    // addresses, are few and mostly inside loops of functions it inlined,
+    // which the second summary line leaves out.)
     for i in 0..n {
         if out[i] != Some((Kindish::Full, false)) {
             continue;
@@ -966,7 +953,10 @@ fn ptxas_file_rows(
                     .header
                     .and_then(|h| {
                         let g = module.functions.iter().find(|g| g.sig.name == e.function)?;
-                        let b = g.layout.iter().find(|&&b| g.blocks[b].insts.first() == Some(&h))?;
+                        let b = g
+                            .layout
+                            .iter()
+                            .find(|&&b| g.blocks[b].insts.first() == Some(&h))?;
                         g.blocks[*b].label.clone()
                     })
                     .unwrap_or_default();
@@ -981,17 +971,15 @@ fn ptxas_file_rows(
             let report = decisions
                 .get(e.function.as_str())
                 .and_then(|reports| report_of(reports, e));
-            let ours = report
-                .and_then(|r| r.unroll.as_ref())
-                .map(|u| {
-                    if u.full {
-                        Kind::Full
-                    } else if u.factor > 1 {
-                        Kind::Partial(u.factor)
-                    } else {
-                        Kind::None
-                    }
-                });
+            let ours = report.and_then(|r| r.unroll.as_ref()).map(|u| {
+                if u.full {
+                    Kind::Full
+                } else if u.factor > 1 {
+                    Kind::Partial(u.factor)
+                } else {
+                    Kind::None
+                }
+            });
             let function = if e.function == f.sig.name {
                 e.function.clone()
             } else {
@@ -1011,6 +999,7 @@ fn ptxas_file_rows(
                     }
                 }),
                 unmatched: "no memory access",
+                inlined: e.function != f.sig.name,
             });
         }
     }
@@ -1267,6 +1256,29 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         measured.len(),
         pct(nothing, measured.len())
     );
+    // The loops of functions ptxas compiled as they are. Where ptxas
+    // inlined a function, its specialized copy loses code to constant
+    // arguments (whole loops among it) and gets code of its own (the
+    // compare-and-swap loops of atomics), and the sequence of loops is
+    // spliced from the PTX call sites: "gone" there does not tell
+    // unrolled from removed.
+    let own: Vec<&&PtxasRow> = measured.iter().filter(|r| !r.inlined).collect();
+    let own_agree = own
+        .iter()
+        .filter(|r| r.ours.is_some() && r.ours == r.observed.map(|o| o.0))
+        .count();
+    let own_nothing = own
+        .iter()
+        .filter(|r| r.observed.is_some_and(|o| o.0 == Kind::None))
+        .count();
+    let _ = writeln!(
+        s,
+        "  loops of functions ptxas did not inline: agreement {own_agree}/{} = {:.1}%, \"unroll nothing\" {own_nothing}/{} = {:.1}%",
+        own.len(),
+        pct(own_agree, own.len()),
+        own.len(),
+        pct(own_nothing, own.len())
+    );
     for class in ["full", "partial", "none"] {
         let n = measured
             .iter()
@@ -1313,6 +1325,7 @@ fn to_json(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
                 "ours": r.ours.map(kind), "why": r.why,
                 "ptxas": r.observed.map(|(k, rem)| json!({"observed": kind(k), "remainder": rem})),
                 "unmatched": r.observed.is_none().then_some(r.unmatched),
+                "inlined": r.inlined,
             })
         })
         .collect();
@@ -1364,6 +1377,8 @@ mod tests {
         assert_eq!(sass_bytes("LDG.E.64"), 8);
         assert_eq!(sass_bytes("LDG.E.U8.CONSTANT"), 1);
         assert_eq!(sass_bytes("STG.E"), 4);
+        assert_eq!(sass_bytes("ATOM.E.ADD.F64.RN.STRONG.GPU"), 8);
+        assert_eq!(sass_bytes("STL.64"), 0);
         assert_eq!(sass_bytes("LDC.64"), 0);
         assert_eq!(sass_bytes("FFMA"), 0);
     }
@@ -1475,14 +1490,6 @@ mod tests {
         );
         // A loop laid out at the end of the function is found there.
         let got = match_loops(&[4, 20, 16, 16], &[l(4), l(16), l(16), l(20)]);
-        assert_eq!(
-            got,
-            vec![
-                Some((Kindish::None, false)),
-                Some((Kindish::Full, false)),
-                Some((Kindish::None, false)),
-                Some((Kindish::None, false)),
-            ]
-        );
+        assert_eq!(got, vec![Some((Kindish::None, false)); 4]);
     }
 }
