@@ -20,7 +20,12 @@
 //! applied or missed remark, and the counters `partially unrolled loops`
 //! (every loop unrolled, fully or partially, as ptxas's `unrolled_count`),
 //! `fully unrolled loops` and `non-unrolled loops`, the DUMPIR line `#
-//! [partially unrolled loops=N] [non-unrolled loops=M]`.
+//! [partially unrolled loops=N] [non-unrolled loops=M]`. A report names
+//! its loop by the origin of the first header instruction that has one;
+//! when phase 18 inverted the loop, that header is the first block of the
+//! original body, so a consumer that knows the input's loops maps a report
+//! to the loop whose blocks hold that origin (`cargo xtask
+//! unroll-fidelity` does).
 //!
 //! # Knobs
 //!
@@ -107,6 +112,18 @@
 //!   1)` must fit the IV's signed type (skipped with
 //!   `DisablePartialUnrollOverflowCheck`); the runtime check's own constant
 //!   must always fit, whatever the knob says.
+//!
+//! # Calibration against ptxas
+//!
+//! `cargo xtask unroll-fidelity` compares these decisions with the SASS
+//! ptxas 13.0.88 makes of nvcc -O3 PTX (`test-data/cuda`) and the corpus.
+//! One reading of the seed was chosen by it: K4's factor 2 applies to
+//! loops that are not innermost only (above). The seed's numbers are kept
+//! as they are; in particular the texture budget 22 leaves two innermost
+//! loops of cost 22 and 25 (PTX instructions) rolled that ptxas unrolls by
+//! 4 -- Ori counts instructions after ptxas's own early phases, which PTX
+//! cannot reproduce exactly, and two loops do not tell an offset in the
+//! count from a different threshold, so neither was changed.
 
 pub mod decide;
 pub mod transform;
