@@ -48,18 +48,21 @@
 //! `EXIT`, is not); loops that contain another are outer
 //! loops and ignored (only innermost loops are compared). Per innermost
 //! loop, its **markers**: the bytes per thread its memory instructions
-//! move (`LDG`, `STG`, `LDS`, `STS`, `LD`, `ST`, `LDL`, `STL`, `ATOM*`,
-//! `RED`; not `LDC`; 4 bytes unless `.64`, `.128`, `.U8`, `.U16`... say
+//! move (`LDG`, `STG`, `LDS`, `STS`, `LD`, `ST`, `ATOM*`, `RED`; not
+//! `LDC`, and not `LDL`/`STL`: ptxas promotes local arrays to registers and
+//! adds spills; 4 bytes unless `.64`, `.128`, `.U8`, `.U16`... say
 //! otherwise), so that ptxas merging four `ld.shared.f32` into one
 //! `LDS.128` does not change the count. The PTX side counts the same of its
-//! innermost loops (`ld`/`st`/`atom`/`red` outside `.param` and `.const`,
-//! type size times vector width). PTX and SASS loops, in layout order (PTX:
+//! innermost loops (`ld`/`st`/`atom`/`red` outside `.param`, `.const` and
+//! `.local`, type size times vector width). PTX and SASS loops, in layout order (PTX:
 //! header position; SASS: address), are aligned ([`match_loops`]: the
 //! order-preserving alignment with the most matches): a PTX loop with p
 //! bytes takes a SASS loop with k*p (**body replicated k times**; k = 1:
 //! **not unrolled**), and the SASS loop after it too when that one holds
-//! exactly p (**remainder loop**); a PTX loop left out is **gone** (fully
-//! unrolled), a SASS loop left out is ptxas's own code; a PTX loop without
+//! exactly p (**remainder loop**); a PTX loop left out takes, out of
+//! order, a SASS loop left out that holds exactly p (ptxas laid it out
+//! elsewhere: **not unrolled**), else it is **gone** (fully unrolled); a
+//! SASS loop left out is ptxas's own code; a PTX loop without
 //! memory accesses is unmatched. Functions ptxas inlines (no SASS function of
 //! their name) are compared where they are inlined: the PTX sequence of a
 //! function splices in, at each call site, the loops of the callees ptxas
@@ -67,7 +70,15 @@
 //! the callee's loops stand for it); such rows read `callee (in caller)`.
 //! The matching is a heuristic
 //! (ptxas may also duplicate or restructure loops), stated here so that
-//! the numbers can be judged.
+//! the numbers can be judged. A second summary line counts only the loops
+//! of functions ptxas did not inline: in an inlined copy, constant
+//! arguments remove code (whole loops among it), so "gone" there does not
+//! tell unrolled from removed.
+//!
+//! Our decision for a loop is phase 22's report whose header (an origin:
+//! an instruction of the input) is the loop's first header instruction,
+//! else lies in the loop's blocks (phase 18 inverts top-tested loops, which
+//! makes the body's first block the header).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -141,8 +152,12 @@ struct PtxasRow {
     line: Option<u32>,
     ours: Option<Kind>,
     observed: Option<(Kind, bool)>,
+    /// Our phase 22's summary of its decision (empty when none).
+    why: String,
     /// Why `observed` is `None`.
     unmatched: &'static str,
+    /// A loop of a function ptxas inlined (a `callee (in caller)` row).
+    inlined: bool,
 }
 
 pub fn run(args: &[String]) -> Result<(), String> {
@@ -215,6 +230,12 @@ pub fn run(args: &[String]) -> Result<(), String> {
     ptx_files.extend(corpus_files);
     if std::env::var_os("UNROLL_FIDELITY_CICC_ONLY").is_some() {
         ptx_files.clear();
+    }
+    // `UNROLL_FIDELITY_ONLY=text`: the ptxas table of the PTX files whose
+    // path contains `text` only (to look at one file's rows).
+    if let Some(only) = std::env::var_os("UNROLL_FIDELITY_ONLY") {
+        let only = only.to_string_lossy().into_owned();
+        ptx_files.retain(|p| p.to_string_lossy().contains(&only));
     }
     let ptxas_rows: Vec<PtxasRow> = ptx_files
         .par_iter()
@@ -676,24 +697,15 @@ pub struct SassLoop {
 
 /// The bytes a SASS memory instruction moves per thread (0: not one):
 /// `LDS.128` 16, `LDG.E.64` 8, `.U8`/`.S8` 1, `.U16`/`.S16` 2, else 4.
+/// Local memory (`LDL`, `STL`) is not counted, on either side: ptxas
+/// promotes small local arrays to registers (a loop storing into one keeps
+/// its PTX `st.local` and loses its `STL`) and adds spills of its own.
 fn sass_bytes(opcode: &str) -> u32 {
     let mut parts = opcode.split('.');
     let base = parts.next().unwrap_or(opcode);
     let memory = matches!(
         base,
-        "LDG"
-            | "STG"
-            | "LDS"
-            | "STS"
-            | "LD"
-            | "ST"
-            | "LDL"
-            | "STL"
-            | "ATOM"
-            | "ATOMS"
-            | "ATOMG"
-            | "RED"
-            | "REDG"
+        "LDG" | "STG" | "LDS" | "STS" | "LD" | "ST" | "ATOM" | "ATOMS" | "ATOMG" | "RED" | "REDG"
     );
     if !memory {
         return 0;
@@ -702,7 +714,8 @@ fn sass_bytes(opcode: &str) -> u32 {
     for p in parts {
         bytes = match p {
             "128" => 16,
-            "64" => 8,
+            // Atomics name their type: `ATOM.E.ADD.F64`.
+            "64" | "F64" | "U64" | "S64" => 8,
             "U8" | "S8" => 1,
             "U16" | "S16" => 2,
             _ => bytes,
@@ -712,7 +725,8 @@ fn sass_bytes(opcode: &str) -> u32 {
 }
 
 /// The bytes a PTX memory instruction moves per thread (0: not one, or
-/// `.param`/`.const`, which SASS reads as constant operands).
+/// `.param`/`.const`, which SASS reads as constant operands, or `.local`,
+/// see [`sass_bytes`]).
 fn ptx_bytes(inst: &Inst) -> u32 {
     let info = &inst.opcode.info;
     let memory = info.flags.loads() || info.flags.stores() || info.flags.is_atomic();
@@ -720,7 +734,7 @@ fn ptx_bytes(inst: &Inst) -> u32 {
         || info.flags.is_call()
         || matches!(
             info.space,
-            Some(ptx_isa::Space::Param) | Some(ptx_isa::Space::Const)
+            Some(ptx_isa::Space::Param) | Some(ptx_isa::Space::Const) | Some(ptx_isa::Space::Local)
         )
     {
         return 0;
@@ -772,7 +786,9 @@ const MAX_FACTOR: u32 = 32;
 /// remainder when k > 1 and that loop moves exactly its bytes; a PTX loop
 /// left out is gone (fully unrolled), a SASS loop left out is code of
 /// ptxas's own (or of a loop we cannot tell). Among alignments with as
-/// many matches, one that uses more remainders wins.
+/// many matches, one that uses more remainders wins. Then a PTX loop left
+/// out takes a SASS loop left out with exactly its bytes, out of order
+/// (not unrolled, laid out elsewhere).
 pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)>> {
     let (n, m) = (ptx.len(), sass.len());
     let factor = |i: usize, j: usize| -> Option<u32> {
@@ -798,6 +814,7 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
         }
     }
     let mut out = vec![None; n];
+    let mut used = vec![false; m];
     let (mut i, mut j) = (0, 0);
     while i < n {
         if ptx[i] == 0 {
@@ -814,6 +831,8 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
                     && here == 1001 + best[i + 1][j + 2]
                 {
                     out[i] = Some((Kindish::Partial(k), true));
+                    used[j] = true;
+                    used[j + 1] = true;
                     i += 1;
                     j += 2;
                     continue;
@@ -825,6 +844,7 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
                         Kindish::Partial(k)
                     };
                     out[i] = Some((kind, false));
+                    used[j] = true;
                     i += 1;
                     j += 1;
                     continue;
@@ -837,6 +857,23 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
         }
         out[i] = Some((Kindish::Full, false));
         i += 1;
+    }
+    // Second pass: ptxas lays blocks out in an order of its own (a loop on
+    // a cold path can move to the end of the function), which the
+    // order-preserving alignment cannot follow. A PTX loop it left out
+    // takes a SASS loop left out that moves exactly its bytes, wherever it
+    // is: that loop, not unrolled. (ptxas's own loops with memory accesses,
+    // the compare-and-swap retries of floating-point atomics on generic
+    // addresses, are few and mostly inside loops of functions it inlined,
+    // which the second summary line leaves out.)
+    for i in 0..n {
+        if out[i] != Some((Kindish::Full, false)) {
+            continue;
+        }
+        if let Some(j) = (0..m).find(|&j| !used[j] && sass[j].markers == ptx[i]) {
+            used[j] = true;
+            out[i] = Some((Kindish::None, false));
+        }
     }
     out
 }
@@ -870,9 +907,13 @@ fn ptxas_file_rows(
         .to_string_lossy()
         .replace('/', "_");
     let cubin = out.join(format!("{name}.cubin"));
-    let mut cmd = Command::new(ptxas);
-    cmd.arg("-arch=sm_90").arg(ptx).arg("-o").arg(&cubin);
-    run_tool(&mut cmd, ptx)?;
+    // ptxas is not run again for a cubin newer than its PTX (the tools
+    // are fixed: 13.0.88).
+    if !is_newer(&cubin, ptx) {
+        let mut cmd = Command::new(ptxas);
+        cmd.arg("-arch=sm_90").arg(ptx).arg("-o").arg(&cubin);
+        run_tool(&mut cmd, ptx)?;
+    }
     let mut cmd = Command::new(cuobjdump);
     cmd.arg("-sass").arg(&cubin);
     let sass = run_tool(&mut cmd, &cubin)?;
@@ -907,26 +948,38 @@ fn ptxas_file_rows(
         if std::env::var_os("UNROLL_FIDELITY_DEBUG").is_some() {
             let sb: Vec<u32> = sloops.iter().map(|l| l.markers).collect();
             eprintln!("{}: ptx {counts:?} sass {sb:?}", f.sig.name);
+            for e in &seq {
+                let label = e
+                    .header
+                    .and_then(|h| {
+                        let g = module.functions.iter().find(|g| g.sig.name == e.function)?;
+                        let b = g
+                            .layout
+                            .iter()
+                            .find(|&&b| g.blocks[b].insts.first() == Some(&h))?;
+                        g.blocks[*b].label.clone()
+                    })
+                    .unwrap_or_default();
+                eprintln!("  {} {label} {}", e.function, e.bytes);
+            }
+            for l in &sloops {
+                eprintln!("  sass {:#x}..{:#x} {}", l.start, l.end, l.markers);
+            }
         }
         let observed = match_loops(&counts, &sloops);
         for (e, obs) in seq.iter().zip(observed) {
-            let ours = decisions
+            let report = decisions
                 .get(e.function.as_str())
-                .and_then(|reports| {
-                    reports
-                        .iter()
-                        .find(|r| r.header.is_some() && r.header == e.header)
-                })
-                .and_then(|r| r.unroll.as_ref())
-                .map(|u| {
-                    if u.full {
-                        Kind::Full
-                    } else if u.factor > 1 {
-                        Kind::Partial(u.factor)
-                    } else {
-                        Kind::None
-                    }
-                });
+                .and_then(|reports| report_of(reports, e));
+            let ours = report.and_then(|r| r.unroll.as_ref()).map(|u| {
+                if u.full {
+                    Kind::Full
+                } else if u.factor > 1 {
+                    Kind::Partial(u.factor)
+                } else {
+                    Kind::None
+                }
+            });
             let function = if e.function == f.sig.name {
                 e.function.clone()
             } else {
@@ -938,7 +991,15 @@ fn ptxas_file_rows(
                 line: e.line,
                 ours,
                 observed: obs.map(|(k, r)| (to_kind(k), r)),
+                why: report.map_or(String::new(), |r| {
+                    if std::env::var_os("UNROLL_FIDELITY_DEBUG").is_some() {
+                        format!("{} {:?}", r.summary, r.facts)
+                    } else {
+                        r.summary.clone()
+                    }
+                }),
                 unmatched: "no memory access",
+                inlined: e.function != f.sig.name,
             });
         }
     }
@@ -963,11 +1024,36 @@ fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
     Vec::new()
 }
 
+/// Phase 22's report about loop `e`: the one whose header is `e`'s first
+/// header instruction, else the first (phase 22 visits innermost loops
+/// first) whose header lies in one of `e`'s blocks. Reports name the
+/// origin of the first instruction of the header phase 22 saw, which is
+/// not the input's header when phase 18 inverted the loop (the new header
+/// is the body's first block) or an earlier phase merged or rewrote the
+/// header's first instruction; the origin is still an instruction of the
+/// input loop. `e` is an innermost loop, so an outer loop's report (its
+/// header outside `e`) never matches it.
+fn report_of<'r>(
+    reports: &'r [ptx_opt::LoopReport],
+    e: &SeqLoop,
+) -> Option<&'r ptx_opt::LoopReport> {
+    reports
+        .iter()
+        .find(|r| r.header.is_some() && r.header == e.header)
+        .or_else(|| {
+            reports
+                .iter()
+                .find(|r| r.header.is_some_and(|h| e.insts.contains(&h)))
+        })
+}
+
 /// One innermost loop in the order ptxas lays out a function's code.
 struct SeqLoop {
     function: String,
     /// The first instruction of its header (what `LoopReport::header` names).
     header: Option<ptx_ir::ir::InstId>,
+    /// Every instruction of its blocks.
+    insts: BTreeSet<ptx_ir::ir::InstId>,
     line: Option<u32>,
     bytes: u32,
 }
@@ -1028,6 +1114,11 @@ fn flatten(
                     out.push(SeqLoop {
                         function: f.sig.name.clone(),
                         header: first,
+                        insts: lp
+                            .blocks
+                            .iter()
+                            .flat_map(|&b| f.blocks[b].insts.iter().copied())
+                            .collect(),
                         line: first.and_then(|i| f.insts[i].loc().map(|l| l.line)),
                         bytes: lp
                             .blocks
@@ -1119,7 +1210,7 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<40} {:<34} {:>5}  {:<12} {:<20}",
+        "{:<40} {:<34} {:>5}  {:<12} {:<20} why (ours)",
         "file", "function", "line", "ours (22)", "ptxas (SASS)"
     );
     for r in ptxas {
@@ -1133,12 +1224,13 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<40} {:<34} {:>5}  {:<12} {}",
+            "{:<40} {:<34} {:>5}  {:<12} {:<20} {}",
             file,
             func,
             r.line.map_or("-".into(), |l| l.to_string()),
             r.ours.map_or("no decision".into(), Kind::text),
-            obs
+            obs,
+            r.why
         );
     }
     let measured: Vec<&PtxasRow> = ptxas.iter().filter(|r| r.observed.is_some()).collect();
@@ -1163,6 +1255,29 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         "\"unroll nothing\" would score: {nothing}/{} = {:.1}%",
         measured.len(),
         pct(nothing, measured.len())
+    );
+    // The loops of functions ptxas compiled as they are. Where ptxas
+    // inlined a function, its specialized copy loses code to constant
+    // arguments (whole loops among it) and gets code of its own (the
+    // compare-and-swap loops of atomics), and the sequence of loops is
+    // spliced from the PTX call sites: "gone" there does not tell
+    // unrolled from removed.
+    let own: Vec<&&PtxasRow> = measured.iter().filter(|r| !r.inlined).collect();
+    let own_agree = own
+        .iter()
+        .filter(|r| r.ours.is_some() && r.ours == r.observed.map(|o| o.0))
+        .count();
+    let own_nothing = own
+        .iter()
+        .filter(|r| r.observed.is_some_and(|o| o.0 == Kind::None))
+        .count();
+    let _ = writeln!(
+        s,
+        "  loops of functions ptxas did not inline: agreement {own_agree}/{} = {:.1}%, \"unroll nothing\" {own_nothing}/{} = {:.1}%",
+        own.len(),
+        pct(own_agree, own.len()),
+        own.len(),
+        pct(own_nothing, own.len())
     );
     for class in ["full", "partial", "none"] {
         let n = measured
@@ -1207,9 +1322,10 @@ fn to_json(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         .map(|r| {
             json!({
                 "file": r.file, "function": r.function, "line": r.line,
-                "ours": r.ours.map(kind),
+                "ours": r.ours.map(kind), "why": r.why,
                 "ptxas": r.observed.map(|(k, rem)| json!({"observed": kind(k), "remainder": rem})),
                 "unmatched": r.observed.is_none().then_some(r.unmatched),
+                "inlined": r.inlined,
             })
         })
         .collect();
@@ -1261,6 +1377,8 @@ mod tests {
         assert_eq!(sass_bytes("LDG.E.64"), 8);
         assert_eq!(sass_bytes("LDG.E.U8.CONSTANT"), 1);
         assert_eq!(sass_bytes("STG.E"), 4);
+        assert_eq!(sass_bytes("ATOM.E.ADD.F64.RN.STRONG.GPU"), 8);
+        assert_eq!(sass_bytes("STL.64"), 0);
         assert_eq!(sass_bytes("LDC.64"), 0);
         assert_eq!(sass_bytes("FFMA"), 0);
     }
@@ -1370,5 +1488,8 @@ mod tests {
                 Some((Kindish::None, false)),
             ]
         );
+        // A loop laid out at the end of the function is found there.
+        let got = match_loops(&[4, 20, 16, 16], &[l(4), l(16), l(16), l(20)]);
+        assert_eq!(got, vec![Some((Kindish::None, false)); 4]);
     }
 }

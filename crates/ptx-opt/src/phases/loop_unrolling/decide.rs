@@ -472,7 +472,7 @@ pub fn decide(cx: &LoopCtx) -> Decision {
         } else {
             // Trip count > 2 and too big to unroll fully: defer to the
             // partial factor selection (K2/K3).
-            factor = unknown_factor(k, &body, remaining);
+            factor = unknown_factor(k, &body, remaining, innermost);
             facts.push(("UnrollFullInstLimit", k.full_inst_limit.to_string()));
         }
     } else {
@@ -491,7 +491,20 @@ pub fn decide(cx: &LoopCtx) -> Decision {
                     .into(),
             );
         }
-        factor = unknown_factor(k, &body, remaining);
+        factor = unknown_factor(k, &body, remaining, innermost);
+    }
+    // Steps K3/K4 left no factor (and no LoopUnrollFactor override):
+    // code 12, "factor selection yielded 0".
+    if factor == 0 && !full_ok && !force && k.factor <= 0 {
+        let tex_budget = tex_budget(k, &body);
+        facts.push(("texture budget", tex_budget.to_string()));
+        return reject(
+            facts,
+            12,
+            format!(
+                "cost {remaining} >= texture budget {tex_budget} (step K3) and the loop is innermost (step K4's factor 2 is for loops that are not)"
+            ),
+        );
     }
     // Budget loop: halve the factor until the copies fit UnrollBudget.
     if !full_ok && !force {
@@ -714,12 +727,15 @@ fn with_origin(reason: String, force: bool, k: &Knobs, ov: &str) -> String {
 }
 
 /// Steps K1 to K4: the factor for an unknown (or too large) trip count.
-fn unknown_factor(k: &Knobs, body: &BodyInfo, remaining: i64) -> i64 {
-    let tex_budget = if k.num_inst_tex != 0 {
-        k.num_inst_tex
-    } else {
-        (5 * body.tex_count + 22).min(100)
-    };
+/// K4's fallback (factor 2 when K3 left 0) is "the final
+/// allow_non_innermost fallback": it applies to a loop that is not
+/// innermost, under `LoopUnrollNonInnermost`. An innermost loop whose cost
+/// reaches the texture budget keeps factor 0 and is not unrolled (what
+/// ptxas does: `cargo xtask unroll-fidelity` sees no innermost loop of
+/// unknown trip count unrolled by 2, and innermost loops of cost 35 and
+/// 59 left rolled).
+fn unknown_factor(k: &Knobs, body: &BodyInfo, remaining: i64, innermost: bool) -> i64 {
+    let tex_budget = tex_budget(k, body);
     // No profile: no loop is "hot" (see the module documentation), so the
     // tex-dominated hot multi-block case (factor 2) never applies.
     let mut factor = if body.tex_count > 0 && remaining <= 49 {
@@ -729,10 +745,20 @@ fn unknown_factor(k: &Knobs, body: &BodyInfo, remaining: i64) -> i64 {
     } else {
         k.unknown_count
     };
-    if factor == 0 && k.non_innermost {
+    if factor == 0 && k.non_innermost && !innermost {
         factor = 2;
     }
     factor
+}
+
+/// Step K1: the texture budget, `LoopUnrollNumInstTex` or
+/// `min(5 * tex + 22, 100)`.
+fn tex_budget(k: &Knobs, body: &BodyInfo) -> i64 {
+    if k.num_inst_tex != 0 {
+        k.num_inst_tex
+    } else {
+        (5 * body.tex_count + 22).min(100)
+    }
 }
 
 /// The seed's overflow check: `stride * (factor - 1)` must fit the IV's
