@@ -48,7 +48,7 @@ pub mod remarks;
 pub use database::{parse_target, Db, EditError, EventCallback, RootDatabase, SetKnobError};
 pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
-pub use loops::{file_loops, kernel_loop_reports, FileLoop};
+pub use loops::{file_loops, kernel_loop_reports, loop_of_report, reports_of_loop, FileLoop};
 pub use output::{any_error, build_file, file_problems, file_ptx, kernel_ptx, FileBuild};
 pub use phases::{
     find_phases, phase_info, suggest_phases, DbContext, PhaseId, PhaseInfo, Tool, PHASES,

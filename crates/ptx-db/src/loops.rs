@@ -46,6 +46,46 @@ pub struct FileLoop {
     pub reports: Vec<LoopReport>,
 }
 
+/// Which loop of `forest` (a loop forest of the lowered function `func`)
+/// `report` is about: the loop whose header starts with the report's
+/// header instruction, else the innermost loop holding that instruction.
+/// Loop phases change headers: phase 18's inversion makes the body's first
+/// block the header, so phase 22 later names an instruction of the source's
+/// body, not of its header; it still lies in the source loop, and no inner
+/// loop holds it.
+pub fn loop_of_report(
+    func: &ptx_ir::ir::Function,
+    forest: &ptx_analysis::LoopForest,
+    report: &LoopReport,
+) -> Option<ptx_analysis::LoopId> {
+    let inst = report.header?;
+    let block = func
+        .layout
+        .iter()
+        .copied()
+        .find(|&b| func.blocks[b].insts.contains(&inst))?;
+    if let Some(id) = forest.loop_with_header(block) {
+        if func.blocks[block].insts.first() == Some(&inst) {
+            return Some(id);
+        }
+    }
+    forest.innermost(block)
+}
+
+/// The reports of `reports` about loop `id` of `forest` (see
+/// [`loop_of_report`]), in their order.
+pub fn reports_of_loop<'r>(
+    func: &ptx_ir::ir::Function,
+    forest: &ptx_analysis::LoopForest,
+    id: ptx_analysis::LoopId,
+    reports: &'r [LoopReport],
+) -> Vec<&'r LoopReport> {
+    reports
+        .iter()
+        .filter(|r| loop_of_report(func, forest, r) == Some(id))
+        .collect()
+}
+
 /// The loop reports of every implemented phase of one kernel, in pipeline
 /// order (memoized).
 #[salsa::tracked(returns(ref))]
@@ -84,6 +124,7 @@ pub fn file_loops(db: &dyn Db, file: SourceFile) -> Vec<FileLoop> {
                 .map(|&(_, r)| r + base)
         };
         let mut mine: Vec<FileLoop> = Vec::new();
+        let mut forest = None;
         if !func.layout.is_empty() {
             let g = cfg(func);
             let d = dominators(&g);
@@ -101,12 +142,16 @@ pub fn file_loops(db: &dyn Db, file: SourceFile) -> Vec<FileLoop> {
                     reports: Vec::new(),
                 });
             }
+            forest = Some(lf);
         }
         for report in kernel_loop_reports(db, kernel).iter() {
-            match mine
-                .iter_mut()
-                .find(|l| l.header.is_some() && l.header == report.header)
-            {
+            // `mine` holds the forest's loops in its order, then loops known
+            // only from reports.
+            let at = forest
+                .as_ref()
+                .and_then(|lf| loop_of_report(func, lf, report))
+                .map(|id| id.0 as usize);
+            match at.and_then(|i| mine.get_mut(i)) {
                 Some(l) => l.reports.push(report.clone()),
                 None => mine.push(FileLoop {
                     kernel: name.clone(),

@@ -18,19 +18,21 @@ use crate::analysis::{kernel_analysis, kernel_at, KernelAnalysis};
 use crate::navigation::TextEdit;
 
 /// The loop reports of every implemented phase about the loop whose header
-/// is `block` of the kernel's IR.
+/// is `block` of the kernel's IR (see `ptx_db::loop_of_report`: a report
+/// names an instruction of the loop's header, or, after phase 18 moved the
+/// header, one the loop holds outside its inner loops).
 pub(crate) fn reports_for(
     db: &RootDatabase,
     kernel: Kernel<'_>,
     ka: &KernelAnalysis,
     block: BlockId,
 ) -> Vec<LoopReport> {
-    let Some(&first) = ka.func.blocks[block].insts.first() else {
+    let Some(id) = ka.loops.loop_with_header(block) else {
         return Vec::new();
     };
-    ptx_db::kernel_loop_reports(db, kernel)
-        .iter()
-        .filter(|r| r.header == Some(first))
+    let reports = ptx_db::kernel_loop_reports(db, kernel);
+    ptx_db::reports_of_loop(&ka.func, &ka.loops, id, &reports)
+        .into_iter()
         .cloned()
         .collect()
 }

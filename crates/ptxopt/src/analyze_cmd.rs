@@ -344,11 +344,9 @@ fn analyze_kernel(
     let latency = analysis::latency(db, kernel);
     let mii = analysis::loop_mii(db, kernel);
     let reports = ptx_db::kernel_loop_reports(db, kernel);
-    let unroll_of = |header: BlockId| {
-        let first = func.blocks[header].insts.first().copied()?;
-        let decided: Vec<_> = reports
-            .iter()
-            .filter(|r| r.header == Some(first))
+    let unroll_of = |id: ptx_analysis::LoopId| {
+        let decided: Vec<_> = ptx_db::reports_of_loop(&func, &loops, id, &reports)
+            .into_iter()
             .filter_map(|r| {
                 r.unroll
                     .clone()
@@ -384,7 +382,7 @@ fn analyze_kernel(
                 trip_count_unknown,
                 res_mii: m.map(|m| m.res_mii),
                 rec_mii: m.map(|m| m.rec_mii),
-                unroll: unroll_of(l.header),
+                unroll: unroll_of(ptx_analysis::LoopId(i as u32)),
             }
         })
         .collect();
