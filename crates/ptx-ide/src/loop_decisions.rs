@@ -31,7 +31,7 @@ pub(crate) fn reports_for(
         return Vec::new();
     };
     let reports = ptx_db::kernel_loop_reports(db, kernel);
-    ptx_db::reports_of_loop(&ka.func, &ka.loops, id, &reports)
+    ptx_db::reports_of_loop(&ka.func, &ka.loops, id, reports)
         .into_iter()
         .cloned()
         .collect()
