@@ -345,7 +345,7 @@ fn analyze_kernel(
     let mii = analysis::loop_mii(db, kernel);
     let reports = ptx_db::kernel_loop_reports(db, kernel);
     let unroll_of = |id: ptx_analysis::LoopId| {
-        let decided: Vec<_> = ptx_db::reports_of_loop(&func, &loops, id, &reports)
+        let decided: Vec<_> = ptx_db::reports_of_loop(func, loops, id, reports)
             .into_iter()
             .filter_map(|r| {
                 r.unroll
