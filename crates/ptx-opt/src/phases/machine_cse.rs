@@ -32,10 +32,15 @@
 //!   tracker is then rebuilt. Counters `MRPA verifications` and
 //!   `MRPA mismatches` are reported when it is on.
 //!
+//! - `reg-target-adjust` (0) and `pred-target-adjust` (0), seed 002
+//!   "Register Pressure Target Knobs" (-10..=10): added to the R and P
+//!   targets.
+//!
 //! The seed gives the three `*-mcse` switches as "(varies)"; the registry
-//! defaults are on (what `-O3` does). The register target is the one the
-//! cicc pressure passes share: `--maxrregcount` when given, else
-//! `nv-remat-default-max-reg` (70, the seed's "global" default max reg).
+//! defaults are on (what `-O3` does). The seed does not say where the
+//! register target comes from; here it is the one the cicc pressure passes
+//! share: `--maxrregcount` when given, else `nv-remat-default-max-reg` (70,
+//! the seed's "global" default max reg), plus `reg-target-adjust`.
 //!
 //! # The algorithm
 //!
@@ -205,13 +210,17 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     if !ctx.bool(knobs::enable_mcse) || ctx.bool(knobs::disable_machine_cse) {
         return PhaseOutput::unchanged(input);
     }
+    let adjust = |base: i64, knob| (base + ctx.int(knob)).clamp(0, u32::MAX as i64) as u32;
     let r_target = ctx.bool(knobs::rp_aware_mcse).then(|| {
-        ctx.max_regs().unwrap_or_else(|| {
-            ctx.int(knobs::nv_remat_default_max_reg)
-                .clamp(0, u32::MAX as i64) as u32
-        })
+        let base = match ctx.max_regs() {
+            Some(n) => i64::from(n),
+            None => ctx.int(knobs::nv_remat_default_max_reg),
+        };
+        adjust(base, knobs::reg_target_adjust)
     });
-    let p_target = ctx.bool(knobs::pred_aware_mcse).then_some(PRED_TARGET);
+    let p_target = ctx
+        .bool(knobs::pred_aware_mcse)
+        .then(|| adjust(i64::from(PRED_TARGET), knobs::pred_target_adjust));
     let copy_prop = ctx.bool(knobs::copy_prop_mcse);
     let mrpa_cfg = mrpa_config(ctx);
     let mut f = (**input).clone();
