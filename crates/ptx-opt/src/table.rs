@@ -173,6 +173,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::CiccBlockRemat => Some(
             "block rematerialization over the register target, with MRPA (ptx_opt::phases::block_remat)",
         ),
+        PhaseId::CiccMachineCse => Some(
+            "dominator-scoped CSE refused where it would raise MRPA pressure over the target; copies propagated (ptx_opt::phases::machine_cse)",
+        ),
         PhaseId::OriLoopSimplification => Some(
             "preheaders and loop inversion (ptx_opt::phases::loop_simplification)",
         ),
@@ -217,6 +220,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::CiccTruncOpts
             | PhaseId::CiccRedundantMoveElim
             | PhaseId::CiccBlockRemat
+            | PhaseId::CiccMachineCse
             | PhaseId::OriLoopUnrolling
             | PhaseId::CiccLoopUnroll
             | PhaseId::OriLoopSimplification

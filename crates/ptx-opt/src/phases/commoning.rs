@@ -222,8 +222,30 @@ struct Engine<'a> {
     ebb_head: FxHashMap<BlockId, BlockId>,
 }
 
+/// A caller's say over each merge (cicc machine-cse's register-pressure
+/// check, [`super::machine_cse`]). The merge is made in `f` first: `k`
+/// becomes `mov dK, dL`, or `mov dL, dL` when it wrote the leader's own
+/// register (removed after the walk, as without a gate). On `Err(why)` the
+/// walk restores `k`, calls [`Gate::undone`], and records a refusal with
+/// that reason.
+pub(crate) trait Gate {
+    /// `k` (in `block`) now reads leader `l`'s result.
+    fn accept(&mut self, f: &Function, l: InstId, k: InstId, block: BlockId) -> Result<(), String>;
+    /// The merge of `k` was undone: its instruction is as it was.
+    fn undone(&mut self, f: &Function, k: InstId, block: BlockId);
+}
+
 /// Runs the commoning walk on `f` (edited in place).
 pub(crate) fn run(f: &mut Function, cfg: &Config) -> Outcome {
+    walk(f, cfg, None)
+}
+
+/// [`run`], asking `gate` before each merge.
+pub(crate) fn run_gated(f: &mut Function, cfg: &Config, gate: &mut dyn Gate) -> Outcome {
+    walk(f, cfg, Some(gate))
+}
+
+fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outcome {
     let facts = Facts::new(f);
     let reach = Reach::new(f);
     let preds = ptx_analysis::cfg(f);
@@ -315,6 +337,23 @@ pub(crate) fn run(f: &mut Function, cfg: &Config) -> Outcome {
                     }
                 }
             }
+            let text = match found {
+                Some(_) => f.insts[k].opcode.text(),
+                None => String::new(),
+            };
+            if let (Some(l), Some(g)) = (found, gate.as_deref_mut()) {
+                // Made first (a removal as `mov dL, dL` until the walk ends),
+                // then put to the gate.
+                let saved = f.insts[k].clone();
+                let dl = dest(f, l).unwrap_or(dk);
+                make_copy(f, k, dk, dl);
+                if let Err(w) = g.accept(f, l, k, b) {
+                    f.insts[k] = saved;
+                    g.undone(f, k, b);
+                    found = None;
+                    why = Some((l, w));
+                }
+            }
             if let Some(l) = found {
                 let dl = dest(f, l).unwrap_or(dk);
                 let merged = Merged {
@@ -322,32 +361,14 @@ pub(crate) fn run(f: &mut Function, cfg: &Config) -> Outcome {
                     removed: dl == dk,
                     cross_block: e.facts.block_of(l) != Some(b),
                     load,
-                    text: f.insts[k].opcode.text(),
+                    text,
                     dst: f.regs[dk].name.clone(),
                     leader_dst: f.regs[dl].name.clone(),
                 };
                 if dl == dk {
                     removals.push((b, k));
                 } else {
-                    let ty = match f.regs[dk].class {
-                        RegClass::P => ".pred",
-                        RegClass::R16 => ".b16",
-                        RegClass::R => ".b32",
-                        RegClass::R64 => ".b64",
-                        RegClass::R128 => ".b128",
-                    };
-                    let inst = &mut f.insts[k];
-                    inst.opcode = Opcode::new("mov", vec![ty.to_string()]);
-                    inst.operands = vec![
-                        Operand::Reg {
-                            reg: dk,
-                            component: None,
-                        },
-                        Operand::Reg {
-                            reg: dl,
-                            component: None,
-                        },
-                    ];
+                    make_copy(f, k, dk, dl);
                     if e.cfg.through_moves
                         && e.stable(f, dk)
                         && e.stable(f, dl)
@@ -382,6 +403,29 @@ pub(crate) fn run(f: &mut Function, cfg: &Config) -> Outcome {
         remove_keeping_locs(f, b, k);
     }
     out
+}
+
+/// Makes `k` the copy `mov dk, dl` (its guard kept).
+fn make_copy(f: &mut Function, k: InstId, dk: RegId, dl: RegId) {
+    let ty = match f.regs[dk].class {
+        RegClass::P => ".pred",
+        RegClass::R16 => ".b16",
+        RegClass::R => ".b32",
+        RegClass::R64 => ".b64",
+        RegClass::R128 => ".b128",
+    };
+    let inst = &mut f.insts[k];
+    inst.opcode = Opcode::new("mov", vec![ty.to_string()]);
+    inst.operands = vec![
+        Operand::Reg {
+            reg: dk,
+            component: None,
+        },
+        Operand::Reg {
+            reg: dl,
+            component: None,
+        },
+    ];
 }
 
 /// A class bit for the bloom filter: the opcode word.

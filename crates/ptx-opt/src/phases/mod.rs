@@ -24,6 +24,7 @@ pub(crate) mod loop_common;
 pub mod loop_fusion;
 pub mod loop_simplification;
 pub mod loop_unrolling;
+pub mod machine_cse;
 pub mod pipelining;
 pub mod reassociate;
 pub mod strength_reduce;
