@@ -173,7 +173,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let (kind, message) = match shape(input, header) {
             Err(why) => (RemarkKind::Missed, format!("not pipelined: {why}")),
             Ok(shape) => {
-                let ddg = Ddg::build(input, &shape.body, &target, DepKinds::All);
+                let guard = input.insts[shape.branch].guard.map(|g| g.reg);
+                let renamed = modulo::renamable(input, &shape.body, guard);
+                let ddg = Ddg::build(input, &shape.body, &target, DepKinds::All, &renamed);
                 let control = control_nodes(input, &shape);
                 match sms(&ddg, &control, &target, &cfg) {
                     Err(d) => {
@@ -192,8 +194,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             ("MaxLive", s.max_live.to_string()),
                         ]);
                         let numbers = format!(
-                            "II {} (MII {}), {} stage(s) overlapped",
-                            s.ii, s.mii, s.num_stages
+                            "II {} (MII {}), numStages {} ({} stages)",
+                            s.ii,
+                            s.mii,
+                            s.num_stages,
+                            s.num_stages + 1
                         );
                         if cfg.annotate_only {
                             (
@@ -215,6 +220,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                 &s.times,
                                 s.ii,
                                 s.num_stages + 1,
+                                &renamed,
                             );
                             changed = true;
                             (

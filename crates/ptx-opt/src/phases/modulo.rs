@@ -27,7 +27,7 @@
 use ptx_analysis::latency::{inst_latency, InstLatency};
 use ptx_analysis::{Pipe, Target};
 use ptx_ir::ir::def_use::defs_and_uses;
-use ptx_ir::ir::{BlockId, Function, Guard, InstId, Operand};
+use ptx_ir::ir::{Access, BlockId, Function, Guard, InstId, Operand, RegId};
 
 use super::loop_common::{new_bra, place_block};
 
@@ -48,6 +48,40 @@ pub fn control_or_barrier(inst: &ptx_ir::ir::Inst) -> Option<String> {
             inst.opcode.text()
         )
     })
+}
+
+/// The registers whose values the code generator may rename across stages
+/// (so the DDG leaves out their anti and output edges): written by exactly
+/// one instruction of the body, unguarded, that does not also read it; read
+/// only after that instruction (not loop-carried); scalar; not `exclude`
+/// (the back edge's predicate). Their value of one iteration is then fully
+/// defined by the body before any use, and copies can carry it to later
+/// stages.
+pub fn renamable(func: &Function, body: &[InstId], exclude: Option<RegId>) -> Vec<RegId> {
+    let dus: Vec<_> = body
+        .iter()
+        .map(|&i| defs_and_uses(&func.insts[i]))
+        .collect();
+    let mut out = Vec::new();
+    for (a, du) in dus.iter().enumerate() {
+        for &r in &du.defs {
+            if Some(r) == exclude
+                || out.contains(&r)
+                || func.insts[body[a]].guard.is_some()
+                || du.uses.contains(&r)
+                || !func.has_reg(r)
+                || func.regs[r].vector.is_some()
+            {
+                continue;
+            }
+            let defs = dus.iter().filter(|d| d.defs.contains(&r)).count();
+            let early_use = dus[..a].iter().any(|d| d.uses.contains(&r));
+            if defs == 1 && !early_use {
+                out.push(r);
+            }
+        }
+    }
+    out
 }
 
 /// A dependence edge of the DDG.
@@ -79,7 +113,15 @@ pub struct Ddg {
 
 impl Ddg {
     /// The DDG of `body` (instructions in program order).
-    pub fn build(func: &Function, body: &[InstId], target: &Target, kinds: DepKinds) -> Ddg {
+    /// Registers in `renamed` get no anti or output edges (the code
+    /// generator renames their values across stages, see [`renamable`]).
+    pub fn build(
+        func: &Function,
+        body: &[InstId],
+        target: &Target,
+        kinds: DepKinds,
+        renamed: &[RegId],
+    ) -> Ddg {
         let n = body.len();
         let lat: Vec<_> = body
             .iter()
@@ -115,8 +157,15 @@ impl Ddg {
                 }
                 if all {
                     // Anti (k reads what j writes) and output dependences.
-                    let anti = dus[k].uses.iter().any(|r| dus[j].defs.contains(r));
-                    let output = dus[k].defs.iter().any(|r| dus[j].defs.contains(r));
+                    let kept = |r: &RegId| !renamed.contains(r);
+                    let anti = dus[k]
+                        .uses
+                        .iter()
+                        .any(|r| kept(r) && dus[j].defs.contains(r));
+                    let output = dus[k]
+                        .defs
+                        .iter()
+                        .any(|r| kept(r) && dus[j].defs.contains(r));
                     if anti || output {
                         edges.push(Edge {
                             from: k,
@@ -259,7 +308,7 @@ pub struct Schedule {
 /// Iterative modulo scheduling of a single-block body (the branch included),
 /// phase 24's algorithm.
 pub fn iterative_schedule(func: &Function, body: &[InstId], target: &Target) -> Schedule {
-    let ddg = Ddg::build(func, body, target, DepKinds::TrueAndMemory);
+    let ddg = Ddg::build(func, body, target, DepKinds::TrueAndMemory, &[]);
     let n = ddg.len();
     let res_mii = res_mii(&ddg.pipe_counts(), target).max(1);
     let rec_mii = rec_mii(n, &ddg.edges);
@@ -358,7 +407,12 @@ pub fn respects(edges: &[Edge], times: &[i64], ii: u32) -> bool {
 /// (every iteration runs every instruction of the block). So every pair of
 /// conflicting accesses (register true/anti/output, memory) runs in the
 /// original order, and the registers and memory after the loop are the
-/// original ones, with no renaming.
+/// original ones. The exception are the registers of `renamed` ([`renamable`],
+/// whose anti and output edges the DDG left out): a use `i >= 1` stages after
+/// the def reads the `i`-th copy, and the copies shift at the end of every
+/// step (`r_i = r_{i-1}`, last first), so it reads the value of its own
+/// iteration; the register itself is still written by its def in iteration
+/// order, so its value after the loop is the original one.
 ///
 /// Control: the branch of iteration `j` decides whether iteration `j + 1`
 /// exists, and reads a predicate written in stage 0, i.e. in step `j`; so the
@@ -369,6 +423,8 @@ pub fn respects(edges: &[Edge], times: &[i64], ii: u32) -> bool {
 /// stages `t..stages`). No instruction runs for an iteration the original
 /// loop would not run, whatever the trip count (the block runs at least once,
 /// as the original's).
+///
+/// The last step of an epilogue has no copies (nothing reads them).
 ///
 /// Returns the number of instructions placed.
 #[allow(clippy::too_many_arguments)]
@@ -381,6 +437,7 @@ pub fn emit_pipelined(
     times: &[u32],
     ii: u32,
     stages: u32,
+    renamed: &[RegId],
 ) -> usize {
     let n = body.len();
     let stage = |k: usize| times[k] / ii;
@@ -393,15 +450,69 @@ pub fn emit_pipelined(
         reg: guard.reg,
         negated: !guard.negated,
     };
+    // Values read `i >= 1` stages after their def read copy `i`; the copies
+    // shift at the end of every step (`r_d = r_{d-1}; ...; r_1 = r`).
+    let dus: Vec<_> = body
+        .iter()
+        .map(|&i| defs_and_uses(&func.insts[i]))
+        .collect();
+    let mut chains: Vec<Vec<RegId>> = Vec::new(); // [r, r_1, .., r_d]
+    let mut use_map: Vec<Vec<(RegId, RegId)>> = vec![Vec::new(); n];
+    for &r in renamed {
+        let Some(a) = dus.iter().position(|d| d.defs.contains(&r)) else {
+            continue;
+        };
+        let users: Vec<usize> = (0..n).filter(|&u| dus[u].uses.contains(&r)).collect();
+        let d = users
+            .iter()
+            .map(|&u| stage(u).saturating_sub(stage(a)))
+            .max()
+            .unwrap_or(0);
+        if d == 0 {
+            continue;
+        }
+        let mut chain = vec![r];
+        for _ in 0..d {
+            let Some(c) = func.clone_reg(r) else {
+                return 0;
+            };
+            chain.push(c);
+        }
+        for &u in &users {
+            let i = stage(u).saturating_sub(stage(a)) as usize;
+            if i > 0 {
+                use_map[u].push((r, chain[i]));
+            }
+        }
+        chains.push(chain);
+    }
     let mut placed = 0usize;
-    // The instances of stages `lo..=hi` in schedule order, as clones.
-    let mut step = |func: &mut Function, lo: u32, hi: u32| -> Vec<InstId> {
+    // The instances of stages `lo..=hi` in schedule order, as clones, then
+    // the copies.
+    let mut step = |func: &mut Function, lo: u32, hi: u32, copies: bool| -> Vec<InstId> {
         let mut v = Vec::new();
         for &k in &order {
             let s = stage(k);
             if s >= lo && s <= hi {
                 if let Some(c) = func.clone_inst(body[k]) {
+                    if !use_map[k].is_empty() {
+                        let map = &use_map[k];
+                        func.insts[c].map_regs(|acc, r| match acc {
+                            Access::Use => map
+                                .iter()
+                                .find(|(from, _)| *from == r)
+                                .map_or(r, |&(_, to)| to),
+                            Access::Def => r,
+                        });
+                    }
                     v.push(c);
+                }
+            }
+        }
+        for chain in chains.iter().filter(|_| copies) {
+            for i in (1..chain.len()).rev() {
+                if let Some(m) = func.new_mov(chain[i], chain[i - 1]) {
+                    v.push(m);
                 }
             }
         }
@@ -413,7 +524,7 @@ pub fn emit_pipelined(
     let mut prologue_blocks = Vec::new();
     let mut after = header;
     for p in 0..s - 1 {
-        let mut insts = step(func, 0, p);
+        let mut insts = step(func, 0, p, true);
         let exit_bra = func.clone_inst(branch).unwrap_or(branch);
         func.insts[exit_bra].guard = Some(exit_guard);
         insts.push(exit_bra);
@@ -425,7 +536,7 @@ pub fn emit_pipelined(
         prologue_blocks.push(exit_bra);
     }
     // The kernel loops on itself with the original branch.
-    let mut kernel_insts = step(func, 0, s - 1);
+    let mut kernel_insts = step(func, 0, s - 1, true);
     kernel_insts.push(branch);
     let kernel = place_block(func, Some(after), kernel_insts);
     func.insts[branch].map_labels(|l| if l == header { kernel } else { l });
@@ -436,7 +547,7 @@ pub fn emit_pipelined(
     // Kernel epilogue.
     let mut insts = Vec::new();
     for t in 1..s {
-        insts.extend(step(func, t, s - 1));
+        insts.extend(step(func, t, s - 1, t + 1 < s));
     }
     insts.push(new_bra(func, exit));
     let mut last = place_block(func, Some(kernel), insts);
@@ -445,7 +556,7 @@ pub fn emit_pipelined(
         let p = p as u32;
         let mut insts = Vec::new();
         for t in 1..s {
-            insts.extend(step(func, t, (p + t).min(s - 1)));
+            insts.extend(step(func, t, (p + t).min(s - 1), t + 1 < s));
         }
         let is_last = p + 2 == s;
         if !is_last {
