@@ -47,8 +47,9 @@
 //!   latency classes and pipes of `ptx_analysis::latency` (seed 000): cicc's
 //!   NVPTX target has no scheduling model of its own to copy.
 //! - Node ordering follows LLVM's `computeNodeOrder` in a reduced form: the
-//!   recurrences (strongly connected components with a loop-carried edge)
-//!   first, by decreasing RecMII, then the other nodes; inside a set the
+//!   loop-control slice first (see below), then the recurrences (strongly
+//!   connected components with a loop-carried edge) by decreasing RecMII,
+//!   then the other nodes; inside a set the
 //!   order swings between top-down (highest height first, successors
 //!   next) and bottom-up (deepest first, predecessors next).
 //! - Code generation is not MVE: PTX registers are not SSA, so the kernel
@@ -380,7 +381,7 @@ pub fn sms(
     };
     let mut worst = None;
     for ii in iis {
-        let why = match try_ii(ddg, target, ii) {
+        let why = match try_ii(ddg, control, target, ii) {
             Err(()) => IiFailure::Placement,
             Ok(times) => {
                 let last = times.iter().copied().max().unwrap_or(0);
@@ -526,7 +527,7 @@ fn sccs(n: usize, edges: &[Edge]) -> Vec<Vec<usize>> {
 }
 
 /// The SMS node order (see the module documentation).
-fn node_order(ddg: &Ddg, asap: &[i64], alap: &[i64]) -> Vec<usize> {
+fn node_order(ddg: &Ddg, asap: &[i64], alap: &[i64], control: &[usize]) -> Vec<usize> {
     let n = ddg.len();
     let bound = asap.iter().copied().max().unwrap_or(0);
     let height: Vec<i64> = alap.iter().map(|a| bound - a).collect();
@@ -547,6 +548,26 @@ fn node_order(ddg: &Ddg, asap: &[i64], alap: &[i64]) -> Vec<usize> {
         })
         .collect();
     sets.sort_by(|a, b| b.0.cmp(&a.0));
+    // The control slice (the back edge's predicate and what it depends on
+    // in the iteration) goes first: it has to fit in stage 0.
+    let mut slice: Vec<usize> = control.to_vec();
+    let mut i = 0;
+    while i < slice.len() {
+        let k = slice[i];
+        for e in &ddg.edges {
+            if e.to == k && e.distance == 0 && !slice.contains(&e.from) {
+                slice.push(e.from);
+            }
+        }
+        i += 1;
+    }
+    if !slice.is_empty() {
+        for (_, c) in &mut sets {
+            c.retain(|k| !slice.contains(k));
+        }
+        sets.retain(|(_, c)| !c.is_empty());
+        sets.insert(0, (u32::MAX, slice));
+    }
     let mut in_set = vec![false; n];
     for (_, c) in &sets {
         for &k in c {
@@ -638,43 +659,86 @@ fn node_order(ddg: &Ddg, asap: &[i64], alap: &[i64]) -> Vec<usize> {
     order
 }
 
-/// SMS placement at `ii`: start cycles (first 0) or failure.
-fn try_ii(ddg: &Ddg, target: &Target, ii: u32) -> Result<Vec<u32>, ()> {
+/// SMS placement at `ii`: start cycles (first 0) or failure. Besides the
+/// DDG's edges, every node `k` is bounded by `time(k) >= time(c) - (II - 1)`
+/// for each control node `c` (and a control node placed late by the nodes
+/// placed before it), which keeps the back edge's predicate in stage 0.
+fn try_ii(ddg: &Ddg, control: &[usize], target: &Target, ii: u32) -> Result<Vec<u32>, ()> {
     let n = ddg.len();
     if n == 0 || ii == 0 || modulo::has_positive_cycle(n, &ddg.edges, ii) {
         return Err(());
     }
     let asap = asap(ddg);
     let alap = alap(ddg, &asap);
-    let order = node_order(ddg, &asap, &alap);
+    let order = node_order(ddg, &asap, &alap, control);
     let ii64 = i64::from(ii);
+    // (from, to, w): time(to) >= time(from) + w.
+    let cons: Vec<(usize, usize, i64, bool)> = ddg
+        .edges
+        .iter()
+        .filter(|e| e.from != e.to)
+        .map(|e| {
+            (
+                e.from,
+                e.to,
+                i64::from(e.latency) - ii64 * i64::from(e.distance),
+                e.distance == 0,
+            )
+        })
+        .collect();
+    let is_control = |k: usize| control.contains(&k);
     let mut times: Vec<Option<i64>> = vec![None; n];
     let mut mrt = Mrt::new(ii, target);
     for &k in &order {
         let mut early: Option<i64> = None;
         let mut late: Option<i64> = None;
-        for e in &ddg.edges {
-            let shift = ii64 * i64::from(e.distance);
-            if e.to == k && e.from != k {
-                if let Some(t) = times[e.from] {
-                    let v = t + i64::from(e.latency) - shift;
+        // Whether an in-iteration predecessor / successor is placed.
+        let (mut early0, mut late0) = (false, false);
+        for &(from, to, w, d0) in &cons {
+            if to == k {
+                if let Some(t) = times[from] {
+                    let v = t + w;
                     early = Some(early.map_or(v, |x: i64| x.max(v)));
+                    early0 |= d0;
                 }
             }
-            if e.from == k && e.to != k {
-                if let Some(t) = times[e.to] {
-                    let v = t - i64::from(e.latency) + shift;
+            if from == k {
+                if let Some(t) = times[to] {
+                    let v = t - w;
                     late = Some(late.map_or(v, |x: i64| x.min(v)));
+                    late0 |= d0;
                 }
+            }
+        }
+        // Stage-0 bounds: no node before `control - (II - 1)`, no control
+        // node after `first + II - 1`.
+        let mut lo = i64::MIN;
+        let mut hi = i64::MAX;
+        for (j, t) in times.iter().enumerate() {
+            let Some(t) = *t else { continue };
+            if is_control(j) {
+                lo = lo.max(t - (ii64 - 1));
+            }
+            if is_control(k) {
+                hi = hi.min(t + (ii64 - 1));
             }
         }
         let pipe = ddg.lat[k].pipe;
         let candidates: Vec<i64> = match (early, late) {
-            (Some(es), None) => (es..es + ii64).collect(),
+            (Some(es), None) => (es.max(lo)..es.max(lo) + ii64).collect(),
             (None, Some(ls)) => (ls - ii64 + 1..=ls).rev().collect(),
-            (Some(es), Some(ls)) => (es..=ls.min(es + ii64 - 1)).collect(),
-            (None, None) => (asap[k]..asap[k] + ii64).collect(),
+            // Bottom-up (only successors in the iteration placed): from the
+            // latest start down; otherwise from the earliest up.
+            (Some(es), Some(ls)) if late0 && !early0 => {
+                (es.max(ls - ii64 + 1)..=ls).rev().collect()
+            }
+            (Some(es), Some(ls)) => (es.max(lo)..=ls.min(es.max(lo) + ii64 - 1)).collect(),
+            (None, None) => (asap[k].max(lo)..asap[k].max(lo) + ii64).collect(),
         };
+        let candidates: Vec<i64> = candidates
+            .into_iter()
+            .filter(|&t| t >= lo && t <= hi)
+            .collect();
         let slot = candidates
             .into_iter()
             .find(|&t| mrt.free(t, pipe))
@@ -688,5 +752,8 @@ fn try_ii(ddg: &Ddg, target: &Target, ii: u32) -> Result<Vec<u32>, ()> {
     }
     // The first cycle is the start of stage 0.
     let first = times.iter().copied().min().unwrap_or(0);
+    if control.iter().any(|&c| times[c] - first >= ii64) {
+        return Err(());
+    }
     Ok(times.iter().map(|&t| (t - first) as u32).collect())
 }
