@@ -62,9 +62,9 @@
 //!   check, correct for every trip count; a schedule that puts the test in
 //!   a later stage is skipped as "loop control not in stage 0" and the II
 //!   search goes on.
-//! - Profitability: code is generated only for a schedule with overlapped
-//!   iterations (`numStages >= 1`) whose II is below the length of one
-//!   iteration.
+//! - Profitability: code is generated for a schedule with overlapped
+//!   iterations (`numStages >= 1`, so II is below the length of one
+//!   iteration); `numStages == 0` is the seed's "No need to pipeline".
 //!
 //! # Relation to phase 24 (OriPipelining)
 //!
@@ -205,11 +205,6 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             (
                                 RemarkKind::Missed,
                                 format!("schedule found, code not generated (pipeliner-annotate-for-testing): {numbers}"),
-                            )
-                        } else if s.ii >= s.length {
-                            (
-                                RemarkKind::Missed,
-                                format!("not profitable: {numbers}, but II covers the iteration ({} cycles)", s.length),
                             )
                         } else {
                             modulo::emit_pipelined(
@@ -380,7 +375,16 @@ pub fn sms(
         (mii..=mii.saturating_add(range)).collect()
     };
     let mut worst = None;
+    let asap0 = asap(ddg);
     for ii in iis {
+        // The loop control's own chain must fit in stage 0.
+        if control.iter().any(|&c| asap0[c] >= i64::from(ii)) {
+            worst = Some(match worst {
+                None | Some(IiFailure::Placement) => IiFailure::Control,
+                Some(w) => w,
+            });
+            continue;
+        }
         let why = match try_ii(ddg, control, target, ii) {
             Err(()) => IiFailure::Placement,
             Ok(times) => {
