@@ -201,7 +201,10 @@ fn check(text: &str, settings: &[(ptx_knobs::KnobId, KnobValue)], what: &str) ->
     optimized.functions[0] = (*out.function).clone();
     let opt_text = ptx_ir::emit_module(&optimized);
     let (reparsed, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&opt_text));
-    assert!(errors.is_empty(), "{what}: output does not lower: {errors:?}");
+    assert!(
+        errors.is_empty(),
+        "{what}: output does not lower: {errors:?}"
+    );
     let opts = VerifyOptions {
         shapes: vec![(Dim3::new(1, 1, 1), Dim3::new(64, 1, 1))],
         ..VerifyOptions::default()
@@ -285,7 +288,10 @@ fn pipelined_loops_match_the_original_for_every_trip_count() {
     eprintln!("{applied} pipelined, stage counts {stages_seen:?}");
     assert!(applied >= 20, "only {applied} pipelined");
     for s in [2, 3, 4, 5, 6, 9] {
-        assert!(stages_seen.contains(&s), "no {s}-stage schedule: {stages_seen:?}");
+        assert!(
+            stages_seen.contains(&s),
+            "no {s}-stage schedule: {stages_seen:?}"
+        );
     }
 }
 

@@ -41,6 +41,8 @@
 //!
 //! # Adapted from LLVM-MIR to PTX
 //!
+//! - Bodies of more than [`MAX_BODY`] (256) instructions are not scheduled
+//!   (a compile-time bound; the seed notes N < 100 in practice).
 //! - The DDG ([`super::modulo::Ddg`], shared with phase 24) has register
 //!   true, anti and output dependences and memory order
 //!   ([`super::modulo::DepKinds::All`]). Latencies and resources are the
@@ -258,6 +260,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     out
 }
 
+/// The largest body the pipeliner schedules (the seed: "bounded in
+/// practice by small loop sizes (N < 100)"; ordering and placement are
+/// cubic in the worst case).
+pub const MAX_BODY: usize = 256;
+
 /// The parts of a loop the pipeliner rewrites.
 struct Shape {
     body: Vec<InstId>,
@@ -278,6 +285,12 @@ fn shape(func: &Function, header: ptx_ir::ir::BlockId) -> Result<Shape, String> 
         || b.operands != [Operand::Label(header)]
     {
         return Err("the block does not end with a guarded branch to itself".into());
+    }
+    if body.len() > MAX_BODY {
+        return Err(format!(
+            "{} instructions (the pipeliner takes at most {MAX_BODY})",
+            body.len()
+        ));
     }
     let Some(exit) = func.next_in_layout(header) else {
         return Err("the loop falls off the end of the function".into());
@@ -505,12 +518,11 @@ fn sccs(n: usize, edges: &[Edge]) -> Vec<Vec<usize>> {
         reach[e.from][e.to] = true;
     }
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+        let via = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (x, &y) in row.iter_mut().zip(&via) {
+                    *x |= y;
                 }
             }
         }
@@ -551,7 +563,7 @@ fn node_order(ddg: &Ddg, asap: &[i64], alap: &[i64], control: &[usize]) -> Vec<u
             (modulo::rec_mii(c.len(), &inner), c)
         })
         .collect();
-    sets.sort_by(|a, b| b.0.cmp(&a.0));
+    sets.sort_by_key(|s| std::cmp::Reverse(s.0));
     // The control slice (the back edge's predicate and what it depends on
     // in the iteration) goes first: it has to fit in stage 0.
     let mut slice: Vec<usize> = control.to_vec();
@@ -619,7 +631,11 @@ fn node_order(ddg: &Ddg, asap: &[i64], alap: &[i64], control: &[usize]) -> Vec<u
                     .copied()
                     .max_by_key(|&k| {
                         let prio = if top_down { height[k] } else { asap[k] };
-                        (prio, std::cmp::Reverse(alap[k] - asap[k]), std::cmp::Reverse(k))
+                        (
+                            prio,
+                            std::cmp::Reverse(alap[k] - asap[k]),
+                            std::cmp::Reverse(k),
+                        )
                     })
                     .unwrap_or(ready[0]);
                 ready.retain(|&k| k != pick);
