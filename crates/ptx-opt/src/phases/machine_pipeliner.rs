@@ -275,6 +275,13 @@ struct Shape {
 /// The single-block loop `header` as body + guarded back edge falling
 /// through to its exit, with nothing on the control/barrier path.
 fn shape(func: &Function, header: ptx_ir::ir::BlockId) -> Result<Shape, String> {
+    if func.blocks[header]
+        .annotations
+        .iter()
+        .any(|a| a == modulo::PIPELINED)
+    {
+        return Err("already pipelined (the kernel of a pipelined loop)".into());
+    }
     let insts = &func.blocks[header].insts;
     let Some((&branch, body)) = insts.split_last() else {
         return Err("empty loop block".into());

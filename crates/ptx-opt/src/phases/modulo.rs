@@ -84,6 +84,11 @@ pub fn renamable(func: &Function, body: &[InstId], exclude: Option<RegId>) -> Ve
     out
 }
 
+/// The annotation (`// ptxopt: pipelined`) on a kernel made by
+/// [`emit_pipelined`]: the pipeliners leave such a loop alone, so that the
+/// pipeline's output is a fixed point.
+pub const PIPELINED: &str = "pipelined";
+
 /// A dependence edge of the DDG.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edge {
@@ -542,7 +547,8 @@ pub fn emit_pipelined(
     func.insts[branch].map_labels(|l| if l == header { kernel } else { l });
     let pragmas = std::mem::take(&mut func.blocks[header].pragmas);
     func.blocks[kernel].pragmas = pragmas;
-    let annotations = std::mem::take(&mut func.blocks[header].annotations);
+    let mut annotations = std::mem::take(&mut func.blocks[header].annotations);
+    annotations.push(PIPELINED.to_string());
     func.blocks[kernel].annotations = annotations;
     // Kernel epilogue.
     let mut insts = Vec::new();
