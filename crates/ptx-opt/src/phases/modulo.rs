@@ -399,7 +399,8 @@ pub fn respects(edges: &[Edge], times: &[i64], ii: u32) -> bool {
 /// into a prologue, a kernel and epilogues for the modulo schedule `times`
 /// (start cycles, first 0) at `ii`; `stage = time / ii`, `stages` of them.
 /// The caller has checked that every def of the branch predicate is in stage
-/// 0 and that the DDG held every dependence ([`DepKinds::All`]).
+/// 0 and that the DDG held every dependence ([`DepKinds::All`]) but those of
+/// the registers in `renamed`.
 ///
 /// Step `k` of the pipelined loop runs stage `s` of iteration `k - s`; the
 /// instances of one step are ordered by `(time mod II, -stage, position)`.
@@ -409,15 +410,24 @@ pub fn respects(edges: &[Edge], times: &[i64], ii: u32) -> bool {
 /// `stage(a) <= stage(b) + 1` and, when `a`'s stage is one more than `b`'s
 /// (the same step), `a`'s row is not after `b`'s and the stage breaks the
 /// tie. Dependences of distance 2 or more are implied by those of distance 1
-/// (every iteration runs every instruction of the block). So every pair of
-/// conflicting accesses (register true/anti/output, memory) runs in the
-/// original order, and the registers and memory after the loop are the
-/// original ones. The exception are the registers of `renamed` ([`renamable`],
-/// whose anti and output edges the DDG left out): a use `i >= 1` stages after
-/// the def reads the `i`-th copy, and the copies shift at the end of every
-/// step (`r_i = r_{i-1}`, last first), so it reads the value of its own
-/// iteration; the register itself is still written by its def in iteration
-/// order, so its value after the loop is the original one.
+/// between the same instructions (every iteration runs every instruction of
+/// the block). So every pair of conflicting accesses (register true/anti/
+/// output, memory) runs in the original order, and the registers and memory
+/// after the loop are the original ones.
+///
+/// The registers of `renamed` ([`renamable`]: one def `a` in stage `sa`,
+/// uses after it, the DDG left out their anti and output edges) whose uses
+/// reach `d >= 1` stages past the def get registers `r_1..r_d`: in the
+/// kernel a use `i` stages after the def reads `r_i` and the copies
+/// `r_d = r_(d-1); ...; r_1 = r` end every step, so a use reads the value of
+/// its own iteration. The prologue and the epilogues are straight-line code
+/// and need no copies: there the def of iteration `j` writes, and its uses
+/// read, the register the kernel expects iteration `j` in (`r_i` holds
+/// iteration `k - sa - i` when kernel step `k` starts, and iteration
+/// `k - sa - i + 1` after its copies), extended with fresh registers for
+/// the iterations the kernel never holds; an epilogue ends with `mov r,
+/// <the last iteration's register>` when that is not `r`, so that `r` after
+/// the loop is the original value.
 ///
 /// Control: the branch of iteration `j` decides whether iteration `j + 1`
 /// exists, and reads a predicate written in stage 0, i.e. in step `j`; so the
@@ -428,8 +438,6 @@ pub fn respects(edges: &[Edge], times: &[i64], ii: u32) -> bool {
 /// stages `t..stages`). No instruction runs for an iteration the original
 /// loop would not run, whatever the trip count (the block runs at least once,
 /// as the original's).
-///
-/// The last step of an epilogue has no copies (nothing reads them).
 ///
 /// Returns the number of instructions placed.
 #[allow(clippy::too_many_arguments)]
@@ -445,6 +453,7 @@ pub fn emit_pipelined(
     renamed: &[RegId],
 ) -> usize {
     let n = body.len();
+    let s = stages as i64;
     let stage = |k: usize| times[k] / ii;
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&k| (times[k] % ii, std::cmp::Reverse(stage(k)), k));
@@ -455,14 +464,11 @@ pub fn emit_pipelined(
         reg: guard.reg,
         negated: !guard.negated,
     };
-    // Values read `i >= 1` stages after their def read copy `i`; the copies
-    // shift at the end of every step (`r_d = r_{d-1}; ...; r_1 = r`).
     let dus: Vec<_> = body
         .iter()
         .map(|&i| defs_and_uses(&func.insts[i]))
         .collect();
-    let mut chains: Vec<Vec<RegId>> = Vec::new(); // [r, r_1, .., r_d]
-    let mut use_map: Vec<Vec<(RegId, RegId)>> = vec![Vec::new(); n];
+    let mut chains: Vec<Chain> = Vec::new();
     for &r in renamed {
         let Some(a) = dus.iter().position(|d| d.defs.contains(&r)) else {
             continue;
@@ -476,60 +482,88 @@ pub fn emit_pipelined(
         if d == 0 {
             continue;
         }
-        let mut chain = vec![r];
-        for _ in 0..d {
+        let mut regs = std::collections::BTreeMap::new();
+        regs.insert(0i64, r);
+        for i in 1..=i64::from(d) {
             let Some(c) = func.clone_reg(r) else {
                 return 0;
             };
-            chain.push(c);
+            regs.insert(i, c);
         }
-        for &u in &users {
-            let i = stage(u).saturating_sub(stage(a)) as usize;
-            if i > 0 {
-                use_map[u].push((r, chain[i]));
-            }
-        }
-        chains.push(chain);
+        chains.push(Chain {
+            r,
+            def: a,
+            sa: i64::from(stage(a)),
+            d: i64::from(d),
+            regs,
+        });
     }
     let mut placed = 0usize;
-    // The instances of stages `lo..=hi` in schedule order, as clones, then
-    // the copies.
-    let mut step = |func: &mut Function, lo: u32, hi: u32, copies: bool| -> Vec<InstId> {
+    // One step: the instances of stages `lo..=hi` in schedule order, as
+    // clones. `index(chain, q)`: the register index the instance of stage
+    // `q` uses for the chain (`None`: the kernel's, `q - sa`), then the
+    // kernel's copies when `copies`.
+    let mut step = |func: &mut Function,
+                    chains: &mut Vec<Chain>,
+                    lo: i64,
+                    hi: i64,
+                    index: &dyn Fn(&Chain, i64) -> Option<i64>,
+                    copies: bool|
+     -> Vec<InstId> {
         let mut v = Vec::new();
         for &k in &order {
-            let s = stage(k);
-            if s >= lo && s <= hi {
-                if let Some(c) = func.clone_inst(body[k]) {
-                    if !use_map[k].is_empty() {
-                        let map = &use_map[k];
-                        func.insts[c].map_regs(|acc, r| match acc {
-                            Access::Use => map
-                                .iter()
-                                .find(|(from, _)| *from == r)
-                                .map_or(r, |&(_, to)| to),
-                            Access::Def => r,
-                        });
-                    }
-                    v.push(c);
+            let q = i64::from(stage(k));
+            if q < lo || q > hi {
+                continue;
+            }
+            let Some(c) = func.clone_inst(body[k]) else {
+                continue;
+            };
+            let mut map: Vec<(RegId, Access, RegId)> = Vec::new();
+            for ch in chains.iter_mut() {
+                let is_def = ch.def == k;
+                let is_use = dus[k].uses.contains(&ch.r);
+                if !is_def && !is_use {
+                    continue;
+                }
+                let idx = index(ch, q).unwrap_or(q - ch.sa);
+                let to = ch.reg(func, idx);
+                if is_def {
+                    map.push((ch.r, Access::Def, to));
+                }
+                if is_use {
+                    map.push((ch.r, Access::Use, to));
                 }
             }
+            if !map.is_empty() {
+                func.insts[c].map_regs(|acc, r| {
+                    map.iter()
+                        .find(|(from, a, _)| *from == r && *a == acc)
+                        .map_or(r, |&(_, _, to)| to)
+                });
+            }
+            v.push(c);
         }
-        for chain in chains.iter().filter(|_| copies) {
-            for i in (1..chain.len()).rev() {
-                if let Some(m) = func.new_mov(chain[i], chain[i - 1]) {
-                    v.push(m);
+        if copies {
+            for ch in chains.iter() {
+                for i in (1..=ch.d).rev() {
+                    if let Some(m) = func.new_mov(ch.regs[&i], ch.regs[&(i - 1)]) {
+                        v.push(m);
+                    }
                 }
             }
         }
         placed += v.len();
         v
     };
-    let s = stages;
-    // Prologue steps: in the header (step 0), then in blocks after it.
-    let mut prologue_blocks = Vec::new();
+    // Prologue and its exit epilogues: iteration j = step - q lives in
+    // index S-1-sa-j.
+    let straight =
+        |p: i64| move |ch: &Chain, q: i64| -> Option<i64> { Some(s - 1 - ch.sa - (p - q)) };
+    let mut prologue_exits = Vec::new();
     let mut after = header;
     for p in 0..s - 1 {
-        let mut insts = step(func, 0, p, true);
+        let mut insts = step(func, &mut chains, 0, p, &straight(p), false);
         let exit_bra = func.clone_inst(branch).unwrap_or(branch);
         func.insts[exit_bra].guard = Some(exit_guard);
         insts.push(exit_bra);
@@ -538,10 +572,11 @@ pub fn emit_pipelined(
         } else {
             after = place_block(func, Some(after), insts);
         }
-        prologue_blocks.push(exit_bra);
+        prologue_exits.push(exit_bra);
     }
     // The kernel loops on itself with the original branch.
-    let mut kernel_insts = step(func, 0, s - 1, true);
+    let kernel_index = |_: &Chain, _: i64| -> Option<i64> { None };
+    let mut kernel_insts = step(func, &mut chains, 0, s - 1, &kernel_index, true);
     kernel_insts.push(branch);
     let kernel = place_block(func, Some(after), kernel_insts);
     func.insts[branch].map_labels(|l| if l == header { kernel } else { l });
@@ -550,26 +585,80 @@ pub fn emit_pipelined(
     let mut annotations = std::mem::take(&mut func.blocks[header].annotations);
     annotations.push(PIPELINED.to_string());
     func.blocks[kernel].annotations = annotations;
-    // Kernel epilogue.
+    // `mov r, <register of the last iteration>` where that is not `r`.
+    let live_out = |func: &mut Function, chains: &mut Vec<Chain>, last: &dyn Fn(&Chain) -> i64| {
+        let mut v = Vec::new();
+        for ch in chains.iter_mut() {
+            let idx = last(ch);
+            if idx != 0 {
+                let from = ch.reg(func, idx);
+                if let Some(m) = func.new_mov(ch.r, from) {
+                    v.push(m);
+                }
+            }
+        }
+        v
+    };
+    // Kernel epilogue: step k+t, iteration k + (t - q) in index
+    // 1 - sa - (t - q); the last iteration (k) in 1 - sa (`r` itself, or
+    // `r_1`, a copy of it, when the def is in stage 0).
     let mut insts = Vec::new();
     for t in 1..s {
-        insts.extend(step(func, t, s - 1, t + 1 < s));
+        let index = move |ch: &Chain, q: i64| -> Option<i64> { Some(1 - ch.sa - (t - q)) };
+        insts.extend(step(func, &mut chains, t, s - 1, &index, false));
     }
+    insts.extend(live_out(func, &mut chains, &|ch: &Chain| {
+        if ch.sa == 0 {
+            0
+        } else {
+            1 - ch.sa
+        }
+    }));
     insts.push(new_bra(func, exit));
     let mut last = place_block(func, Some(kernel), insts);
     // The epilogue of prologue step p: steps p+t run stages t..=min(p+t, s-1).
-    for (p, &exit_bra) in prologue_blocks.iter().enumerate() {
-        let p = p as u32;
+    for (p, &exit_bra) in prologue_exits.iter().enumerate() {
+        let p = p as i64;
         let mut insts = Vec::new();
         for t in 1..s {
-            insts.extend(step(func, t, (p + t).min(s - 1), t + 1 < s));
+            insts.extend(step(
+                func,
+                &mut chains,
+                t,
+                (p + t).min(s - 1),
+                &straight(p + t),
+                false,
+            ));
         }
-        let is_last = p + 2 == s;
-        if !is_last {
+        insts.extend(live_out(func, &mut chains, &|ch: &Chain| s - 1 - ch.sa - p));
+        if p + 2 != s {
             insts.push(new_bra(func, exit));
         }
         last = place_block(func, Some(last), insts);
         func.insts[exit_bra].operands = vec![Operand::Label(last)];
     }
     placed
+}
+
+/// A renamed register: `regs[i]` holds the value of the iteration `i`
+/// iterations older than the one whose def writes `regs[0] = r` (indices
+/// `1..=d` are the kernel's copies; others are fresh registers of the
+/// straight-line code).
+struct Chain {
+    r: RegId,
+    def: usize,
+    sa: i64,
+    d: i64,
+    regs: std::collections::BTreeMap<i64, RegId>,
+}
+
+impl Chain {
+    fn reg(&mut self, func: &mut Function, idx: i64) -> RegId {
+        if let Some(&r) = self.regs.get(&idx) {
+            return r;
+        }
+        let r = func.clone_reg(self.r).unwrap_or(self.r);
+        self.regs.insert(idx, r);
+        r
+    }
 }
