@@ -55,9 +55,22 @@
 //! length of one iteration's critical path; otherwise the loop is reported
 //! as not worth it.
 //!
+//! # Relation to cicc's machine-pipeliner
+//!
+//! The DDG, RecMII, ResMII, the modulo reservation table and this phase's
+//! iterative scheduler live in [`super::modulo`], shared with cicc's
+//! MachinePipeliner ([`super::machine_pipeliner`], swing modulo scheduling,
+//! seed 003), which runs earlier in the pipeline and does rewrite a loop
+//! into a prologue, kernel and epilogues ([`super::modulo::emit_pipelined`]).
+//! This phase sees such a kernel as an ordinary single-block loop and
+//! reports on it; in the real toolchain ptxas likewise re-pipelines what
+//! cicc emitted.
+//!
 //! # Not done
 //!
-//! The prologue/kernel/epilogue rewrite at the PTX level. ptxas re-runs its
+//! The prologue/kernel/epilogue rewrite at the PTX level (the generator is
+//! in [`super::modulo`]; this phase's schedule keeps no anti/output
+//! dependences and no stage-0 loop control, which the generator needs). ptxas re-runs its
 //! own pipeliner and post-RA scheduler on whatever PTX it gets, and a PTX
 //! prologue/epilogue needs a trip count of at least the stage count (a
 //! runtime check and a fallback loop for unknown counts); the time went to
