@@ -426,8 +426,8 @@ pub fn respects(edges: &[Edge], times: &[i64], ii: u32) -> bool {
 /// iteration `k - sa - i` when kernel step `k` starts, and iteration
 /// `k - sa - i + 1` after its copies), extended with fresh registers for
 /// the iterations the kernel never holds; an epilogue ends with `mov r,
-/// <the last iteration's register>` when that is not `r`, so that `r` after
-/// the loop is the original value.
+/// <the last iteration's register>` when that is not `r` and `r` is read
+/// outside the loop block, so that `r` after the loop is the original value.
 ///
 /// Control: the branch of iteration `j` decides whether iteration `j + 1`
 /// exists, and reads a predicate written in stage 0, i.e. in step `j`; so the
@@ -468,6 +468,14 @@ pub fn emit_pipelined(
         .iter()
         .map(|&i| defs_and_uses(&func.insts[i]))
         .collect();
+    // Registers read outside the loop block (possibly live after it).
+    let outside: Vec<RegId> = func
+        .layout
+        .iter()
+        .filter(|&&b| b != header)
+        .flat_map(|&b| func.blocks[b].insts.iter())
+        .flat_map(|&i| defs_and_uses(&func.insts[i]).uses)
+        .collect();
     let mut chains: Vec<Chain> = Vec::new();
     for &r in renamed {
         let Some(a) = dus.iter().position(|d| d.defs.contains(&r)) else {
@@ -492,6 +500,7 @@ pub fn emit_pipelined(
         }
         chains.push(Chain {
             r,
+            live_out: outside.contains(&r),
             def: a,
             sa: i64::from(stage(a)),
             d: i64::from(d),
@@ -588,7 +597,7 @@ pub fn emit_pipelined(
     // `mov r, <register of the last iteration>` where that is not `r`.
     let live_out = |func: &mut Function, chains: &mut Vec<Chain>, last: &dyn Fn(&Chain) -> i64| {
         let mut v = Vec::new();
-        for ch in chains.iter_mut() {
+        for ch in chains.iter_mut().filter(|ch| ch.live_out) {
             let idx = last(ch);
             if idx != 0 {
                 let from = ch.reg(func, idx);
@@ -646,6 +655,8 @@ pub fn emit_pipelined(
 /// straight-line code).
 struct Chain {
     r: RegId,
+    /// Read outside the loop block: an epilogue ends with `mov r, ...`.
+    live_out: bool,
     def: usize,
     sa: i64,
     d: i64,
