@@ -319,7 +319,7 @@ fn register_pressure_back_off() {
     let insts = &f.blocks[header].insts;
     let (branch, body) = insts.split_last().expect("body");
     let guard = f.insts[*branch].guard.map(|g| g.reg);
-    let renamed = renamable(f, body, guard);
+    let renamed = renamable(f, header, body, guard);
     let ddg = Ddg::build(f, body, &target, DepKinds::All, &renamed);
     let control: Vec<usize> = vec![body.len() - 1];
     let mut cfg = Config {

@@ -177,7 +177,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             Err(why) => (RemarkKind::Missed, format!("not pipelined: {why}")),
             Ok(shape) => {
                 let guard = input.insts[shape.branch].guard.map(|g| g.reg);
-                let renamed = modulo::renamable(input, &shape.body, guard);
+                let renamed = modulo::renamable(input, header, &shape.body, guard);
                 let ddg = Ddg::build(input, &shape.body, &target, DepKinds::All, &renamed);
                 let control = control_nodes(input, &shape);
                 match sms(&ddg, &control, &target, &cfg) {

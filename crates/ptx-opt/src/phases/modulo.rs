@@ -27,7 +27,7 @@
 use ptx_analysis::latency::{inst_latency, InstLatency};
 use ptx_analysis::{Pipe, Target};
 use ptx_ir::ir::def_use::defs_and_uses;
-use ptx_ir::ir::{Access, BlockId, Function, Guard, InstId, Operand, RegId};
+use ptx_ir::ir::{BlockId, Function, Guard, InstId, Operand, RegId};
 
 use super::loop_common::{new_bra, place_block};
 
@@ -53,11 +53,24 @@ pub fn control_or_barrier(inst: &ptx_ir::ir::Inst) -> Option<String> {
 /// The registers whose values the code generator may rename across stages
 /// (so the DDG leaves out their anti and output edges): written by exactly
 /// one instruction of the body, unguarded, that does not also read it; read
-/// only after that instruction (not loop-carried); scalar; not `exclude`
-/// (the back edge's predicate). Their value of one iteration is then fully
-/// defined by the body before any use, and copies can carry it to later
-/// stages.
-pub fn renamable(func: &Function, body: &[InstId], exclude: Option<RegId>) -> Vec<RegId> {
+/// only after that instruction (not loop-carried); scalar; not read outside
+/// the loop block `header`; not `exclude` (the back edge's predicate). Their
+/// value of one iteration is then fully defined by the body before any use
+/// and dead after the iteration, so each iteration may write it to a
+/// register of its own (modulo variable expansion).
+pub fn renamable(
+    func: &Function,
+    header: BlockId,
+    body: &[InstId],
+    exclude: Option<RegId>,
+) -> Vec<RegId> {
+    let outside: Vec<RegId> = func
+        .layout
+        .iter()
+        .filter(|&&b| b != header)
+        .flat_map(|&b| func.blocks[b].insts.iter())
+        .flat_map(|&i| defs_and_uses(&func.insts[i]).uses)
+        .collect();
     let dus: Vec<_> = body
         .iter()
         .map(|&i| defs_and_uses(&func.insts[i]))
@@ -71,6 +84,7 @@ pub fn renamable(func: &Function, body: &[InstId], exclude: Option<RegId>) -> Ve
                 || du.uses.contains(&r)
                 || !func.has_reg(r)
                 || func.regs[r].vector.is_some()
+                || outside.contains(&r)
             {
                 continue;
             }
@@ -415,29 +429,27 @@ pub fn respects(edges: &[Edge], times: &[i64], ii: u32) -> bool {
 /// output, memory) runs in the original order, and the registers and memory
 /// after the loop are the original ones.
 ///
-/// The registers of `renamed` ([`renamable`]: one def `a` in stage `sa`,
-/// uses after it, the DDG left out their anti and output edges) whose uses
-/// reach `d >= 1` stages past the def get registers `r_1..r_d`: in the
-/// kernel a use `i` stages after the def reads `r_i` and the copies
-/// `r_d = r_(d-1); ...; r_1 = r` end every step, so a use reads the value of
-/// its own iteration. The prologue and the epilogues are straight-line code
-/// and need no copies: there the def of iteration `j` writes, and its uses
-/// read, the register the kernel expects iteration `j` in (`r_i` holds
-/// iteration `k - sa - i` when kernel step `k` starts, and iteration
-/// `k - sa - i + 1` after its copies), extended with fresh registers for
-/// the iterations the kernel never holds; an epilogue ends with `mov r,
-/// <the last iteration's register>` when that is not `r` and `r` is read
-/// outside the loop block, so that `r` after the loop is the original value.
+/// Modulo variable expansion for the registers of `renamed` ([`renamable`]:
+/// one def in stage `sa`, uses after it, not read after the loop; the DDG
+/// left out their anti and output edges) whose uses reach `d >= 1` stages
+/// past the def: with `U = 1 + max d`, iteration `j` writes and reads the
+/// `j mod U`-th of `U` registers (the first is `r` itself). A value lives at
+/// most `d + 1 <= U` consecutive iterations, so no live value is
+/// overwritten. The kernel is unrolled `U` times (copy `c` runs step
+/// `k = stages - 1 + c (mod U)`), each copy testing the exit, and each
+/// kernel copy has its own epilogue (the registers of the iterations in
+/// flight depend on `k mod U`). No copies: the pipelined loop executes
+/// exactly the original instructions.
 ///
 /// Control: the branch of iteration `j` decides whether iteration `j + 1`
 /// exists, and reads a predicate written in stage 0, i.e. in step `j`; so the
 /// end of step `j` tests it. Prologue step `p` (stages `0..=p`, for `p` in
 /// `0..stages-1`) exits to its own epilogue (the stages of iterations
 /// `0..=p` not run yet); the kernel (every stage) loops while the predicate
-/// holds and then falls into the kernel epilogue (steps `k+1..k+stages-1`,
-/// stages `t..stages`). No instruction runs for an iteration the original
-/// loop would not run, whatever the trip count (the block runs at least once,
-/// as the original's).
+/// holds and then goes to its epilogue (steps `k+1..k+stages-1`, stages
+/// `t..stages`). No instruction runs for an iteration the original loop
+/// would not run, whatever the trip count (the block runs at least once, as
+/// the original's).
 ///
 /// Returns the number of instructions placed.
 #[allow(clippy::too_many_arguments)]
@@ -453,7 +465,7 @@ pub fn emit_pipelined(
     renamed: &[RegId],
 ) -> usize {
     let n = body.len();
-    let s = stages as i64;
+    let s = i64::from(stages);
     let stage = |k: usize| times[k] / ii;
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&k| (times[k] % ii, std::cmp::Reverse(stage(k)), k));
@@ -468,58 +480,42 @@ pub fn emit_pipelined(
         .iter()
         .map(|&i| defs_and_uses(&func.insts[i]))
         .collect();
-    // Registers read outside the loop block (possibly live after it).
-    let outside: Vec<RegId> = func
-        .layout
-        .iter()
-        .filter(|&&b| b != header)
-        .flat_map(|&b| func.blocks[b].insts.iter())
-        .flat_map(|&i| defs_and_uses(&func.insts[i]).uses)
-        .collect();
-    let mut chains: Vec<Chain> = Vec::new();
+    // (register, def node, d) of the expanded registers.
+    let mut expanded: Vec<(RegId, usize, u32)> = Vec::new();
     for &r in renamed {
         let Some(a) = dus.iter().position(|d| d.defs.contains(&r)) else {
             continue;
         };
-        let users: Vec<usize> = (0..n).filter(|&u| dus[u].uses.contains(&r)).collect();
-        let d = users
-            .iter()
-            .map(|&u| stage(u).saturating_sub(stage(a)))
+        let d = (0..n)
+            .filter(|&u| dus[u].uses.contains(&r))
+            .map(|u| stage(u).saturating_sub(stage(a)))
             .max()
             .unwrap_or(0);
-        if d == 0 {
-            continue;
+        if d > 0 {
+            expanded.push((r, a, d));
         }
-        let mut regs = std::collections::BTreeMap::new();
-        regs.insert(0i64, r);
-        for i in 1..=i64::from(d) {
+    }
+    let u = expanded
+        .iter()
+        .map(|e| i64::from(e.2) + 1)
+        .max()
+        .unwrap_or(1);
+    let mut regs: Vec<Vec<RegId>> = Vec::new();
+    for &(r, _, _) in &expanded {
+        let mut v = vec![r];
+        for _ in 1..u {
             let Some(c) = func.clone_reg(r) else {
                 return 0;
             };
-            regs.insert(i, c);
+            v.push(c);
         }
-        chains.push(Chain {
-            r,
-            live_out: outside.contains(&r),
-            def: a,
-            sa: i64::from(stage(a)),
-            d: i64::from(d),
-            regs,
-        });
+        regs.push(v);
     }
     let mut placed = 0usize;
-    // One step: the instances of stages `lo..=hi` in schedule order, as
-    // clones. `index(chain, q)`: the register index the instance of stage
-    // `q` uses for the chain (`None`: the kernel's, `q - sa`), then the
-    // kernel's copies when `copies`.
-    let mut step = |func: &mut Function,
-                    chains: &mut Vec<Chain>,
-                    lo: i64,
-                    hi: i64,
-                    index: &dyn Fn(&Chain, i64) -> Option<i64>,
-                    copies: bool|
-     -> Vec<InstId> {
-        let mut v = Vec::new();
+    // Step `v` restricted to stages `lo..=hi`: stage `q` of iteration
+    // `v - q`, whose expanded registers are the `(v - q) mod U`-th.
+    let mut step = |func: &mut Function, v: i64, lo: i64, hi: i64| -> Vec<InstId> {
+        let mut out = Vec::new();
         for &k in &order {
             let q = i64::from(stage(k));
             if q < lo || q > hi {
@@ -528,51 +524,30 @@ pub fn emit_pipelined(
             let Some(c) = func.clone_inst(body[k]) else {
                 continue;
             };
-            let mut map: Vec<(RegId, Access, RegId)> = Vec::new();
-            for ch in chains.iter_mut() {
-                let is_def = ch.def == k;
-                let is_use = dus[k].uses.contains(&ch.r);
-                if !is_def && !is_use {
-                    continue;
-                }
-                let idx = index(ch, q).unwrap_or(q - ch.sa);
-                let to = ch.reg(func, idx);
-                if is_def {
-                    map.push((ch.r, Access::Def, to));
-                }
-                if is_use {
-                    map.push((ch.r, Access::Use, to));
-                }
-            }
+            let slot = (v - q).rem_euclid(u) as usize;
+            let map: Vec<(RegId, RegId)> = expanded
+                .iter()
+                .zip(&regs)
+                .filter(|((r, a, _), _)| *a == k || dus[k].uses.contains(r))
+                .map(|((r, _, _), rs)| (*r, rs[slot]))
+                .collect();
             if !map.is_empty() {
-                func.insts[c].map_regs(|acc, r| {
+                func.insts[c].map_regs(|_, r| {
                     map.iter()
-                        .find(|(from, a, _)| *from == r && *a == acc)
-                        .map_or(r, |&(_, _, to)| to)
+                        .find(|(from, _)| *from == r)
+                        .map_or(r, |&(_, to)| to)
                 });
             }
-            v.push(c);
+            out.push(c);
         }
-        if copies {
-            for ch in chains.iter() {
-                for i in (1..=ch.d).rev() {
-                    if let Some(m) = func.new_mov(ch.regs[&i], ch.regs[&(i - 1)]) {
-                        v.push(m);
-                    }
-                }
-            }
-        }
-        placed += v.len();
-        v
+        placed += out.len();
+        out
     };
-    // Prologue and its exit epilogues: iteration j = step - q lives in
-    // index S-1-sa-j.
-    let straight =
-        |p: i64| move |ch: &Chain, q: i64| -> Option<i64> { Some(s - 1 - ch.sa - (p - q)) };
-    let mut prologue_exits = Vec::new();
+    // Prologue: step p in the header (p = 0) or blocks after it.
+    let mut exits: Vec<(InstId, i64)> = Vec::new(); // (exit branch, step)
     let mut after = header;
     for p in 0..s - 1 {
-        let mut insts = step(func, &mut chains, 0, p, &straight(p), false);
+        let mut insts = step(func, p, 0, p);
         let exit_bra = func.clone_inst(branch).unwrap_or(branch);
         func.insts[exit_bra].guard = Some(exit_guard);
         insts.push(exit_bra);
@@ -581,95 +556,75 @@ pub fn emit_pipelined(
         } else {
             after = place_block(func, Some(after), insts);
         }
-        prologue_exits.push(exit_bra);
+        exits.push((exit_bra, p));
     }
-    // The kernel loops on itself with the original branch.
-    let kernel_index = |_: &Chain, _: i64| -> Option<i64> { None };
-    let mut kernel_insts = step(func, &mut chains, 0, s - 1, &kernel_index, true);
-    kernel_insts.push(branch);
-    let kernel = place_block(func, Some(after), kernel_insts);
-    func.insts[branch].map_labels(|l| if l == header { kernel } else { l });
+    let prologue_exits = exits.len();
+    // The kernel, unrolled U times; the last copy loops to the first.
     let pragmas = std::mem::take(&mut func.blocks[header].pragmas);
-    func.blocks[kernel].pragmas = pragmas;
     let mut annotations = std::mem::take(&mut func.blocks[header].annotations);
     annotations.push(PIPELINED.to_string());
-    func.blocks[kernel].annotations = annotations;
-    // `mov r, <register of the last iteration>` where that is not `r`.
-    let live_out = |func: &mut Function, chains: &mut Vec<Chain>, last: &dyn Fn(&Chain) -> i64| {
-        let mut v = Vec::new();
-        for ch in chains.iter_mut().filter(|ch| ch.live_out) {
-            let idx = last(ch);
-            if idx != 0 {
-                let from = ch.reg(func, idx);
-                if let Some(m) = func.new_mov(ch.r, from) {
-                    v.push(m);
-                }
-            }
-        }
-        v
-    };
-    // Kernel epilogue: step k+t, iteration k + (t - q) in index
-    // 1 - sa - (t - q); the last iteration (k) in 1 - sa (`r` itself, or
-    // `r_1`, a copy of it, when the def is in stage 0).
-    let mut insts = Vec::new();
-    for t in 1..s {
-        let index = move |ch: &Chain, q: i64| -> Option<i64> { Some(1 - ch.sa - (t - q)) };
-        insts.extend(step(func, &mut chains, t, s - 1, &index, false));
-    }
-    insts.extend(live_out(func, &mut chains, &|ch: &Chain| {
-        if ch.sa == 0 {
-            0
+    let mut kernel_first = None;
+    let mut last_copy_exit = None;
+    for c in 0..u {
+        let v = s - 1 + c;
+        let mut insts = step(func, v, 0, s - 1);
+        let br = if c + 1 == u {
+            branch
         } else {
-            1 - ch.sa
+            let b = func.clone_inst(branch).unwrap_or(branch);
+            func.insts[b].guard = Some(exit_guard);
+            exits.push((b, v));
+            b
+        };
+        insts.push(br);
+        after = place_block(func, Some(after), insts);
+        if c == 0 {
+            kernel_first = Some(after);
+            func.blocks[after].pragmas = pragmas.clone();
+            func.blocks[after].annotations = annotations.clone();
         }
-    }));
-    insts.push(new_bra(func, exit));
-    let mut last = place_block(func, Some(kernel), insts);
-    // The epilogue of prologue step p: steps p+t run stages t..=min(p+t, s-1).
-    for (p, &exit_bra) in prologue_exits.iter().enumerate() {
-        let p = p as i64;
+        if c + 1 == u {
+            last_copy_exit = Some(v);
+        }
+    }
+    let Some(kernel) = kernel_first else {
+        return placed;
+    };
+    func.insts[branch].map_labels(|l| if l == header { kernel } else { l });
+    // Epilogues: after the last kernel copy (falls into it), then the other
+    // kernel copies' and the prologue's. Steps v+t run stages t..=min(v+t,
+    // s-1) (all of them after the kernel, where v >= s-1).
+    let epilogue = |func: &mut Function,
+                    step: &mut dyn FnMut(&mut Function, i64, i64, i64) -> Vec<InstId>,
+                    v: i64| {
         let mut insts = Vec::new();
         for t in 1..s {
-            insts.extend(step(
-                func,
-                &mut chains,
-                t,
-                (p + t).min(s - 1),
-                &straight(p + t),
-                false,
-            ));
+            insts.extend(step(func, v + t, t, (v + t).min(s - 1)));
         }
-        insts.extend(live_out(func, &mut chains, &|ch: &Chain| s - 1 - ch.sa - p));
-        if p + 2 != s {
+        insts
+    };
+    let mut last = after;
+    let mut pending: Vec<(Option<InstId>, i64)> = Vec::new();
+    if let Some(v) = last_copy_exit {
+        pending.push((None, v));
+    }
+    // Kernel copies' exits first, then the prologue's.
+    for &(b, v) in exits[prologue_exits..]
+        .iter()
+        .chain(&exits[..prologue_exits])
+    {
+        pending.push((Some(b), v));
+    }
+    let count = pending.len();
+    for (i, (b, v)) in pending.into_iter().enumerate() {
+        let mut insts = epilogue(func, &mut step, v);
+        if i + 1 < count {
             insts.push(new_bra(func, exit));
         }
         last = place_block(func, Some(last), insts);
-        func.insts[exit_bra].operands = vec![Operand::Label(last)];
+        if let Some(b) = b {
+            func.insts[b].operands = vec![Operand::Label(last)];
+        }
     }
     placed
-}
-
-/// A renamed register: `regs[i]` holds the value of the iteration `i`
-/// iterations older than the one whose def writes `regs[0] = r` (indices
-/// `1..=d` are the kernel's copies; others are fresh registers of the
-/// straight-line code).
-struct Chain {
-    r: RegId,
-    /// Read outside the loop block: an epilogue ends with `mov r, ...`.
-    live_out: bool,
-    def: usize,
-    sa: i64,
-    d: i64,
-    regs: std::collections::BTreeMap<i64, RegId>,
-}
-
-impl Chain {
-    fn reg(&mut self, func: &mut Function, idx: i64) -> RegId {
-        if let Some(&r) = self.regs.get(&idx) {
-            return r;
-        }
-        let r = func.clone_reg(self.r).unwrap_or(self.r);
-        self.regs.insert(idx, r);
-        r
-    }
 }
