@@ -1,5 +1,5 @@
 //! cicc's machine pipeliner against the emulator: loops of several shapes
-//! (stage-crossing values renamed through copies, loop-carried values,
+//! (stage-crossing values expanded over registers, loop-carried values,
 //! guarded instructions, loads and stores that alias across iterations,
 //! 64-bit and descending induction variables), pipelined with the seed's
 //! defaults and with forced IIs and stage limits that give 2, 3 and 4

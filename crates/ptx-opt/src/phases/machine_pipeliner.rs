@@ -54,9 +54,12 @@
 //!   then the other nodes; inside a set the
 //!   order swings between top-down (highest height first, successors
 //!   next) and bottom-up (deepest first, predecessors next).
-//! - Code generation is not MVE: PTX registers are not SSA, so the kernel
-//!   keeps register names and the schedule honours anti and output
-//!   dependences; [`super::modulo::emit_pipelined`] explains why the result
+//! - Code generation is MVE (the seed's default `pipeliner-mve-cg`),
+//!   adapted to registers that are not SSA: only the values written once
+//!   per iteration, read after their def and not after the loop
+//!   ([`super::modulo::renamable`]) are expanded; every other register
+//!   keeps its name and the schedule honours its anti and output
+//!   dependences. [`super::modulo::emit_pipelined`] explains why the result
 //!   is exact. The loop's own exit test must be decided in stage 0 (the
 //!   predicate of the back edge written in stage 0), so that no iteration
 //!   starts before the test that says it exists: the prologue tests after
