@@ -350,3 +350,27 @@ fn register_pressure_back_off() {
     cfg.register_pressure_margin = 100;
     assert!(sms(&ddg, &control, &target, &cfg).is_err());
 }
+
+/// A body near the size bound (252 instructions) is scheduled in bounded
+/// time and stays exact; one over it (300) is refused.
+#[test]
+fn large_bodies() {
+    let body = |groups: usize| {
+        let mut b = String::new();
+        for g in 0..groups {
+            let r = 12 + (g % 20);
+            b.push_str(&format!(
+                "	mul.lo.s32 %r{r}, %r2, {};\n	xor.b32 %r{r}, %r{r}, %r4;\n	add.s32 %r3, %r3, %r{r};\n	shl.b32 %r4, %r4, 1;\n",
+                g + 3
+            ));
+        }
+        b.push_str("	add.s32 %r2, %r2, 1;\n	setp.lt.s32 %p1, %r2, %r5;\n");
+        b
+    };
+    let start = std::time::Instant::now();
+    let (_, message) = check(&kernel(&body(62)), &[], "large");
+    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+    assert!(!message.is_empty());
+    let (ok, message) = check(&kernel(&body(75)), &[], "too large");
+    assert!(!ok && message.contains("at most 256"), "{message}");
+}

@@ -606,8 +606,14 @@ fn node_order(ddg: &Ddg, asap: &[i64], alap: &[i64], control: &[usize]) -> Vec<u
     }
     let mut ordered = vec![false; n];
     let mut order = Vec::with_capacity(n);
-    let preds = |k: usize| ddg.edges.iter().filter(move |e| e.to == k).map(|e| e.from);
-    let succs = |k: usize| ddg.edges.iter().filter(move |e| e.from == k).map(|e| e.to);
+    let mut pred_lists = vec![Vec::new(); n];
+    let mut succ_lists = vec![Vec::new(); n];
+    for e in &ddg.edges {
+        pred_lists[e.to].push(e.from);
+        succ_lists[e.from].push(e.to);
+    }
+    let preds = |k: usize| pred_lists[k].iter().copied();
+    let succs = |k: usize| succ_lists[k].iter().copied();
     for (_, set) in sets {
         let member = |k: usize| set.contains(&k);
         // Start bottom-up from nodes whose successors are ordered, top-down
@@ -716,6 +722,14 @@ fn try_ii(ddg: &Ddg, control: &[usize], target: &Target, ii: u32) -> Result<Vec<
             )
         })
         .collect();
+    // The constraints touching each node.
+    let mut cons_of = vec![Vec::new(); n];
+    for (c, &(from, to, _, _)) in cons.iter().enumerate() {
+        cons_of[from].push(c);
+        if to != from {
+            cons_of[to].push(c);
+        }
+    }
     let is_control = |k: usize| control.contains(&k);
     let mut times: Vec<Option<i64>> = vec![None; n];
     let mut mrt = Mrt::new(ii, target);
@@ -724,7 +738,7 @@ fn try_ii(ddg: &Ddg, control: &[usize], target: &Target, ii: u32) -> Result<Vec<
         let mut late: Option<i64> = None;
         // Whether an in-iteration predecessor / successor is placed.
         let (mut early0, mut late0) = (false, false);
-        for &(from, to, w, d0) in &cons {
+        for &(from, to, w, d0) in cons_of[k].iter().map(|&c| &cons[c]) {
             if to == k {
                 if let Some(t) = times[from] {
                     let v = t + w;
