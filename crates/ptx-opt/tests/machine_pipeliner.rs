@@ -1,6 +1,7 @@
 //! cicc's machine pipeliner against the emulator: loops of several shapes
 //! (stage-crossing values expanded over registers, loop-carried values,
-//! guarded instructions, loads and stores that alias across iterations,
+//! guarded instructions and stores, loads and stores that alias across
+//! iterations, exit tests with `@%p` and `@!%p`,
 //! 64-bit and descending induction variables), pipelined with the seed's
 //! defaults and with forced IIs and stage limits that give 2, 3 and 4
 //! stages (and up to 9 with `pipeliner-max-stages` raised). Every thread
@@ -179,7 +180,28 @@ fn bodies() -> Vec<(&'static str, String)> {
 "
             .into(),
         ),
+        (
+            "a guarded store read back by a load",
+            "	and.b32 %r10, %r2, 3;
+	setp.ne.s32 %p4, %r10, 0;
+	mul.lo.s32 %r11, %r2, %r2;
+	@%p4 st.global.u32 [%rd7], %r11;
+	ld.global.u32 %r12, [%rd7];
+	add.s32 %r3, %r3, %r12;
+	add.s64 %rd7, %rd7, 4;
+	add.s32 %r2, %r2, 1;
+	setp.lt.u32 %p1, %r2, %r5;
+"
+            .into(),
+        ),
     ]
+}
+
+/// The same loop with the exit test inverted: `setp.ge` and `@!%p1 bra`.
+fn negated(text: &str) -> Option<String> {
+    let t = text.replace("setp.lt.s32 %p1,", "setp.ge.s32 %p1,");
+    let t = t.replace("setp.lt.u32 %p1,", "setp.ge.u32 %p1,");
+    (t != text).then(|| t.replace("@%p1 bra $L__LOOP;", "@!%p1 bra $L__LOOP;"))
 }
 
 /// Runs the pipeliner with `knobs`; returns the remark (kind, message) and
@@ -250,8 +272,15 @@ fn int(k: ptx_knobs::IntKnob, v: i64) -> (ptx_knobs::KnobId, KnobValue) {
 fn pipelined_loops_match_the_original_for_every_trip_count() {
     let mut applied = 0;
     let mut stages_seen = std::collections::BTreeSet::new();
+    let mut cases: Vec<(String, String)> = Vec::new();
     for (name, body) in bodies() {
         let text = kernel(&body);
+        if let Some(neg) = negated(&text) {
+            cases.push((format!("{name}, negated exit"), neg));
+        }
+        cases.push((name.to_string(), text));
+    }
+    for (name, text) in cases {
         let mut variants: Vec<Vec<(ptx_knobs::KnobId, KnobValue)>> = vec![
             vec![],
             // Long-latency loads need more stages than the default 3.
