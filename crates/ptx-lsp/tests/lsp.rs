@@ -439,6 +439,11 @@ fn hover_instruction_register_label() {
               - threshold: 300
               - full unroll size: 50
               - level: full
+            - `cicc machine-pipeliner`: No need to pipeline - no overlapped iterations in schedule. (II 5, MII 5)
+              - ResMII: 1
+              - RecMII: 5
+              - MII: 5
+              - II: 5
             - `18 OriLoopSimplification`: already canonical
               - back edges: 1
               - preheader: existing

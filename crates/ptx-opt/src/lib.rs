@@ -53,6 +53,7 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
         PhaseId::OriLoopSimplification => phases::loop_simplification::run(ctx, input),
         PhaseId::OriStrengthReduce => phases::strength_reduce::run(input),
         PhaseId::OriPipelining => phases::pipelining::run(ctx, input),
+        PhaseId::CiccMachinePipeliner => phases::machine_pipeliner::run(id, ctx, input),
         PhaseId::OriLoopFusion => phases::loop_fusion::run(ctx, input),
         PhaseId::OriPerformLiveDeadFirst | PhaseId::OriPerformLiveDeadFourth => {
             phases::live_dead::run(id, input)

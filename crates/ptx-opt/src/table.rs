@@ -185,6 +185,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPipelining => Some(
             "single-block loops: feasibility, MII, modulo schedule and decision, reported (no rewrite) (ptx_opt::phases::pipelining)",
         ),
+        PhaseId::CiccMachinePipeliner => Some(
+            "swing modulo scheduling of single-block loops (II search, seed diagnostics), prologue/kernel/epilogue (ptx_opt::phases::machine_pipeliner)",
+        ),
         PhaseId::OriLoopFusion => Some(
             "fuses adjacent single-block loops with equal trip counts and independent bodies; off unless PerformLoopFusion (ptx_opt::phases::loop_fusion)",
         ),
@@ -227,6 +230,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::OriStrengthReduce
             | PhaseId::OriPipelining
             | PhaseId::OriLoopFusion
+            | PhaseId::CiccMachinePipeliner
             | PhaseId::OriHoistInvariantsEarly
             | PhaseId::OriHoistInvariantsLate
             | PhaseId::OriHoistInvariantsLate2

@@ -25,6 +25,8 @@ pub mod loop_fusion;
 pub mod loop_simplification;
 pub mod loop_unrolling;
 pub mod machine_cse;
+pub mod machine_pipeliner;
+pub mod modulo;
 pub mod pipelining;
 pub mod reassociate;
 pub mod strength_reduce;

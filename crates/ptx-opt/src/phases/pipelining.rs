@@ -55,9 +55,22 @@
 //! length of one iteration's critical path; otherwise the loop is reported
 //! as not worth it.
 //!
+//! # Relation to cicc's machine-pipeliner
+//!
+//! The DDG, RecMII, ResMII, the modulo reservation table and this phase's
+//! iterative scheduler live in [`super::modulo`], shared with cicc's
+//! MachinePipeliner ([`super::machine_pipeliner`], swing modulo scheduling,
+//! seed 003), which runs earlier in the pipeline and does rewrite a loop
+//! into a prologue, kernel and epilogues ([`super::modulo::emit_pipelined`]).
+//! This phase sees such a kernel as an ordinary single-block loop and
+//! reports on it; in the real toolchain ptxas likewise re-pipelines what
+//! cicc emitted.
+//!
 //! # Not done
 //!
-//! The prologue/kernel/epilogue rewrite at the PTX level. ptxas re-runs its
+//! The prologue/kernel/epilogue rewrite at the PTX level (the generator is
+//! in [`super::modulo`]; this phase's schedule keeps no anti/output
+//! dependences and no stage-0 loop control, which the generator needs). ptxas re-runs its
 //! own pipeliner and post-RA scheduler on whatever PTX it gets, and a PTX
 //! prologue/epilogue needs a trip count of at least the stage count (a
 //! runtime check and a fallback loop for unknown counts); the time went to
@@ -67,8 +80,6 @@
 
 use std::sync::Arc;
 
-use ptx_analysis::latency::inst_latency;
-use ptx_analysis::Pipe;
 use ptx_ir::ir::def_use::defs_and_uses;
 use ptx_ir::ir::{Function, InstId};
 use ptx_isa::FamilyId;
@@ -165,17 +176,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     out
 }
 
-/// The schedule found for one loop.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Schedule {
-    pub body: usize,
-    pub res_mii: u32,
-    pub rec_mii: u32,
-    pub ii: u32,
-    pub stages: u32,
-    /// Cycles of one iteration in the schedule (last start + its latency).
-    pub length: u32,
-}
+pub use super::modulo::Schedule;
 
 fn analyze(
     func: &Function,
@@ -203,19 +204,8 @@ fn analyze(
     }
     for &i in body {
         let inst = &func.insts[i];
-        let f = inst.opcode.info.flags;
-        if f.is_barrier()
-            || f.is_fence()
-            || f.is_call()
-            || f.is_convergent()
-            || f.is_atomic()
-            || f.is_volatile()
-            || f.is_terminator()
-        {
-            return Err(format!(
-                "`{}` on the control/barrier path (feasibility filter)",
-                inst.opcode.text()
-            ));
+        if let Some(why) = super::modulo::control_or_barrier(inst) {
+            return Err(why);
         }
         let is_tex = matches!(inst.opcode.info.family, FamilyId::Tex | FamilyId::Tld4);
         if is_tex && !multi_tex_ok && defs_and_uses(inst).defs.len() > 1 {
@@ -225,183 +215,8 @@ fn analyze(
     Ok(schedule(func, &insts, target))
 }
 
-/// A dependence edge.
-#[derive(Clone, Copy, Debug)]
-struct Edge {
-    from: usize,
-    to: usize,
-    latency: u32,
-    distance: u32,
-}
-
-/// Iterative modulo scheduling of a single-block body (the branch included).
+/// Phase 24's iterative modulo scheduling of a single-block body (the
+/// branch included); shared with the cicc pipeliner in [`super::modulo`].
 pub fn schedule(func: &Function, body: &[InstId], target: &ptx_analysis::Target) -> Schedule {
-    let n = body.len();
-    let lat: Vec<_> = body
-        .iter()
-        .map(|&i| inst_latency(func, &func.insts[i], target))
-        .collect();
-    let dus: Vec<_> = body
-        .iter()
-        .map(|&i| defs_and_uses(&func.insts[i]))
-        .collect();
-    let mem: Vec<(bool, bool)> = body
-        .iter()
-        .map(|&i| {
-            let f = func.insts[i].opcode.info.flags;
-            (f.loads(), f.stores())
-        })
-        .collect();
-    let mut edges = Vec::new();
-    for j in 0..n {
-        for k in 0..n {
-            if k == j {
-                continue;
-            }
-            let distance = if k < j { 0 } else { 1 };
-            // True dependence k -> j.
-            if dus[k].defs.iter().any(|r| dus[j].uses.contains(r)) {
-                edges.push(Edge {
-                    from: k,
-                    to: j,
-                    latency: lat[k].stall,
-                    distance,
-                });
-            }
-            // Memory order around stores.
-            let (kl, ks) = mem[k];
-            let (jl, js) = mem[j];
-            if (ks && (jl || js)) || (js && kl) {
-                edges.push(Edge {
-                    from: k,
-                    to: j,
-                    latency: if distance == 0 { 0 } else { 1 },
-                    distance,
-                });
-            }
-        }
-        // A self recurrence (`add %r1, %r1, 1`).
-        if dus[j].defs.iter().any(|r| dus[j].uses.contains(r)) {
-            edges.push(Edge {
-                from: j,
-                to: j,
-                latency: lat[j].stall,
-                distance: 1,
-            });
-        }
-    }
-    // The branch is last in the iteration.
-    let mut counts = [0u32; 7];
-    for l in &lat {
-        counts[l.pipe.index()] += 1;
-    }
-    let res_mii = ptx_analysis::latency::res_mii(&counts, target).max(1);
-    let rec_mii = rec_mii(n, &edges);
-    let mii = res_mii.max(rec_mii).max(1);
-    let total: u32 = lat.iter().map(|l| l.stall.max(1)).sum::<u32>().max(1);
-    let mut ii = mii;
-    loop {
-        if let Some(times) = place(n, &edges, &lat, target, ii) {
-            let length = (0..n)
-                .map(|k| times[k] + lat[k].stall.max(1))
-                .max()
-                .unwrap_or(1);
-            let last_start = times.iter().copied().max().unwrap_or(0);
-            return Schedule {
-                body: n,
-                res_mii,
-                rec_mii,
-                ii,
-                stages: last_start / ii + 1,
-                length,
-            };
-        }
-        ii += 1;
-        if ii > total {
-            return Schedule {
-                body: n,
-                res_mii,
-                rec_mii,
-                ii: total,
-                stages: 1,
-                length: total,
-            };
-        }
-    }
-}
-
-/// The smallest II with no positive cycle of `latency - II * distance`.
-fn rec_mii(n: usize, edges: &[Edge]) -> u32 {
-    if !edges.iter().any(|e| e.distance > 0) {
-        return 0;
-    }
-    let positive = |ii: u32| -> bool {
-        let mut dist = vec![0i64; n];
-        for _ in 0..=n {
-            let mut changed = false;
-            for e in edges {
-                let w = e.latency as i64 - ii as i64 * e.distance as i64;
-                if dist[e.from] + w > dist[e.to] {
-                    dist[e.to] = dist[e.from] + w;
-                    changed = true;
-                }
-            }
-            if !changed {
-                return false;
-            }
-        }
-        true
-    };
-    let total: u32 = edges.iter().map(|e| e.latency).sum::<u32>().max(1);
-    if !positive(0) {
-        return 0;
-    }
-    let (mut lo, mut hi) = (1u32, total);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if positive(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
-
-/// Places every instruction in order at its earliest start satisfying the
-/// placed predecessors, in a modulo reservation table; `None` when one does
-/// not fit or a placed successor's constraint breaks.
-fn place(
-    n: usize,
-    edges: &[Edge],
-    lat: &[ptx_analysis::latency::InstLatency],
-    target: &ptx_analysis::Target,
-    ii: u32,
-) -> Option<Vec<u32>> {
-    let mut times: Vec<Option<u32>> = vec![None; n];
-    let mut mrt = vec![[0u32; 7]; ii as usize];
-    for k in 0..n {
-        let mut earliest = 0i64;
-        for e in edges.iter().filter(|e| e.to == k) {
-            if let Some(t) = times[e.from] {
-                earliest = earliest.max(t as i64 + e.latency as i64 - (ii * e.distance) as i64);
-            }
-        }
-        let earliest = earliest.max(0) as u32;
-        let pipe: Pipe = lat[k].pipe;
-        let width = target.pipe_width(pipe).max(1);
-        let slot =
-            (earliest..earliest + ii).find(|&t| mrt[(t % ii) as usize][pipe.index()] < width)?;
-        mrt[(slot % ii) as usize][pipe.index()] += 1;
-        times[k] = Some(slot);
-    }
-    let times: Vec<u32> = times.into_iter().map(|t| t.unwrap_or(0)).collect();
-    // Every edge (loop-carried ones included) must hold.
-    for e in edges {
-        if (times[e.to] as i64) < times[e.from] as i64 + e.latency as i64 - (ii * e.distance) as i64
-        {
-            return None;
-        }
-    }
-    Some(times)
+    super::modulo::iterative_schedule(func, body, target)
 }
