@@ -40,7 +40,9 @@
 //!    holds `bra Y` (reached from nowhere else), itself followed by `X`,
 //!    becomes `@!%p bra Y` and the jump block goes (the `if (!c) goto
 //!    join; goto else;` ladders of `-O0` code). The branch keeps its own
-//!    opcode (`.uni` or not).
+//!    opcode (`.uni` or not). Not when `Y` heads a dead end (an
+//!    out-of-line `abort(); exit;` path entered only through `Y`): ptxas
+//!    allocates more registers for the inverted form there.
 //!
 //! # What it never does
 //!
@@ -671,6 +673,41 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
     any
 }
 
+/// Whether `y` heads a dead-end region: the blocks reachable from it (at
+/// most [`DEAD_END_BLOCKS`]) are entered only through `y` and none of them
+/// leads back (the out-of-line `abort(); exit;` paths of `-O3` code). Rule 7
+/// leaves a jump to such a region alone: ptxas lays out and allocates
+/// `@p bra X; bra.uni Y; X:` better than `@!p bra Y; X:` when `Y` never
+/// returns (2 to 4 more registers on three dealii kernels, `cargo xtask
+/// regs`), and the -O0 ladders rule 7 is for jump to a join block, which
+/// has another predecessor.
+fn dead_end(g: &cfg::Cfg, y: BlockId) -> bool {
+    let mut seen = vec![y];
+    let mut stack = vec![y];
+    while let Some(b) = stack.pop() {
+        for &s in g.succs(b) {
+            if s == y || seen.contains(&s) {
+                // A loop back to the region's head, or a join inside it.
+                if s == y {
+                    return false;
+                }
+                continue;
+            }
+            if seen.len() == DEAD_END_BLOCKS {
+                return false;
+            }
+            seen.push(s);
+            stack.push(s);
+        }
+    }
+    seen[1..]
+        .iter()
+        .all(|&b| g.preds(b).iter().all(|p| seen.contains(p)))
+}
+
+/// The most blocks [`dead_end`] follows from a jump target.
+const DEAD_END_BLOCKS: usize = 8;
+
 /// Rule 7.
 fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
     let keep = branch_target_blocks(f);
@@ -696,6 +733,7 @@ fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
             continue;
         };
         if y == b
+            || dead_end(&g, y)
             || g.preds(b) != [a]
             || keep.contains(&b)
             || named.contains(&b)
