@@ -19,16 +19,8 @@ fn build(path: &Path, text: &str) -> Option<String> {
 /// Whether `path` builds; panics when the third round differs from the
 /// second.
 /// Files on which the pipeline still changes its own output after a second
-/// round (known, open): LICM (phases 79/88, after the commoning phases have
-/// run) hoists a copy of a value the other path already computed, which the
-/// next round's GvnCse removes; and on one dealii kernel phase 18 inverts a
-/// loop whose multi-block exit test phase 22 left, again each round. Both
-/// are convergence, not correctness: `ptxopt verify` is equal on every
-/// round. Any other file must be a fixed point.
-const NOT_YET_FIXED_POINTS: &[&str] = &[
-    "OriHoistInvariantsEarly/no_fire.ptx",
-    "matrix_free_device_matrix_vector_01.1.sm_80.ptx",
-];
+/// round (known, open). Empty: every file must be a fixed point.
+const NOT_YET_FIXED_POINTS: &[&str] = &[];
 
 fn check(path: &Path) -> bool {
     let known = NOT_YET_FIXED_POINTS
