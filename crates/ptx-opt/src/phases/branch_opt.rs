@@ -40,8 +40,8 @@
 //!    holds `bra Y` (reached from nowhere else), itself followed by `X`,
 //!    becomes `@!%p bra Y` and the jump block goes (the `if (!c) goto
 //!    join; goto else;` ladders of `-O0` code). The branch keeps its own
-//!    opcode (`.uni` or not). Not when `Y` heads a dead end (an
-//!    out-of-line `abort(); exit;` path entered only through `Y`): ptxas
+//!    opcode (`.uni` or not). Not when the jump is the only way into `Y`
+//!    and `Y` heads a dead end (an out-of-line `abort(); exit;` path): ptxas
 //!    allocates more registers for the inverted form there.
 //!
 //! # What it never does
@@ -676,7 +676,7 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
 /// Whether `y` heads a dead-end region: the blocks reachable from it (at
 /// most [`DEAD_END_BLOCKS`]) are entered only through `y` and none of them
 /// leads back (the out-of-line `abort(); exit;` paths of `-O3` code). Rule 7
-/// leaves a jump to such a region alone: ptxas lays out and allocates
+/// leaves a jump to such a region alone when the jump is its only entry: ptxas lays out and allocates
 /// `@p bra X; bra.uni Y; X:` better than `@!p bra Y; X:` when `Y` never
 /// returns (2 to 4 more registers on three dealii kernels, `cargo xtask
 /// regs`), and the -O0 ladders rule 7 is for jump to a join block, which
@@ -733,7 +733,7 @@ fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
             continue;
         };
         if y == b
-            || dead_end(&g, y)
+            || (g.preds(y) == [b] && dead_end(&g, y))
             || g.preds(b) != [a]
             || keep.contains(&b)
             || named.contains(&b)
