@@ -74,7 +74,7 @@ use std::sync::Arc;
 use ptx_analysis::cfg;
 use ptx_ir::ir::{BlockId, Function, InstId, LocalDecl, Operand, RegId};
 use ptx_isa::{FamilyId, Ty};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::known::{
     give_locs, is_param, known_pred, plain_reg, reads_outside_guard, remove_keeping_locs, Facts,
@@ -514,6 +514,23 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
     };
     let mut any = false;
     let candidates: Vec<BlockId> = f.layout.iter().copied().filter(|&b| b != entry).collect();
+    // The placed instructions naming each block as a label: a redirect
+    // visits only those (`Function::replace_branch_target` scans every
+    // instruction, once per empty block: quadratic on the `-g` modules, whose
+    // `$L__tmp` labels are empty blocks).
+    let mut users: FxHashMap<BlockId, Vec<InstId>> = FxHashMap::default();
+    for &blk in &f.layout {
+        for &i in &f.blocks[blk].insts {
+            for op in &f.insts[i].operands {
+                if let Operand::Label(t) = op {
+                    let v = users.entry(*t).or_default();
+                    if v.last() != Some(&i) {
+                        v.push(i);
+                    }
+                }
+            }
+        }
+    }
     for b in candidates {
         let Some(pos) = f.layout.iter().position(|&x| x == b) else {
             continue;
@@ -547,7 +564,7 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
             continue;
         }
         let empty = blk.insts.is_empty();
-        let n = f.replace_branch_target(b, target);
+        let n = redirect(f, &mut users, b, target);
         if empty {
             let labeled = f.blocks[b].label.is_some();
             f.layout.remove(pos);
@@ -588,6 +605,45 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
         }
     }
     any
+}
+
+/// `Function::replace_branch_target(from, to)` over the instructions
+/// `users` says name `from` (kept up to date: they now name `to`).
+fn redirect(
+    f: &mut Function,
+    users: &mut FxHashMap<BlockId, Vec<InstId>>,
+    from: BlockId,
+    to: BlockId,
+) -> usize {
+    let mut count = 0;
+    let moved = users.remove(&from).unwrap_or_default();
+    for &i in &moved {
+        if f.has_inst(i) {
+            f.insts[i].map_labels(|b| {
+                if b == from {
+                    count += 1;
+                    to
+                } else {
+                    b
+                }
+            });
+        }
+    }
+    for local in &mut f.locals {
+        if let LocalDecl::BranchTargets { targets, .. } = local {
+            for t in targets.iter_mut().filter(|t| **t == from) {
+                *t = to;
+                count += 1;
+            }
+        }
+    }
+    let v = users.entry(to).or_default();
+    for i in moved {
+        if !v.contains(&i) {
+            v.push(i);
+        }
+    }
+    count
 }
 
 /// The blocks a label operand (a `bra` target) names.
