@@ -19,30 +19,8 @@ fn build(path: &Path, text: &str) -> Option<String> {
 /// Whether `path` builds; panics when the third round differs from the
 /// second.
 /// Files on which the pipeline still changes its own output after a second
-/// round (known, open): LICM (phases 79/88, after the commoning phases have
-/// run) hoists a copy of a value the other path already computed, which the
-/// next round's GvnCse removes; and on one dealii kernel phase 18 inverts a
-/// loop whose multi-block exit test phase 22 left, again each round. Both
-/// are convergence, not correctness: `ptxopt verify` is equal on every
-/// round. Likewise the LICM filetests below: in the loop bodies phase 22
-/// unrolled in round 1, cicc machine-cse (which runs before them) removes
-/// recomputations that write their register again in each copy, which
-/// lets LICM hoist one more link of an invariant chain per round (each
-/// round changes fewer lines: with_licm.ptx is a fixed point after round
-/// 4, the others shrink to 1-3 changed lines by round 5). Any other file
-/// must be a fixed point.
-const NOT_YET_FIXED_POINTS: &[&str] = &[
-    "OriHoistInvariantsEarly/no_fire.ptx",
-    "OriHoistInvariantsEarly/basic.ptx",
-    "OriHoistInvariantsEarly/budget.ptx",
-    "OriHoistInvariantsEarly/late_instances.ptx",
-    "OriHoistInvariantsEarly/mover_off.ptx",
-    "OriHoistInvariantsEarly/policy_inner_only.ptx",
-    "OriHoistInvariantsEarly/policy_never.ptx",
-    "OriHoistInvariantsEarly/set_based.ptx",
-    "OriLoopSimplification/with_licm.ptx",
-    "matrix_free_device_matrix_vector_01.1.sm_80.ptx",
-];
+/// round (known, open). Empty: every file must be a fixed point.
+const NOT_YET_FIXED_POINTS: &[&str] = &[];
 
 fn check(path: &Path) -> bool {
     let known = NOT_YET_FIXED_POINTS

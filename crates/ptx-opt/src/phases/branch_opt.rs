@@ -40,7 +40,9 @@
 //!    holds `bra Y` (reached from nowhere else), itself followed by `X`,
 //!    becomes `@!%p bra Y` and the jump block goes (the `if (!c) goto
 //!    join; goto else;` ladders of `-O0` code). The branch keeps its own
-//!    opcode (`.uni` or not).
+//!    opcode (`.uni` or not). Not when the jump is the only way into `Y`
+//!    and `Y` heads a dead end (an out-of-line `abort(); exit;` path): ptxas
+//!    allocates more registers for the inverted form there.
 //!
 //! # What it never does
 //!
@@ -72,7 +74,7 @@ use std::sync::Arc;
 use ptx_analysis::cfg;
 use ptx_ir::ir::{BlockId, Function, InstId, LocalDecl, Operand, RegId};
 use ptx_isa::{FamilyId, Ty};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::known::{
     give_locs, is_param, known_pred, plain_reg, reads_outside_guard, remove_keeping_locs, Facts,
@@ -512,6 +514,23 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
     };
     let mut any = false;
     let candidates: Vec<BlockId> = f.layout.iter().copied().filter(|&b| b != entry).collect();
+    // The placed instructions naming each block as a label: a redirect
+    // visits only those (`Function::replace_branch_target` scans every
+    // instruction, once per empty block: quadratic on the `-g` modules, whose
+    // `$L__tmp` labels are empty blocks).
+    let mut users: FxHashMap<BlockId, Vec<InstId>> = FxHashMap::default();
+    for &blk in &f.layout {
+        for &i in &f.blocks[blk].insts {
+            for op in &f.insts[i].operands {
+                if let Operand::Label(t) = op {
+                    let v = users.entry(*t).or_default();
+                    if v.last() != Some(&i) {
+                        v.push(i);
+                    }
+                }
+            }
+        }
+    }
     for b in candidates {
         let Some(pos) = f.layout.iter().position(|&x| x == b) else {
             continue;
@@ -545,7 +564,7 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
             continue;
         }
         let empty = blk.insts.is_empty();
-        let n = f.replace_branch_target(b, target);
+        let n = redirect(f, &mut users, b, target);
         if empty {
             let labeled = f.blocks[b].label.is_some();
             f.layout.remove(pos);
@@ -586,6 +605,45 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
         }
     }
     any
+}
+
+/// `Function::replace_branch_target(from, to)` over the instructions
+/// `users` says name `from` (kept up to date: they now name `to`).
+fn redirect(
+    f: &mut Function,
+    users: &mut FxHashMap<BlockId, Vec<InstId>>,
+    from: BlockId,
+    to: BlockId,
+) -> usize {
+    let mut count = 0;
+    let moved = users.remove(&from).unwrap_or_default();
+    for &i in &moved {
+        if f.has_inst(i) {
+            f.insts[i].map_labels(|b| {
+                if b == from {
+                    count += 1;
+                    to
+                } else {
+                    b
+                }
+            });
+        }
+    }
+    for local in &mut f.locals {
+        if let LocalDecl::BranchTargets { targets, .. } = local {
+            for t in targets.iter_mut().filter(|t| **t == from) {
+                *t = to;
+                count += 1;
+            }
+        }
+    }
+    let v = users.entry(to).or_default();
+    for i in moved {
+        if !v.contains(&i) {
+            v.push(i);
+        }
+    }
+    count
 }
 
 /// The blocks a label operand (a `bra` target) names.
@@ -671,6 +729,41 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
     any
 }
 
+/// Whether `y` heads a dead-end region: the blocks reachable from it (at
+/// most [`DEAD_END_BLOCKS`]) are entered only through `y` and none of them
+/// leads back (the out-of-line `abort(); exit;` paths of `-O3` code). Rule 7
+/// leaves a jump to such a region alone when the jump is its only entry: ptxas lays out and allocates
+/// `@p bra X; bra.uni Y; X:` better than `@!p bra Y; X:` when `Y` never
+/// returns (2 to 4 more registers on three dealii kernels, `cargo xtask
+/// regs`), and the -O0 ladders rule 7 is for jump to a join block, which
+/// has another predecessor.
+fn dead_end(g: &cfg::Cfg, y: BlockId) -> bool {
+    let mut seen = vec![y];
+    let mut stack = vec![y];
+    while let Some(b) = stack.pop() {
+        for &s in g.succs(b) {
+            if s == y || seen.contains(&s) {
+                // A loop back to the region's head, or a join inside it.
+                if s == y {
+                    return false;
+                }
+                continue;
+            }
+            if seen.len() == DEAD_END_BLOCKS {
+                return false;
+            }
+            seen.push(s);
+            stack.push(s);
+        }
+    }
+    seen[1..]
+        .iter()
+        .all(|&b| g.preds(b).iter().all(|p| seen.contains(p)))
+}
+
+/// The most blocks [`dead_end`] follows from a jump target.
+const DEAD_END_BLOCKS: usize = 8;
+
 /// Rule 7.
 fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
     let keep = branch_target_blocks(f);
@@ -696,6 +789,7 @@ fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
             continue;
         };
         if y == b
+            || (g.preds(y) == [b] && dead_end(&g, y))
             || g.preds(b) != [a]
             || keep.contains(&b)
             || named.contains(&b)

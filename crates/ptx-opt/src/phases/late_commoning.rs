@@ -45,6 +45,10 @@
 //! skipped by the class filter" counts keys that existed elsewhere but
 //! not on the path.
 //!
+//! The walk repeats (at most `MAX_WALKS` times) while the previous walk
+//! commoned something: a register written by two redundant copies of one
+//! value is a key only once the first copy is gone.
+//!
 //! Loads: read-only ones (`ld.const`, `ld.global.nc`, `ld.param` of a
 //! parameter) and others along one extended basic block with no clobber
 //! between, as in GvnCse's full mode. The MUFU class is not eligible.
@@ -57,6 +61,10 @@ use super::commoning::{self, Config, Scope};
 use super::gvn_cse::{finish, PATH_CHECKS};
 use crate::remark::PhaseOutput;
 use crate::{knobs, PassContext, PhaseId};
+
+/// The most walks of one function (the first and the repeats that follow
+/// a walk that removed something).
+const MAX_WALKS: usize = 4;
 
 /// Whether the phase runs on `sm_<sm>` without `ForceLateCommoning`.
 pub fn sm_runs_late_commoning(sm: u32) -> bool {
@@ -84,6 +92,21 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         window: 0,
     };
     let mut f = (**input).clone();
-    let outcome = commoning::run(&mut f, &cfg);
+    let mut outcome = commoning::run(&mut f, &cfg);
+    // A copy whose destination another redundant copy of the same value
+    // also writes is refused until that one is gone (the key of a register
+    // is a value only under its one writer): walk again while the previous
+    // walk removed something, so that the output is a fixed point of the
+    // phase (a second build would otherwise remove the next copy).
+    let mut last = !outcome.merged.is_empty();
+    for _ in 1..MAX_WALKS {
+        if !last {
+            break;
+        }
+        let again = commoning::run(&mut f, &cfg);
+        last = !again.merged.is_empty();
+        outcome.merged.extend(again.merged);
+        outcome.refused = again.refused;
+    }
     finish(id, input, f, outcome, None, false)
 }

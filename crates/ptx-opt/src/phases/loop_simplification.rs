@@ -59,7 +59,8 @@
 //! each copy runs exactly when the header would have run, once on entry and
 //! once per back edge, so every register holds what it held). Conditions:
 //! the header ends with a conditional `bra` to one block inside and one
-//! outside the loop; it is not its own latch (already bottom-tested); every
+//! outside the loop; it is not its own latch, nor does its test fall into a
+//! latch that only jumps back (both already bottom-tested); every
 //! latch ends with an unconditional `bra` to it; its other instructions have
 //! no side effect and are not convergent, at most `LoopInversionBudget` of
 //! them. Its pragmas (`nounroll`) move to the new header, the body's first
@@ -344,6 +345,16 @@ fn invertible(
     };
     if body == h || taken == fallthrough {
         return Err(NOT_LEAVING.into());
+    }
+    if l.latches.contains(&body) && func.blocks[body].insts.len() == 1 {
+        // `H: ...; @p bra E` then `L: bra H`: the test already ends the
+        // iteration. Inverting would only peel one iteration into the
+        // preheader and leave the same shape (the emitted `@p bra E; bra H`
+        // reads back as a header and a jump-only latch), once per build.
+        return Err(
+            "already bottom-tested (the header's test ends the iteration; the latch only jumps back)"
+                .into(),
+        );
     }
     if copies.len() as i64 > budget {
         return Err(format!(

@@ -186,27 +186,34 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut changed = false;
     let (mut full, mut partial, mut not) = (0u64, 0u64, 0u64);
     let mut done: FxHashSet<BlockId> = FxHashSet::default();
+    // The analyses of `f`, recomputed only after an unroll changed it (most
+    // loops are not unrolled: one reaching-definitions and trip-count pass
+    // per function instead of one per loop).
+    let mut analyses: Option<(ptx_analysis::LoopForest, ptx_analysis::TripCounts)> = None;
     for h in headers {
         if !done.insert(h) {
             continue;
         }
-        let g = cfg(&f);
-        let d = dominators(&g);
-        let lf = loops(&g, &d);
+        let (lf, tc) = analyses.get_or_insert_with(|| {
+            let g = cfg(&f);
+            let d = dominators(&g);
+            let lf = loops(&g, &d);
+            let rd = reaching_defs(&f, &g);
+            let tc = trip_counts(&f, &g, &d, &lf, &rd);
+            (lf, tc)
+        });
         let Some(id) = lf.loop_with_header(h) else {
             continue;
         };
-        let rd = reaching_defs(&f, &g);
-        let tc = trip_counts(&f, &g, &d, &lf, &rd);
         let inherited =
-            inherited_nounroll(&f, &lf, id).map(|b| block_index.get(&b).copied().unwrap_or(0));
+            inherited_nounroll(&f, lf, id).map(|b| block_index.get(&b).copied().unwrap_or(0));
         // The report names the header by the origin of its first
         // instruction that has one (a phase may have put a new instruction
         // first).
         let header_origin = super::loop_common::header_origin(&f, h);
         let cx = LoopCtx {
             func: &f,
-            forest: &lf,
+            forest: lf,
             id,
             trip: &tc.loops[id.0 as usize],
             block_index: block_index.get(&h).copied().unwrap_or(0),
@@ -220,7 +227,10 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             // `unroll` checks everything before it changes anything.
             let result = shape.and_then(|s| transform::unroll(&mut f, &s, &plan, header_origin));
             match result {
-                Ok(_) => changed = true,
+                Ok(_) => {
+                    changed = true;
+                    analyses = None;
+                }
                 Err(why) => {
                     dec = Decision {
                         plan: None,
