@@ -304,6 +304,9 @@ fn expansion_units(inst: &Inst) -> u32 {
                 2
             }
         }
+        // 64-bit integer division and remainder: a subroutine of its own
+        // (a lone `div.s64` takes 22-24 registers, `div.s32` 12-14).
+        FamilyId::Div | FamilyId::Rem if int64 => 14,
         // mul24: shifts and masks around a 32-bit IMAD.
         FamilyId::Mul24 | FamilyId::Mad24 => 2,
         // MUFU.RSQ64H/RCP64H on the high word and the fix-up of the low one.
