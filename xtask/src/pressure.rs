@@ -15,6 +15,12 @@
 //! registers: median of ours/ptxas, share within ±20%; estimate: share exact,
 //! share within ±10%, median ratio), then lists the worst estimates.
 //!
+//! Every compared function is also written to `target/pressure.tsv` (module,
+//! function, ptxas, estimate, the estimate's rule, its peak, the SM), the
+//! data the estimate is calibrated on. ptxas's output per file text and
+//! arch is kept in `target/pressure-cache`, so a second run assembles
+//! nothing.
+//!
 //! ptxas allocates after its own optimizations (rematerialization,
 //! scheduling, address folding) and reserves registers of its own, so the
 //! live-register figure is for orientation; the estimate models that.
