@@ -49,7 +49,8 @@
 //!    ptxas expands into sequences of its own (`expansion_units`, measured
 //!    on one-instruction kernels: a 64-bit `mul.lo` 2, `mul.hi` 4, `mul24`
 //!    2, `rcp.approx.f32` without `.ftz` 2, `rsqrt`/`rcp` of `f64` 6, 64-bit
-//!    integer `div`/`rem` 14, a subroutine: a lone `div.s64` reports 22-24).
+//!    integer `div`/`rem` 14, a subroutine: a lone `div.s64` reports 22-24);
+//!    an `mma` writes its result over the sources that die there.
 //! 2. `registers = peak + overhead`: 1 on sm_75 (R1 and the two the report
 //!    adds, less what the UR addressing of sm_75 saves, which the peak
 //!    counts as address pairs), 5 on sm_80 and later (the same plus the bank
@@ -435,19 +436,34 @@ fn peak(
                     }
                 }
             }
+            let mut dying = 0u32;
             for &u in &uses {
                 if u < set.len() && !set[u] {
                     set[u] = true;
                     count += w[u];
+                    if !defs.contains(&u) {
+                        dying += w[u];
+                    }
                 }
             }
             // At the instruction: live before plus its definitions.
             let mut at = count;
+            let mut defined = 0u32;
             for (k, &d) in defs.iter().enumerate() {
                 if d < set.len() && !set[d] && !defs[..k].contains(&d) {
-                    at += w[d];
+                    defined += w[d];
                 }
             }
+            // A matrix multiply-accumulate writes its result over the
+            // accumulator (and fragments) that die there: HMMA/IMMA take
+            // D = C in place.
+            if matches!(
+                inst.opcode.info.family,
+                FamilyId::Mma | FamilyId::MmaSp | FamilyId::WmmaMma
+            ) {
+                defined = defined.saturating_sub(dying);
+            }
+            at += defined;
             at += expansion_units(inst);
             at += ranges
                 .iter()
