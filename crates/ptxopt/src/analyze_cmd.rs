@@ -344,7 +344,21 @@ fn analyze_kernel(
     let pressure = analysis::reg_pressure(db, kernel);
     let latency = analysis::latency(db, kernel);
     let mii = analysis::loop_mii(db, kernel);
-    let reports = ptx_db::kernel_loop_reports(db, kernel);
+    // The loop reports of the phases up to phase 22, whose decision is the
+    // one shown (cicc's unroller runs before it): the phases after it are
+    // not run (`ptx_db::kernel_loop_reports` would run the whole pipeline).
+    let mut reports: Vec<ptx_db::LoopReport> = Vec::new();
+    for info in ptx_db::PHASES.iter().filter(|i| i.implemented) {
+        reports.extend(
+            ptx_db::phase_output(db, kernel, info.id)
+                .loops
+                .iter()
+                .cloned(),
+        );
+        if info.id == ptx_db::PhaseId::OriLoopUnrolling {
+            break;
+        }
+    }
     let unroll_of = |header: BlockId| {
         let first = func.blocks[header].insts.first().copied()?;
         let decided: Vec<_> = reports
