@@ -98,10 +98,11 @@
 //! O0 and O3), each assembled for its `.target` (at least sm_75), with
 //! `cargo xtask pressure` (which writes every row to
 //! `target/pressure.tsv`, the data the constants were fitted on). Exact on
-//! EXACT_NOW, within ±10% on W10_NOW, median ratio 1.00 (per group,
-//! exact/±10%: zluda 64/64%, bench-quality 34/50%, test-data 35/43%,
-//! dealii 18/66%); before steps 7 and the expansion temporaries: 41% and
-//! 53%; the old live-register maximum: 13% and 24% (median 0.80).
+//! 44% (223 of 510), within ±10% on 56% (285), median ratio 1.00 (per
+//! group, exact/±10%: zluda 64/65%, bench-quality 34/50%, test-data
+//! 35/43%, dealii 18/66%); before step 7, the expansion temporaries and
+//! the `mma` rule: 41% and 53%; the old live-register maximum: 13% and
+//! 24% (median 0.80).
 //!
 //! The misses, by category (what was tried, what it gave on the data):
 //!
