@@ -15,6 +15,12 @@
 //! registers: median of ours/ptxas, share within ±20%; estimate: share exact,
 //! share within ±10%, median ratio), then lists the worst estimates.
 //!
+//! Every compared function is also written to `target/pressure.tsv` (module,
+//! function, ptxas, estimate, the estimate's rule, its peak, the SM), the
+//! data the estimate is calibrated on. ptxas's output per file text and
+//! arch is kept in `target/pressure-cache`, so a second run assembles
+//! nothing.
+//!
 //! ptxas allocates after its own optimizations (rematerialization,
 //! scheduling, address folding) and reserves registers of its own, so the
 //! live-register figure is for orientation; the estimate models that.
@@ -109,6 +115,23 @@ pub fn run() -> Result<(), String> {
             .map(|a| (a.name.as_str(), &a.module, &a.counts)),
     );
     println!("{report}");
+    // Every compared function, tab-separated, for calibration.
+    let tsv: String = report
+        .rows
+        .iter()
+        .filter_map(|r| {
+            r.ptxas.map(|p| {
+                format!(
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                    r.module, r.function, p, r.estimate, r.rule, r.peak, r.sm
+                )
+            })
+        })
+        .collect();
+    let tsv_path = root.join("target/pressure.tsv");
+    if std::fs::write(&tsv_path, tsv).is_ok() {
+        eprintln!("xtask: rows in {}", display(&tsv_path));
+    }
     println!("worst estimates (estimate vs ptxas):");
     for r in report.worst_estimates(15) {
         println!(
@@ -138,21 +161,44 @@ fn assemble(ptxas: &Path, path: &Path, root: &Path) -> Result<Assembled, String>
         return Err(format!("{} lowering errors", errors.len()));
     }
     let arch = arch_for(&module);
-    let out = Command::new(ptxas)
-        .arg(format!("-arch={arch}"))
-        .arg("-v")
-        .arg(path)
-        .args(["-o", "/dev/null"])
-        .output()
-        .map_err(|e| format!("cannot run ptxas: {e}"))?;
-    if !out.status.success() {
+    // ptxas's answer depends on the text and the arch only: kept in
+    // `target/pressure-cache` (a rejection is cached as an empty file).
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (&arch, &text, ptxas).hash(&mut h);
+        format!("{:016x}", h.finish())
+    };
+    let cache = root.join("target/pressure-cache").join(key);
+    let output = match std::fs::read_to_string(&cache) {
+        Ok(cached) => cached,
+        Err(_) => {
+            let out = Command::new(ptxas)
+                .arg(format!("-arch={arch}"))
+                .arg("-v")
+                .arg(path)
+                .args(["-o", "/dev/null"])
+                .output()
+                .map_err(|e| format!("cannot run ptxas: {e}"))?;
+            let output = if out.status.success() {
+                format!(
+                    "{}{}",
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                )
+            } else {
+                String::new()
+            };
+            if let Some(dir) = cache.parent() {
+                let _ = std::fs::create_dir_all(dir);
+                let _ = std::fs::write(&cache, &output);
+            }
+            output
+        }
+    };
+    if output.is_empty() {
         return Err(format!("ptxas -arch={arch} rejects it"));
     }
-    let output = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
     let name = path
         .canonicalize()
         .unwrap_or_else(|_| path.to_path_buf())

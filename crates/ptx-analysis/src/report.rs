@@ -299,6 +299,11 @@ pub struct PressureRow {
     pub ptxas: Option<u32>,
     /// Our estimate of that count ([`crate::reg_estimate`]).
     pub estimate: u32,
+    /// The rule that set the estimate, and its peak (32-bit units).
+    pub rule: &'static str,
+    pub peak: u32,
+    /// The target's SM number the estimate was made for.
+    pub sm: u32,
 }
 
 impl PressureRow {
@@ -355,6 +360,9 @@ impl PressureReport {
                 },
                 ptxas: ptxas.get(f.name()).copied(),
                 estimate,
+                rule: est.rule,
+                peak: est.peak,
+                sm: target.sm,
             });
         }
     }
@@ -543,6 +551,9 @@ mod tests {
                 at: "-".into(),
                 ptxas: Some(theirs),
                 estimate: ours,
+                rule: "pressure",
+                peak: ours,
+                sm: 80,
             });
         }
         assert_eq!(r.median_ratio(), Some(1.1));

@@ -220,7 +220,7 @@ pub(crate) fn kernel_at<'db>(
         .find(|k| k.range().contains_inclusive(offset))
 }
 
-/// The register estimate of a kernel after the pipeline
+/// The register estimate of a kernel
 /// ([`ptx_db::analysis::reg_estimate`]), with the peak mapped to the source:
 /// plain data for hovers and lenses.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Code lenses: on each function, the maximum live registers (R and P) as
-//! written, the register estimate after the pipeline (what `ptxas -v` is
+//! written, the register estimate (what `ptxas -v` is
 //! expected to report, `ptx_analysis::reg_estimate`) and the occupancy it
 //! allows on the target (`ptx_analysis::Target::occupancy`, warps per SM,
 //! and how many are lost to registers); on each loop header label, the loop's

@@ -9,10 +9,10 @@
 //! - On a label: its block; at a loop header, depth, trip count and
 //!   ResMII/RecMII.
 //! - On the instruction where the register estimate peaks
-//!   (`ptx_analysis::reg_estimate`, after the pipeline): the registers live
+//!   (`ptx_analysis::reg_estimate`): the registers live
 //!   there, each with the line of its definition and last use.
-//! - On a function: its declaration and the register estimate after the
-//!   pipeline with the occupancy it allows.
+//! - On a function: its declaration and the register estimate with the
+//!   occupancy it allows.
 //! - On a parameter or variable: its declaration.
 //!
 //! The text is Markdown.

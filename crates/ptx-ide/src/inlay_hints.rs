@@ -7,9 +7,9 @@
 //! - after each function's name, the register estimate of the code as
 //!   written (`≈ N regs as written`: the memoized
 //!   `ptx_db::analysis::reg_estimate_source` of `kernel_ir`, re-run only for
-//!   an edited function). Hints follow every edit, so they do not run the
-//!   pipeline; the code lens and the function's hover give the estimate
-//!   after the pipeline.
+//!   an edited function). The code lens and the function's hover give
+//!   `ptx_db::analysis::reg_estimate`, which also counts the estimates of
+//!   the file's functions a kernel calls.
 
 use std::path::Path;
 

@@ -522,8 +522,9 @@ fn hover_register_estimate_and_peak() {
 
             - latency class Standard (12), pipe LSU, 24 cycles (stall 24) on sm_80
             - live registers: before R 3 P 0, after R 0 P 0
-            - **peak register pressure**: 2 units live here (≈ 8 registers after ptxas, 0 warps/SM lost to registers)
-              - `%rd1` (2 units): defined line 24, last used line 35"#]],
+            - **peak register pressure**: 3 units live here (≈ 8 registers after ptxas, 0 warps/SM lost to registers)
+              - `%rd1` (2 units): defined line 24, last used line 35
+              - `%f1` (1 unit): defined line 26, last used line 35"#]],
     );
 }
 

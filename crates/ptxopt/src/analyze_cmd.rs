@@ -36,11 +36,12 @@
 //! other analyses add later (`estimated_registers`, `occupancy`, a loop's
 //! `unroll`) are optional for readers.
 //!
-//! The estimate (`ptx_analysis::reg_estimate`) is made on the IR after the
-//! whole pipeline (what `ptxopt build` writes), with `--maxrregcount N` as
-//! ptxas's cap; its peak's lines are the source lines of the instructions
-//! the final IR's come from. `--peak` lists the registers live there in the
-//! text form (the JSON always has them).
+//! The estimate (`ptx_analysis::reg_estimate`) is made on the function as
+//! written (`ptx_db::analysis::reg_estimate`: no pipeline run; on the
+//! bench-quality kernels it predicts ptxas on `ptxopt build`'s output as
+//! well as an estimate of that output does), with `--maxrregcount N` as
+//! ptxas's cap; its peak's lines are source lines. `--peak` lists the
+//! registers live there in the text form (the JSON always has them).
 //!
 //! Exit status: 0; 1 when the file has errors (printed on stderr as `check`
 //! prints them, nothing on stdout); 2 on a usage or I/O error (unreadable
@@ -133,7 +134,7 @@ pub struct FunctionAnalysis {
     pub estimate: EstimateAnalysis,
 }
 
-/// The register estimate after the pipeline (`ptx_analysis::reg_estimate`).
+/// The register estimate (`ptx_analysis::reg_estimate`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EstimateAnalysis {
     /// What `ptxas -v` is expected to report.
@@ -343,9 +344,23 @@ fn analyze_kernel(
     let pressure = analysis::reg_pressure(db, kernel);
     let latency = analysis::latency(db, kernel);
     let mii = analysis::loop_mii(db, kernel);
-    let reports = ptx_db::kernel_loop_reports(db, kernel);
+    // The loop reports of the phases up to phase 22, whose decision is the
+    // one shown (cicc's unroller runs before it): the phases after it are
+    // not run (`ptx_db::kernel_loop_reports` would run the whole pipeline).
+    let mut reports: Vec<ptx_db::LoopReport> = Vec::new();
+    for info in ptx_db::PHASES.iter().filter(|i| i.implemented) {
+        reports.extend(
+            ptx_db::phase_output(db, kernel, info.id)
+                .loops
+                .iter()
+                .cloned(),
+        );
+        if info.id == ptx_db::PhaseId::OriLoopUnrolling {
+            break;
+        }
+    }
     let unroll_of = |id: ptx_analysis::LoopId| {
-        let decided: Vec<_> = ptx_db::reports_of_loop(func, loops, id, reports)
+        let decided: Vec<_> = ptx_db::reports_of_loop(func, loops, id, &reports)
             .into_iter()
             .filter_map(|r| {
                 r.unroll
