@@ -173,6 +173,12 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::CiccBlockRemat => Some(
             "block rematerialization over the register target, with MRPA (ptx_opt::phases::block_remat)",
         ),
+        PhaseId::CiccMachineScheduler => Some(
+            "list scheduling of block regions: pressure over the limit, then critical path, latency class, window, source order; never raises MRPA pressure (ptx_opt::phases::machine_scheduler)",
+        ),
+        PhaseId::CiccTextureGroupMerge => Some(
+            "texture fetches of the same texture pulled together (Fibonacci-hashed group table) (ptx_opt::phases::texture_group_merge)",
+        ),
         PhaseId::OriLoopSimplification => Some(
             "preheaders and loop inversion (ptx_opt::phases::loop_simplification)",
         ),
@@ -217,6 +223,8 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::CiccTruncOpts
             | PhaseId::CiccRedundantMoveElim
             | PhaseId::CiccBlockRemat
+            | PhaseId::CiccMachineScheduler
+            | PhaseId::CiccTextureGroupMerge
             | PhaseId::OriLoopUnrolling
             | PhaseId::CiccLoopUnroll
             | PhaseId::OriLoopSimplification

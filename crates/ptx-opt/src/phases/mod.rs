@@ -24,6 +24,8 @@ pub(crate) mod loop_common;
 pub mod loop_fusion;
 pub mod loop_simplification;
 pub mod loop_unrolling;
+pub mod machine_scheduler;
 pub mod pipelining;
 pub mod reassociate;
 pub mod strength_reduce;
+pub mod texture_group_merge;
