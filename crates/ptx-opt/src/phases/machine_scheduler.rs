@@ -409,7 +409,8 @@ impl<'a> PressureSim<'a> {
         }
     }
 
-    /// (peak while `n` executes, pressure change after it) without applying.
+    /// (pressure after `n`, or before when higher; the change) without
+    /// applying.
     pub(crate) fn effect(&self, n: &Node) -> (u32, i64) {
         let mut add = 0u32;
         let mut seen: Vec<RegId> = Vec::new();
@@ -432,7 +433,11 @@ impl<'a> PressureSim<'a> {
                 counted.push(r);
             }
         }
-        (self.cur + add, add as i64 - freed as i64)
+        // As `reg_pressure` counts: the live set after the instruction (a
+        // source that dies here and a result do not count together; a dead
+        // result does not count).
+        let delta = add as i64 - freed as i64;
+        ((self.cur as i64 + delta).max(self.cur as i64) as u32, delta)
     }
 
     pub(crate) fn apply(&mut self, n: &Node) {
@@ -558,6 +563,35 @@ fn better(
     a < b
 }
 
+/// Writes the new order of a region (`range` of `block`, `order` over
+/// `nodes`). When an instruction of the region carries an `inlined_at`
+/// `.loc`, the `.loc` lines stay where they were, slot by slot (ptxas wants
+/// every `inlined_at` position to appear in an earlier `.loc`, which a moved
+/// line could break); otherwise each instruction keeps its own.
+pub(crate) fn apply_order(
+    f: &mut Function,
+    block: BlockId,
+    range: std::ops::Range<usize>,
+    nodes: &[Node],
+    order: &[usize],
+) {
+    let inlined = nodes
+        .iter()
+        .any(|n| f.insts[n.inst].locs.iter().any(|l| l.inlined.is_some()));
+    if inlined {
+        let slots: Vec<Vec<ptx_ir::ir::Loc>> = nodes
+            .iter()
+            .map(|n| std::mem::take(&mut f.insts[n.inst].locs))
+            .collect();
+        for (p, locs) in slots.into_iter().enumerate() {
+            f.insts[nodes[order[p]].inst].locs = locs;
+        }
+    }
+    for (p, &k) in order.iter().enumerate() {
+        f.blocks[block].insts[range.start + p] = nodes[k].inst;
+    }
+}
+
 /// `bb3` or the block's label.
 pub(crate) fn block_label(func: &Function, b: BlockId) -> String {
     func.blocks[b]
@@ -566,13 +600,14 @@ pub(crate) fn block_label(func: &Function, b: BlockId) -> String {
         .unwrap_or_else(|| cfg::block_name(b))
 }
 
-/// Puts `block` back as `saved` when its MRPA maximum grew; returns whether
+/// Puts `block` back as `saved` (with its `.loc` lines) when its MRPA maximum grew; returns whether
 /// it did (and the two maxima).
 pub(crate) fn guard_pressure(
     f: &mut Function,
     mrpa: &mut Mrpa,
     block: BlockId,
     saved: Vec<InstId>,
+    saved_locs: Vec<Vec<ptx_ir::ir::Loc>>,
     mismatch: &mut Option<String>,
 ) -> Option<((u32, u32), (u32, u32))> {
     let old = mrpa.block_max(block);
@@ -581,6 +616,9 @@ pub(crate) fn guard_pressure(
     }
     let new = mrpa.block_max(block);
     if new.r.value > old.r.value || new.p.value > old.p.value {
+        for (&i, locs) in saved.iter().zip(saved_locs) {
+            f.insts[i].locs = locs;
+        }
         f.blocks[block].insts = saved;
         if let Err(e) = mrpa.update(f, &[block]) {
             mismatch.get_or_insert(e.message);
@@ -626,6 +664,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let (mut moved_total, mut regions_total) = (0u64, 0u64);
     for &b in &blocks {
         let saved = f.blocks[b].insts.clone();
+        let saved_locs: Vec<_> = saved.iter().map(|&i| f.insts[i].locs.clone()).collect();
         let mut block_remarks = Vec::new();
         let mut block_moved = 0u64;
         let mut block_regions = 0u64;
@@ -659,9 +698,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 .enumerate()
                 .find(|&(p, &k)| p != k)
                 .map(|(_, &k)| nodes[k].inst);
-            for (p, &k) in order.iter().enumerate() {
-                f.blocks[b].insts[range.start + p] = nodes[k].inst;
-            }
+            apply_order(&mut f, b, range.clone(), &nodes, &order);
             let shown: Vec<String> = order
                 .iter()
                 .enumerate()
@@ -695,7 +732,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         if block_regions == 0 {
             continue;
         }
-        match guard_pressure(&mut f, &mut mrpa, b, saved, &mut mismatch) {
+        match guard_pressure(&mut f, &mut mrpa, b, saved, saved_locs, &mut mismatch) {
             Some((old, new)) => remarks.push(Remark {
                 phase: id,
                 kind: RemarkKind::Missed,

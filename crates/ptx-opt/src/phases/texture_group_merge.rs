@@ -48,7 +48,7 @@ use std::sync::Arc;
 use ptx_analysis::mrpa::Mrpa;
 use ptx_ir::ir::{BlockId, Function, InstId};
 
-use super::machine_scheduler::{block_label, build_dag, guard_pressure, regions, Node, TexKey};
+use super::machine_scheduler::{apply_order, block_label, build_dag, guard_pressure, regions, Node, TexKey};
 use crate::context::{mrpa_config, PassContext};
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
@@ -195,6 +195,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let blocks: Vec<BlockId> = f.layout.clone();
     for b in blocks {
         let saved = f.blocks[b].insts.clone();
+        let saved_locs: Vec<_> = saved.iter().map(|&i| f.insts[i].locs.clone()).collect();
         let mut block_remarks = Vec::new();
         let (mut block_groups, mut block_moved) = (0u64, 0u64);
         for range in regions(&f, b) {
@@ -244,15 +245,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 block_groups += 1;
                 block_moved += moved;
             }
-            for (p, &k) in order.iter().enumerate() {
-                f.blocks[b].insts[range.start + p] = nodes[k].inst;
-            }
+            apply_order(&mut f, b, range.clone(), &nodes, &order);
         }
         if block_groups == 0 {
             remarks.extend(block_remarks);
             continue;
         }
-        match guard_pressure(&mut f, &mut mrpa, b, saved, &mut mismatch) {
+        match guard_pressure(&mut f, &mut mrpa, b, saved, saved_locs, &mut mismatch) {
             Some((old, new)) => remarks.push(Remark {
                 phase: id,
                 kind: RemarkKind::Missed,
