@@ -57,7 +57,12 @@
 //!    Level 3, the narrower ASAP..ALAP window. Last, source order.
 //! 4. **Acceptance.** The new order of a region is kept only when its
 //!    estimated schedule length (in-order issue, one instruction per cycle,
-//!    RAW latencies) gets shorter and its pressure maximum does not grow;
+//!    RAW latencies) gets shorter while neither its pressure maximum nor
+//!    its pressure area (live units summed over the region's instructions:
+//!    how long values stay live) grows, and one of them shrinks (pressure
+//!    first: an order that only saves cycles is not worth perturbing
+//!    ptxas, which re-schedules anyway and whose register allocation
+//!    follows the live ranges it is given, see "Measured");
 //!    over the limit, a lower pressure maximum is accepted at equal or
 //!    shorter length. After each block, MRPA is updated and the block's
 //!    maximum (R and P) compared with the original: a block whose maximum
@@ -462,19 +467,22 @@ impl<'a> PressureSim<'a> {
     }
 }
 
-/// Peak pressure of `order`.
-pub(crate) fn order_peak(
+/// Peak pressure of `order`, and its area: the live units summed over the
+/// region's instructions (how long values stay live, in instructions).
+pub(crate) fn order_pressure(
     func: &Function,
     nodes: &[Node],
     order: &[usize],
     before: &BitSet,
     after: &BitSet,
-) -> u32 {
+) -> (u32, u64) {
     let mut sim = PressureSim::new(func, nodes, before, after);
+    let mut area = 0u64;
     for &k in order {
         sim.apply(&nodes[k]);
+        area += sim.cur as u64;
     }
-    sim.peak
+    (sim.peak, area)
 }
 
 /// The list scheduler over one region: returns the new order.
@@ -674,20 +682,23 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let before = live.live_before(insts[0]);
             let after = live.live_after(*insts.last().unwrap_or(&insts[0]));
             let identity: Vec<usize> = (0..nodes.len()).collect();
-            let old_peak = order_peak(&f, &nodes, &identity, before, after);
+            let (old_peak, old_area) = order_pressure(&f, &nodes, &identity, before, after);
             let limit = max_regs.map_or(old_peak, |m| old_peak.min(m));
             let order = list_schedule(&f, &nodes, before, after, limit, sched4reg);
             if order == identity {
                 continue;
             }
-            let new_peak = order_peak(&f, &nodes, &order, before, after);
+            let (new_peak, new_area) = order_pressure(&f, &nodes, &order, before, after);
             let old_len = schedule_length(&nodes, &identity);
             let new_len = schedule_length(&nodes, &order);
             let accept = if old_peak > limit {
                 new_peak < old_peak && new_len <= old_len
                     || new_peak <= old_peak && new_len < old_len
             } else {
-                new_len < old_len && new_peak <= old_peak
+                new_len < old_len
+                    && new_peak <= old_peak
+                    && new_area <= old_area
+                    && (new_peak < old_peak || new_area < old_area)
             };
             if !accept {
                 continue;
