@@ -225,7 +225,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 let moved = g
                     .members
                     .iter()
-                    .filter(|&&m| order.iter().position(|&k| k == m) != Some(m))
+                    .filter(|&&m| order.iter().position(|&k| k == m).is_some_and(|p| p < m))
                     .count() as u64;
                 if moved == 0 {
                     continue;
