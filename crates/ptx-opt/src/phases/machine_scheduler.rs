@@ -55,6 +55,9 @@
 //!    path). Level 2, the target priority: long-latency instructions
 //!    (LSU/TEX pipes, MUFU) first, so their latency overlaps what follows.
 //!    Level 3, the narrower ASAP..ALAP window. Last, source order.
+//!    Without `nvptx-sched4reg`, a second order is made with pressure
+//!    first (the `nvptx-sched4reg` priorities) and the better of the two
+//!    that step 4 accepts is kept (shorter, then less pressure area).
 //! 4. **Acceptance.** The new order of a region is kept only when its
 //!    estimated schedule length (in-order issue, one instruction per cycle,
 //!    RAW latencies) gets shorter while neither its pressure maximum nor
@@ -684,25 +687,41 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let identity: Vec<usize> = (0..nodes.len()).collect();
             let (old_peak, old_area) = order_pressure(&f, &nodes, &identity, before, after);
             let limit = max_regs.map_or(old_peak, |m| old_peak.min(m));
-            let order = list_schedule(&f, &nodes, before, after, limit, sched4reg);
-            if order == identity {
-                continue;
-            }
-            let (new_peak, new_area) = order_pressure(&f, &nodes, &order, before, after);
             let old_len = schedule_length(&nodes, &identity);
-            let new_len = schedule_length(&nodes, &order);
-            let accept = if old_peak > limit {
-                new_peak < old_peak && new_len <= old_len
-                    || new_peak <= old_peak && new_len < old_len
-            } else {
-                new_len < old_len
-                    && new_peak <= old_peak
-                    && new_area <= old_area
-                    && (new_peak < old_peak || new_area < old_area)
-            };
-            if !accept {
-                continue;
+            // Two candidate orders: the priorities as configured, and
+            // pressure first (`nvptx-sched4reg`); the better accepted one
+            // wins (shorter, then less area).
+            let mut best: Option<(Vec<usize>, u32, u32, u64)> = None;
+            for pressure_first in [sched4reg, true] {
+                let order = list_schedule(&f, &nodes, before, after, limit, pressure_first);
+                if order == identity {
+                    continue;
+                }
+                let (new_peak, new_area) = order_pressure(&f, &nodes, &order, before, after);
+                let new_len = schedule_length(&nodes, &order);
+                let accept = if old_peak > limit {
+                    new_peak < old_peak && new_len <= old_len
+                        || new_peak <= old_peak && new_len < old_len
+                } else {
+                    new_len < old_len
+                        && new_peak <= old_peak
+                        && new_area <= old_area
+                        && (new_peak < old_peak || new_area < old_area)
+                };
+                if accept
+                    && best
+                        .as_ref()
+                        .is_none_or(|b| (new_len, new_area) < (b.1, b.3))
+                {
+                    best = Some((order, new_len, new_peak, new_area));
+                }
+                if sched4reg {
+                    break;
+                }
             }
+            let Some((order, new_len, new_peak, _)) = best else {
+                continue;
+            };
             let moved = order.iter().enumerate().filter(|&(p, &k)| p != k).count() as u64;
             let first_moved = order
                 .iter()
