@@ -11,11 +11,11 @@
 
 use std::sync::Arc;
 
+use ptx_analysis::target::Target;
 use ptx_emu::diff::{self, Side, Verdict, VerifyOptions};
 use ptx_emu::Dim3;
-use ptx_knobs::{knobs, KnobValue, KnobId};
+use ptx_knobs::{knobs, KnobId, KnobValue};
 use ptx_opt::{run_phase, Defaults, PassContext, PhaseId, RemarkKind};
-use ptx_analysis::target::Target;
 
 const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
@@ -71,8 +71,15 @@ fn kernel(seed: u64) -> String {
             10 => format!("st.shared.u32 [%r23+{slot}], {b};"),
             11 => format!("@%p1 add.s32 {a}, {b}, 7;"),
             12 => format!("@!%p2 mul.lo.s32 {a}, {b}, {c};"),
-            13 => format!("setp.lt.u32 %p{}, {b}, {};", 1 + rng.below(2), rng.below(200)),
-            14 => format!("add.cc.u32 {a}, {b}, {c};\naddc.u32 {}, {c}, 0;", r(&mut rng)),
+            13 => format!(
+                "setp.lt.u32 %p{}, {b}, {};",
+                1 + rng.below(2),
+                rng.below(200)
+            ),
+            14 => format!(
+                "add.cc.u32 {a}, {b}, {c};\naddc.u32 {}, {c}, 0;",
+                r(&mut rng)
+            ),
             15 => "bar.sync 0;".to_string(),
             16 => format!("ld.volatile.global.u32 {a}, [%rd6+{slot}];"),
             17 => "membar.cta;".to_string(),
@@ -127,7 +134,10 @@ fn check(text: &str, ctx: &Ctx, what: &str) -> bool {
     optimized.functions[0] = (*out.function).clone();
     let opt_text = ptx_ir::emit_module(&optimized);
     let (reparsed, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&opt_text));
-    assert!(errors.is_empty(), "{what}: output does not lower: {errors:?}");
+    assert!(
+        errors.is_empty(),
+        "{what}: output does not lower: {errors:?}"
+    );
     let opts = VerifyOptions {
         shapes: vec![(Dim3::new(1, 1, 1), Dim3::new(32, 1, 1))],
         ..VerifyOptions::default()
@@ -161,9 +171,27 @@ fn scheduled_random_kernels_match_the_original() {
         .knobs
         .insert(knobs::nvptx_sched4reg.id(), KnobValue::Bool(true));
     let contexts = [
-        ("default", Ctx { base: Defaults::new(80), max_regs: None }),
-        ("nvptx-sched4reg", Ctx { base: sched4reg, max_regs: None }),
-        ("maxrregcount 8", Ctx { base: Defaults::new(80), max_regs: Some(8) }),
+        (
+            "default",
+            Ctx {
+                base: Defaults::new(80),
+                max_regs: None,
+            },
+        ),
+        (
+            "nvptx-sched4reg",
+            Ctx {
+                base: sched4reg,
+                max_regs: None,
+            },
+        ),
+        (
+            "maxrregcount 8",
+            Ctx {
+                base: Defaults::new(80),
+                max_regs: Some(8),
+            },
+        ),
     ];
     let mut reordered = 0;
     let mut total = 0;

@@ -48,7 +48,9 @@ use std::sync::Arc;
 use ptx_analysis::mrpa::Mrpa;
 use ptx_ir::ir::{BlockId, Function, InstId};
 
-use super::machine_scheduler::{apply_order, block_label, build_dag, guard_pressure, regions, Node, TexKey};
+use super::machine_scheduler::{
+    apply_order, block_label, build_dag, guard_pressure, regions, Node, TexKey,
+};
 use crate::context::{mrpa_config, PassContext};
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
@@ -87,7 +89,9 @@ struct Group {
 
 /// Callbacks 1 and 2: the groups of one region (members in order).
 fn form_groups(nodes: &[Node]) -> Vec<Group> {
-    let candidates: Vec<usize> = (0..nodes.len()).filter(|&k| nodes[k].tex.is_some()).collect();
+    let candidates: Vec<usize> = (0..nodes.len())
+        .filter(|&k| nodes[k].tex.is_some())
+        .collect();
     if candidates.len() < 2 {
         return Vec::new();
     }
@@ -207,7 +211,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             }
             let (order, stuck) = merge(&nodes, &groups);
             for &m in &stuck {
-                let name = nodes[m].tex.as_ref().map(|t| t.text(&f)).unwrap_or_default();
+                let name = nodes[m]
+                    .tex
+                    .as_ref()
+                    .map(|t| t.text(&f))
+                    .unwrap_or_default();
                 block_remarks.push(Remark {
                     phase: id,
                     kind: RemarkKind::Missed,
