@@ -32,7 +32,9 @@
 //!    anything else with side effects besides plain `st`/`atom`/`red` and
 //!    the carry chain, and opcodes the ISA table does not know. Regions
 //!    longer than [`MAX_REGION`] are cut (LLVM's region limit plays the
-//!    same role). A guarded (`@%p`) instruction stays a node: its
+//!    same role). The first instruction of a block never moves: it names
+//!    the block's loop in loop reports (`LoopReport::header`), which the
+//!    later phases' reports must meet. A guarded (`@%p`) instruction stays a node: its
 //!    definitions also count as uses, so it keeps its order against every
 //!    other access to the registers it may or may not write.
 //! 2. **DAG.** Register RAW edges carry the producer's stall cycles
@@ -344,8 +346,11 @@ pub(crate) fn build_dag(func: &Function, insts: &[InstId], target: &Target) -> V
 pub(crate) fn regions(func: &Function, block: BlockId) -> Vec<std::ops::Range<usize>> {
     let insts = &func.blocks[block].insts;
     let mut out = Vec::new();
-    let mut start = 0;
-    for (k, &i) in insts.iter().enumerate() {
+    // The block's first instruction stays first: it names the block's loop
+    // in loop reports (`LoopReport::header`), which later phases key theirs
+    // by too.
+    let mut start = 1;
+    for (k, &i) in insts.iter().enumerate().skip(1) {
         if is_boundary(&func.insts[i]) {
             if k > start {
                 out.push(start..k);
