@@ -5,7 +5,7 @@
 //! predicates that are themselves redefined, chain carries (`add.cc` /
 //! `addc`), and put `bar.sync`, `ld.volatile` and `membar` in between. Each
 //! is scheduled with the default knobs, with `nvptx-sched4reg`, and with
-//! `--maxrregcount 8` (pressure first); the scheduled kernel must compute
+//! `--maxrregcount 16` (pressure first); the scheduled kernel must compute
 //! the same buffers as the original, and enough of them must actually be
 //! reordered for the test to mean something.
 
@@ -186,10 +186,10 @@ fn scheduled_random_kernels_match_the_original() {
             },
         ),
         (
-            "maxrregcount 8",
+            "maxrregcount 16",
             Ctx {
                 base: Defaults::new(80),
-                max_regs: Some(8),
+                max_regs: Some(16),
             },
         ),
     ];

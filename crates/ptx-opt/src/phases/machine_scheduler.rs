@@ -19,7 +19,8 @@
 //! - `usedessa` (default 2): the seed's scheduling mode; 1 ("simple") skips
 //!   pre-RA scheduling, so the phase leaves the function as it is.
 //! - `--maxrregcount` ([`PassContext::max_regs`]), when given, lowers the
-//!   pressure limit of every region to it.
+//!   pressure limit of every region to it (read only for a region above
+//!   16 units, under every value ptxas keeps).
 //! - MRPA's `incremental-update-mcse`, `verify-update-mcse`, `print-verify`.
 //!
 //! # Algorithm (adapted to PTX)
@@ -114,6 +115,11 @@ use crate::context::{mrpa_config, PassContext};
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
+
+/// Below every `--maxrregcount` ptxas keeps (it raises smaller values to a
+/// per-profile lower bound: 24 on sm_80): a region never above it cannot
+/// be over the limit, so the option is not read for it.
+const MIN_MAXRREGCOUNT: u32 = 16;
 
 /// The most instructions in one scheduling region.
 pub const MAX_REGION: usize = 256;
@@ -683,7 +689,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             ..PhaseOutput::unchanged(input)
         };
     }
-    let max_regs = ctx.max_regs();
+    // Read only where it can matter (a tracked read of its own).
+    let mut max_regs: Option<Option<u32>> = None;
     let target = ctx.target();
     let blocks: Vec<BlockId> = input.layout.clone();
     if !blocks.iter().any(|&b| !regions(input, b).is_empty()) {
@@ -709,7 +716,12 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let after = live.live_after(*insts.last().unwrap_or(&insts[0]));
             let identity: Vec<usize> = (0..nodes.len()).collect();
             let (old_peak, old_area) = order_pressure(&f, &nodes, &identity, before, after);
-            let limit = max_regs.map_or(old_peak, |m| old_peak.min(m));
+            let limit = if old_peak > MIN_MAXRREGCOUNT {
+                let m = *max_regs.get_or_insert_with(|| ctx.max_regs());
+                m.map_or(old_peak, |m| old_peak.min(m))
+            } else {
+                old_peak
+            };
             let order = list_schedule(&f, &nodes, before, after, limit, sched4reg);
             if order == identity {
                 continue;
