@@ -74,6 +74,8 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
         PhaseId::CiccBlockRemat => phases::block_remat::run(id, ctx, input),
         PhaseId::CiccMachineCse => phases::machine_cse::run(id, ctx, input),
+        PhaseId::CiccMachineScheduler => phases::machine_scheduler::run(id, ctx, input),
+        PhaseId::CiccTextureGroupMerge => phases::texture_group_merge::run(id, ctx, input),
         _ if phases::hoist_invariants::is_instance(id) => {
             phases::hoist_invariants::run(id, ctx, input)
         }

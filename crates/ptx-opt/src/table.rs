@@ -176,6 +176,12 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::CiccMachineCse => Some(
             "dominator-scoped CSE refused where it would raise MRPA pressure over the target; copies propagated (ptx_opt::phases::machine_cse)",
         ),
+        PhaseId::CiccMachineScheduler => Some(
+            "list scheduling of block regions: pressure over the limit, then critical path, latency class, window, source order; never raises MRPA pressure (ptx_opt::phases::machine_scheduler)",
+        ),
+        PhaseId::CiccTextureGroupMerge => Some(
+            "texture fetches of the same texture pulled together (Fibonacci-hashed group table) (ptx_opt::phases::texture_group_merge)",
+        ),
         PhaseId::OriLoopSimplification => Some(
             "preheaders and loop inversion (ptx_opt::phases::loop_simplification)",
         ),
@@ -224,6 +230,8 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::CiccRedundantMoveElim
             | PhaseId::CiccBlockRemat
             | PhaseId::CiccMachineCse
+            | PhaseId::CiccMachineScheduler
+            | PhaseId::CiccTextureGroupMerge
             | PhaseId::OriLoopUnrolling
             | PhaseId::CiccLoopUnroll
             | PhaseId::OriLoopSimplification

@@ -38,6 +38,7 @@ fn run(name: &str, args: &[&str]) -> String {
 #[test]
 fn remarks_all_in_clang_style() {
     expect![[r#"
+        k.ptx:15:2: remark: [cicc machine-scheduler] reordered 3 of 5 instructions in bb0: schedule length 31 -> 30 cycles, live units 3 -> 3; `atom.global.add.u32` up 1 (depth 24), `st.global.u32` up 1 (depth 24)
         k.ptx:14:2: remark: [16 OriPerformLiveDeadFirst] removed dead `add.s32` defining %r2 (never read by code that stays)
         k.ptx:15:2: remark-missed: [16 OriPerformLiveDeadFirst] result %r3 unused (0 reads) but `atom.global.add.u32` is kept: atomic read-modify-write
     "#]]
@@ -55,11 +56,14 @@ fn remarks_filtered() {
 #[test]
 fn stats_and_json() {
     expect![[r#"
+        k.ptx: stats: k [cicc machine-scheduler] regions reordered=1, instructions moved=3
         k.ptx: stats: k [16 OriPerformLiveDeadFirst] instructions removed=1, removed: never read=1, removed: overwritten before a read=0, kept with unused results (side effects)=1, rounds=2
     "#]]
     .assert_eq(&run("stats", &["--stats"]));
     expect![[r#"
+        {"type":"remark","file":"k.ptx","line":15,"col":2,"kernel":"k","phase":"machine-scheduler","phase_number":null,"kind":"applied","name":"reordered","message":"reordered 3 of 5 instructions in bb0: schedule length 31 -> 30 cycles, live units 3 -> 3; `atom.global.add.u32` up 1 (depth 24), `st.global.u32` up 1 (depth 24)"}
         {"type":"remark","file":"k.ptx","line":14,"col":2,"kernel":"k","phase":"OriPerformLiveDeadFirst","phase_number":16,"kind":"applied","name":"dead-code","message":"removed dead `add.s32` defining %r2 (never read by code that stays)"}
+        {"type":"stats","file":"k.ptx","kernel":"k","phase":"machine-scheduler","phase_number":null,"stats":{"regions reordered":1,"instructions moved":3}}
         {"type":"stats","file":"k.ptx","kernel":"k","phase":"OriPerformLiveDeadFirst","phase_number":16,"stats":{"instructions removed":1,"removed: never read":1,"removed: overwritten before a read":0,"kept with unused results (side effects)":1,"rounds":2}}
     "#]]
     .assert_eq(&run(

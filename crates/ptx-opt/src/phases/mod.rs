@@ -27,6 +27,8 @@ pub mod loop_unrolling;
 pub mod machine_cse;
 pub mod machine_pipeliner;
 pub mod modulo;
+pub mod machine_scheduler;
 pub mod pipelining;
 pub mod reassociate;
 pub mod strength_reduce;
+pub mod texture_group_merge;
