@@ -315,7 +315,10 @@ fn known_count_unroll_of_o0_loops_matches_the_original() {
             if trips <= factor {
                 assert!(summary.contains("fully unrolled"), "{summary}");
             } else {
-                assert!(summary.contains(&format!("unrolled x{factor}")), "{summary}");
+                assert!(
+                    summary.contains(&format!("unrolled x{factor}")),
+                    "{summary}"
+                );
             }
         }
     }

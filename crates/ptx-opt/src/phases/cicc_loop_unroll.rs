@@ -139,7 +139,11 @@
 //!   (phase 18's inversion, `loop_simplification::rotate`, at most
 //!   [`ROTATION_MAX_HEADER_SIZE`] header instructions: LLVM's
 //!   `rotation-max-header-size`). A loop that cannot be rotated is
-//!   reported and left.
+//!   reported and left. The phi copies of `-O0` code (`add %r4, %r3, 1;
+//!   mov %r15, %r4; mov %r3, %r15`) are then collapsed (a copy of a copy
+//!   reads the first source; the copies left unread go, by DCE), as SSA
+//!   has them: the induction variable is a step and one copy, the form
+//!   `ptx_analysis::trip_count` reads.
 //! - **Plan.** The trip count and IV of the rotated loop come from
 //!   `ptx_analysis::trip_count` (the analysis the transform trusts): a full
 //!   unroll needs it to equal the cascade's count; a partial or pragma
@@ -1973,9 +1977,7 @@ fn collapse_copy_chains(f: &mut Function, blocks: &[BlockId]) {
                 let same = f.regs[*d].ty == f.regs[*s].ty && f.regs[*s].vector.is_none();
                 (d != s && same).then(|| (*d, src.clone()))
             }
-            Operand::Imm(imm) if matches!(imm.value, ImmValue::Int(_)) => {
-                Some((*d, src.clone()))
-            }
+            Operand::Imm(imm) if matches!(imm.value, ImmValue::Int(_)) => Some((*d, src.clone())),
             _ => None,
         }
     };
@@ -2018,7 +2020,6 @@ fn collapse_copy_chains(f: &mut Function, blocks: &[BlockId]) {
 /// the plan. `Err` with why when the loop cannot be transformed; `f` may
 /// then be changed (the caller keeps a copy).
 pub fn apply(
-    ctx: &dyn PassContext,
     f: &mut Function,
     header: BlockId,
     choice: Choice,
@@ -2053,11 +2054,9 @@ pub fn apply(
     let tc = ptx_analysis::trip_counts(f, &g, &d, &lf, &rd);
     let trip = &tc.loops[id.0 as usize];
     let runtime = |factor: u32| -> Result<(Plan, Applied), String> {
-        let iv = trip
-            .iv
-            .as_ref()
-            .and_then(|v| transform_iv(f, v))
-            .ok_or("the trip count is unknown and no induction variable with a constant stride was found")?;
+        let iv = trip.iv.as_ref().and_then(|v| transform_iv(f, v)).ok_or(
+            "the trip count is unknown and no induction variable with a constant stride was found",
+        )?;
         // Threads of a warp may take different copies when the count
         // varies: a loop with a convergent instruction is left (phase 22's
         // rule for its runtime check).
@@ -2095,7 +2094,9 @@ pub fn apply(
             ))
         }
         (Choice::Full { .. }, TripCount::Unknown(why)) => {
-            return Err(format!("the trip count of the rotated loop is unknown: {why}"))
+            return Err(format!(
+                "the trip count of the rotated loop is unknown: {why}"
+            ))
         }
         (
             Choice::Partial { count } | Choice::Pragma { count } | Choice::Runtime { count },
@@ -2109,7 +2110,10 @@ pub fn apply(
                         n: *n,
                         factor: count,
                     },
-                    Applied::Partial { n: *n, factor: count },
+                    Applied::Partial {
+                        n: *n,
+                        factor: count,
+                    },
                 )
             }
         }
@@ -2117,7 +2121,9 @@ pub fn apply(
             runtime(count)?
         }
         (Choice::Partial { .. }, TripCount::Unknown(why)) => {
-            return Err(format!("the trip count of the rotated loop is unknown: {why}"))
+            return Err(format!(
+                "the trip count of the rotated loop is unknown: {why}"
+            ))
         }
         (Choice::None | Choice::Peel { .. }, _) => return Err("nothing to unroll".into()),
     };
@@ -2177,7 +2183,10 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 .then(|| decide_with(&p, &f).into_iter().find(|d| d.header == h))
                 .flatten();
             let Some(d) = now else {
-                results.push((first, Err("the loop is gone (an enclosing loop changed)".into())));
+                results.push((
+                    first,
+                    Err("the loop is gone (an enclosing loop changed)".into()),
+                ));
                 continue;
             };
             if matches!(d.decision.choice, Choice::None | Choice::Peel { .. }) {
@@ -2186,7 +2195,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             }
             let origin = input.blocks[h].insts.first().and_then(|&i| input.origin(i));
             let mut g = f.clone();
-            match apply(ctx, &mut g, h, d.decision.choice, origin) {
+            match apply(&mut g, h, d.decision.choice, origin) {
                 Ok(a) => {
                     f = g;
                     changed = true;
@@ -2221,7 +2230,12 @@ fn report(
     for (d, result) in results {
         let header = input
             .has_block(d.header)
-            .then(|| input.blocks[d.header].insts.first().and_then(|&i| input.origin(i)))
+            .then(|| {
+                input.blocks[d.header]
+                    .insts
+                    .first()
+                    .and_then(|&i| input.origin(i))
+            })
             .flatten();
         let c = &d.decision;
         let wanted = match c.choice {
@@ -2677,7 +2691,11 @@ $L4:
         assert!(!Arc::ptr_eq(&out.function, &f));
         assert_eq!(out.loops.len(), 1);
         let u = out.loops[0].unroll.as_ref().unwrap();
-        assert!(u.full && u.factor == 12 && u.code.is_none(), "{:?}", out.loops);
+        assert!(
+            u.full && u.factor == 12 && u.code.is_none(),
+            "{:?}",
+            out.loops
+        );
         ctx.knobs.insert(
             knobs::disable_LoopUnrollPass.id(),
             ptx_knobs::KnobValue::Bool(true),
