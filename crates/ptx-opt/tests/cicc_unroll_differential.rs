@@ -330,3 +330,70 @@ fn known_count_unroll_of_o0_loops_matches_the_original() {
     // Zero trips: nothing to unroll, the code stays equivalent.
     check(&known_kernel(0, ""), "trip count 0");
 }
+
+/// `for (s = start; s > 0; s /= 2)` (or `s >>= 1`) as `-O0` writes it: an
+/// induction variable that halves, which only the cascade's simulation
+/// counts; fully unrolled for every constant start (trip counts 0, 1, 2,
+/// 3, 5, 7) and the result must not change.
+fn halving_kernel(start: i32, op: &str) -> String {
+    format!(
+        "{HEADER}
+.visible .entry k(
+	.param .u64 k_out
+)
+{{
+	.reg .pred %p<5>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<16>;
+
+	ld.param.u64 %rd1, [k_out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r12, 7;
+	mov.u32 %r15, {start};
+	bra.uni $L__H;
+
+$L__H:
+	mov.u32 %r3, %r15;
+	mov.u32 %r2, %r12;
+	setp.gt.s32 %p3, %r3, 0;
+	not.pred %p4, %p3;
+	@%p4 bra $L__DONE;
+	bra.uni $L__B;
+
+$L__B:
+	mad.lo.s32 %r13, %r2, 3, %r3;
+	xor.b32 %r14, %r13, %r1;
+	bra.uni $L__L;
+
+$L__L:
+	{op}
+	mov.u32 %r12, %r14;
+	mov.u32 %r15, %r4;
+	bra.uni $L__H;
+
+$L__DONE:
+	mul.wide.u32 %rd6, %r1, 8;
+	add.s64 %rd7, %rd2, %rd6;
+	st.global.u32 [%rd7], %r2;
+	st.global.u32 [%rd7+4], %r3;
+	ret;
+}}
+"
+    )
+}
+
+#[test]
+fn halving_loops_fully_unrolled_match_the_original() {
+    for op in ["div.s32 %r4, %r3, 2;", "shr.s32 %r4, %r3, 1;"] {
+        for start in [0, 1, 2, 4, 16, 100] {
+            let summary = check(&halving_kernel(start, op), &format!("{op} from {start}"));
+            if start > 0 {
+                assert!(
+                    summary.contains("fully unrolled"),
+                    "{op} {start}: {summary}"
+                );
+            }
+        }
+    }
+}

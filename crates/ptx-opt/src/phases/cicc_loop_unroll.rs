@@ -2031,6 +2031,15 @@ pub fn apply(
     if matches!(choice, Choice::None | Choice::Peel { .. }) {
         return Err("nothing to unroll".into());
     }
+    let exact: Result<u64, String> = {
+        let g = ptx_analysis::cfg(f);
+        let d = ptx_analysis::dominators(&g);
+        let lf = ptx_analysis::loops(&g, &d);
+        match lf.loop_with_header(header) {
+            Some(id) => trip_count(f, lf.get(id)),
+            None => Err("no loop".into()),
+        }
+    };
     let h = super::loop_simplification::rotate(f, header, ROTATION_MAX_HEADER_SIZE)
         .map_err(|why| format!("the loop cannot be rotated: {why}"))?;
     // The phi copies of `-O0` code (`add %r4, %r3, 1; mov %r15, %r4` in
@@ -2093,10 +2102,20 @@ pub fn apply(
                 "the rotated loop runs {n} times, not the {count} the decision counted"
             ))
         }
-        (Choice::Full { .. }, TripCount::Unknown(why)) => {
-            return Err(format!(
-                "the trip count of the rotated loop is unknown: {why}"
-            ))
+        (Choice::Full { count }, TripCount::Unknown(why)) => {
+            // An induction variable `ptx_analysis::trip_count` does not
+            // read (`i /= 2`, `i >>= 1`, `i *= 2`): the cascade's own exact
+            // count of the loop before rotation (not an upper bound) must
+            // be the count it decided on; rotation keeps how many times
+            // the body runs.
+            match exact {
+                Ok(n) if n == count && n > 0 => (Plan::Full { n }, Applied::Full { n }),
+                _ => {
+                    return Err(format!(
+                        "the trip count of the rotated loop is unknown: {why}"
+                    ))
+                }
+            }
         }
         (
             Choice::Partial { count } | Choice::Pragma { count } | Choice::Runtime { count },
