@@ -24,10 +24,14 @@ fn build(path: &Path, text: &str) -> Option<String> {
 /// next round's GvnCse removes; and on one dealii kernel phase 18 inverts a
 /// loop whose multi-block exit test phase 22 left, again each round. Both
 /// are convergence, not correctness: `ptxopt verify` is equal on every
-/// round. Any other file must be a fixed point.
+/// round. And the 100 copies of a loop body cicc's unroller makes in
+/// CiccLoopUnroll/local_array.ptx: each round removes a few more of the
+/// repeated `ld.local` of the same (never written) element, more than one
+/// round's commoning window reaches. Any other file must be a fixed point.
 const NOT_YET_FIXED_POINTS: &[&str] = &[
     "OriHoistInvariantsEarly/no_fire.ptx",
     "matrix_free_device_matrix_vector_01.1.sm_80.ptx",
+    "CiccLoopUnroll/local_array.ptx",
 ];
 
 fn check(path: &Path) -> bool {
