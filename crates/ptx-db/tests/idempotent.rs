@@ -26,8 +26,9 @@ fn build(path: &Path, text: &str) -> Option<String> {
 /// are convergence, not correctness: `ptxopt verify` is equal on every
 /// round. And the 100 copies of a loop body cicc's unroller makes in
 /// CiccLoopUnroll/local_array.ptx: each round removes a few more of the
-/// repeated `ld.local` of the same (never written) element, more than one
-/// round's commoning window reaches. Any other file must be a fixed point.
+/// repeated `ld.local` of the same (never written) element (which phase
+/// stops short each round is not yet known). Any other file must be a
+/// fixed point.
 const NOT_YET_FIXED_POINTS: &[&str] = &[
     "OriHoistInvariantsEarly/no_fire.ptx",
     "matrix_free_device_matrix_vector_01.1.sm_80.ptx",
