@@ -92,7 +92,10 @@ fn json_is_versioned_and_a_knob_changes_the_decision() {
     // By default cicc's unroller unrolls it (x4, runtime remainder) first.
     let out = explain(&[&format!("{DIR}/epilogue.ptx"), "--format", "json"]);
     let text = stdout(&out);
-    assert!(text.contains("\"summary\":\"unrolled x4, runtime check"), "{text}");
+    assert!(
+        text.contains("\"summary\":\"unrolled x4, runtime check"),
+        "{text}"
+    );
 }
 
 #[test]
