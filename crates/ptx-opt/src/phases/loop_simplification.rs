@@ -304,7 +304,14 @@ pub(crate) fn rotate(func: &mut Function, header: BlockId, budget: i64) -> Resul
         .loop_with_header(header)
         .ok_or("no loop at this header")?;
     let l = li.forest.get(lid).clone();
-    if l.latches.contains(&header) {
+    // Bottom-tested already: the (one) latch ends with a conditional branch.
+    let bottom_tested = |b: BlockId| {
+        func.blocks[b].insts.last().is_some_and(|&i| {
+            let inst = &func.insts[i];
+            inst.opcode.info.family == FamilyId::Bra && inst.guard.is_some()
+        })
+    };
+    if l.latches.contains(&header) || matches!(l.latches.as_slice(), [t] if bottom_tested(*t)) {
         return Ok(header);
     }
     let (p, created) = ensure_preheader(func, &li, header, &l.blocks)
