@@ -432,35 +432,14 @@ fn hover_instruction_register_label() {
 
             **Loop decisions**
 
-            - `cicc loop-unroll`: would fully unroll (16 iterations)
+            - `cicc loop-unroll`: fully unrolled (16 iterations)
               - trip count: 16
               - body size: 5
               - multiplier: 1
               - threshold: 300
               - full unroll size: 50
               - level: full
-            - `cicc machine-pipeliner`: No need to pipeline - no overlapped iterations in schedule. (II 5, MII 5)
-              - ResMII: 1
-              - RecMII: 5
-              - MII: 5
-              - II: 5
-            - `18 OriLoopSimplification`: already canonical
-              - back edges: 1
-              - preheader: existing
-              - inversion: not done: already bottom-tested (the header is a latch)
-              - inversion budget: 16
-            - `21 OriStrengthReduce`: not reduced: no address chain or multiplication of an induction variable
-              - chains: 0
-              - candidates: no address chain or multiplication of an induction variable
-            - `22 OriLoopUnrolling`: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
-              - block: 1
-              - trip count: 16
-              - body size: 5
-              - memory instructions: 0
-              - unroll cost: 5
-              - budget left: 120
-              - induction variable: %r1 = 0; step +1; while %r1 < 16 (s32, compare after increment)
-              - factor: 16"#]],
+              - decision: full unroll (16 iterations)"#]],
     );
     check(
         hover(&mut c, LOOP, "k_param_0", 1, 0),
@@ -768,7 +747,7 @@ fn code_lenses_follow_the_target_setting() {
             7:24-7:29 max live R 1 P 0; ≈ 4 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
             16:16-16:17 max live R 5 P 1; ≈ 4 registers after ptxas, 0 warps/SM lost to registers; occupancy 32/32 warps on sm_75
             28:0-28:8 loop depth 1: trip count 16
-            28:0-28:8 cicc: would fully unroll (16 iterations); ptxas 22: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
+            28:0-28:8 cicc: fully unrolled (16 iterations)
         "#]],
     );
     // Back to the file's own `.target` (sm_80), through the configuration.
@@ -786,7 +765,7 @@ fn code_lenses_follow_the_target_setting() {
             7:24-7:29 max live R 1 P 0; ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
             16:16-16:17 max live R 5 P 1; ≈ 8 registers after ptxas, 0 warps/SM lost to registers; occupancy 64/64 warps on sm_80
             28:0-28:8 loop depth 1: trip count 16
-            28:0-28:8 cicc: would fully unroll (16 iterations); ptxas 22: fully unrolled (x16): trip count 16, 200 / 16 > cost 5 (UnrollFullInstLimit)
+            28:0-28:8 cicc: fully unrolled (16 iterations)
         "#]],
     );
 }

@@ -149,10 +149,8 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFirst => {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
-        // Reports its decisions (remarks, loop reports); the transform is
-        // wired later, so it is "implemented" for the remark queries only.
         PhaseId::CiccLoopUnroll => Some(
-            "computeUnrollCount decisions as remarks and loop reports; code not changed yet (ptx_opt::phases::cicc_loop_unroll)",
+            "computeUnrollCount decisions, carried out by phase 22's transform after rotation: full, partial, runtime with epilog remainder (ptx_opt::phases::cicc_loop_unroll)",
         ),
         PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),

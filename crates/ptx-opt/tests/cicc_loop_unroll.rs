@@ -1,5 +1,6 @@
 //! The cicc loop-unroll decision on every function of `test-data` and the
-//! shared corpus: one decision per loop, no panic, and the code unchanged.
+//! shared corpus: one decision per loop, no panic, one report per loop, and
+//! the code unchanged when no loop is unrolled.
 
 use std::sync::Arc;
 
@@ -29,16 +30,19 @@ fn one_decision_per_loop_on_every_file() {
             assert_eq!(decisions.len(), forest.loops.len(), "{}", path.display());
             let f = Arc::new(f);
             let out = run_phase(PhaseId::CiccLoopUnroll, &ctx, &f);
-            assert!(Arc::ptr_eq(&out.function, &f));
             assert_eq!(out.loops.len(), decisions.len());
-            loops += decisions.len();
-            unrolled += out
+            let done = out
                 .loops
                 .iter()
                 .filter(|l| l.unroll.as_ref().is_some_and(|u| u.full || u.factor > 1))
                 .count();
+            if done == 0 {
+                assert!(Arc::ptr_eq(&out.function, &f), "{}", path.display());
+            }
+            loops += decisions.len();
+            unrolled += done;
         }
     }
     assert!(loops > 0);
-    eprintln!("{loops} loops, {unrolled} to unroll; slowest function {slowest:?}");
+    eprintln!("{loops} loops, {unrolled} unrolled; slowest decision {slowest:?}");
 }

@@ -175,7 +175,7 @@ pub struct LoopAnalysis {
     pub res_mii: Option<u32>,
     pub rec_mii: Option<u32>,
     /// The unrolling decision (`{"factor","full","code","reason","by"}`):
-    /// phase 22's (the unroller that changes the code), else cicc's; `None` when no unrolling phase reported on it.
+    /// cicc's when it unrolled the loop, else phase 22's, else cicc's; `None` when no unrolling phase reported on it.
     pub unroll: Option<(ptx_db::UnrollDecision, &'static str)>,
 }
 
@@ -368,12 +368,14 @@ fn analyze_kernel(
                     .map(|u| (u, ptx_db::phase_info(r.phase).tool.as_str()))
             })
             .collect();
-        // Phase 22 is the unroller that changes the code (cicc's
-        // loop-unroll reports its decision and leaves the code to phase 22),
-        // so its decision is the loop's; cicc's when phase 22 said nothing.
+        // Both unrollers change the code and cicc's runs first: a loop it
+        // unrolled is reported by it (phase 22 then sees the remainder loop,
+        // marked nounroll); otherwise phase 22's decision is the loop's, and
+        // cicc's when phase 22 said nothing.
         decided
             .iter()
-            .find(|(_, by)| *by == "ptxas")
+            .find(|(u, by)| *by == "cicc" && (u.full || u.factor > 1))
+            .or(decided.iter().find(|(_, by)| *by == "ptxas"))
             .or(decided.first())
             .cloned()
     };

@@ -32,56 +32,41 @@ fn text_names_each_loop_by_its_header_line_with_the_decision() {
     assert_eq!(out.status.code(), Some(0));
     expect![[r#"
         test-data/passes/OriLoopUnrolling/reject_11.ptx:29: loop $L__BB0_1 in reject_11 (depth 1)
-          [cicc loop-unroll] would not unroll: unrolling disabled by pragma (unroll count 1)
-            trip count=unknown; body size=7; multiplier=1; threshold=300; level=pragma; trip count unknown=bound not constant
-          [18 OriLoopSimplification] already canonical
-            back edges=1; preheader=existing; inversion=not done: the header does not end with a conditional branch; inversion budget=16
-          [21 OriStrengthReduce] not reduced: no address chain or multiplication of an induction variable
-            chains=0; candidates=no address chain or multiplication of an induction variable
-          [22 OriLoopUnrolling] not unrolled: code 11, nounroll pragma, convergence constraint or per-block knob: .pragma "nounroll" on the loop header
-            block=2; trip count=unknown (the limit is not a constant); code=11
-          [24 OriPipelining] not pipelined: 3 blocks (single-block loops only)
-          [35 OriHoistInvariantsEarly] nothing hoisted: 1 invariant instructions refused
-            pass id=0; policy=HoistLate=0; invariance=single pass; budget=10; hoisted=0; refused: result written elsewhere in the loop=1
-          [66 OriHoistInvariantsLate] nothing hoisted: HoistLate=0 (always): the Late instance (pass 1) skips the block
-            pass id=1; policy=HoistLate=0
-          [79 OriHoistInvariantsLate2] nothing hoisted: 1 invariant instructions refused
-            pass id=2; policy=HoistLate=0; invariance=single pass; budget=10; hoisted=0; refused: result written elsewhere in the loop=1
-          [88 OriHoistInvariantsLate3] nothing hoisted: 1 invariant instructions refused
-            pass id=3; policy=HoistLate=0; invariance=single pass; budget=1000; hoisted=0; refused: result written elsewhere in the loop=1
-        test-data/passes/OriLoopUnrolling/reject_11.ptx:32: loop $L__BB0_2 in reject_11 (depth 2)
-          [cicc loop-unroll] would fully unroll (4 iterations)
-            trip count=4; body size=4; multiplier=1; threshold=300; full unroll size=10; level=full
-          [cicc machine-pipeliner] No need to pipeline - no overlapped iterations in schedule. (II 5, MII 5)
-            ResMII=1; RecMII=5; MII=5; II=5
+          [cicc loop-unroll] not unrolled: unrolling disabled by pragma (unroll count 1)
+            trip count=unknown; body size=11; multiplier=1; threshold=300; level=pragma; decision=no unroll; trip count unknown=bound not constant
           [18 OriLoopSimplification] already canonical
             back edges=1; preheader=existing; inversion=not done: already bottom-tested (the header is a latch); inversion budget=16
           [21 OriStrengthReduce] not reduced: no address chain or multiplication of an induction variable
             chains=0; candidates=no address chain or multiplication of an induction variable
-          [22 OriLoopUnrolling] not unrolled: code 11, nounroll pragma, convergence constraint or per-block knob: inside a loop marked .pragma "nounroll" (block 2)
-            block=3; trip count=4; code=11
-          [24 OriPipelining] pipelinable: II 5 (MII 5), 2 stages; not rewritten at the PTX level (ptxas pipelines it)
-            body instructions=4; ResMII=1; RecMII=5; MII=5; II=5; stages=2; iteration length=9
-          [35 OriHoistInvariantsEarly] nothing hoisted: no invariant instruction
-            pass id=0; policy=HoistLate=0; invariance=single pass; budget=2.2; hoisted=0
+          [22 OriLoopUnrolling] not unrolled: code 11, nounroll pragma, convergence constraint or per-block knob: .pragma "nounroll" on the loop header
+            block=2; trip count=unknown (the limit is not a constant); code=11
+          [24 OriPipelining] not pipelined: nounroll pragma (OkToPipelineNoUnroll=0)
+          [35 OriHoistInvariantsEarly] nothing hoisted: 4 invariant instructions refused
+            pass id=0; policy=HoistLate=0; invariance=single pass; budget=22; hoisted=0; refused: result written elsewhere in the loop=4
           [66 OriHoistInvariantsLate] nothing hoisted: HoistLate=0 (always): the Late instance (pass 1) skips the block
             pass id=1; policy=HoistLate=0
-          [79 OriHoistInvariantsLate2] nothing hoisted: no invariant instruction
-            pass id=2; policy=HoistLate=0; invariance=single pass; budget=10; hoisted=0
-          [88 OriHoistInvariantsLate3] nothing hoisted: no invariant instruction
-            pass id=3; policy=HoistLate=0; invariance=single pass; budget=1000; hoisted=0
+          [79 OriHoistInvariantsLate2] nothing hoisted: 4 invariant instructions refused
+            pass id=2; policy=HoistLate=0; invariance=single pass; budget=100; hoisted=0; refused: result written elsewhere in the loop=4
+          [88 OriHoistInvariantsLate3] nothing hoisted: 4 invariant instructions refused
+            pass id=3; policy=HoistLate=0; invariance=single pass; budget=10000; hoisted=0; refused: result written elsewhere in the loop=4
+        test-data/passes/OriLoopUnrolling/reject_11.ptx:32: loop $L__BB0_2 in reject_11 (depth 2)
+          [cicc loop-unroll] fully unrolled (4 iterations)
+            trip count=4; body size=4; multiplier=1; threshold=300; full unroll size=10; level=full; decision=full unroll (4 iterations)
     "#]]
     .assert_eq(&stdout(&out));
 }
 
 #[test]
 fn json_is_versioned_and_a_knob_changes_the_decision() {
+    // cicc's unroller off, so that phase 22 sees the loop.
     let out = explain(&[
         &format!("{DIR}/epilogue.ptx"),
         "--format",
         "json",
         "--knob",
         "UnrollBudget=8",
+        "--knob",
+        "disable-LoopUnrollPass=true",
     ]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
@@ -91,11 +76,25 @@ fn json_is_versioned_and_a_knob_changes_the_decision() {
         "{text}"
     );
     assert!(text.contains("\"by\":\"ptxas\""), "{text}");
-    let out = explain(&[&format!("{DIR}/epilogue.ptx"), "--format", "json"]);
+    let out = explain(&[
+        &format!("{DIR}/epilogue.ptx"),
+        "--format",
+        "json",
+        "--knob",
+        "disable-LoopUnrollPass=true",
+    ]);
+    let text = stdout(&out);
     assert!(
-        stdout(&out).contains("\"unroll\":{\"factor\":4,\"full\":false,\"code\":null,"),
-        "{}",
-        stdout(&out)
+        text.contains("\"unroll\":{\"factor\":4,\"full\":false,\"code\":null,"),
+        "{text}"
+    );
+    assert!(!text.contains("\"by\":\"cicc\""), "{text}");
+    // By default cicc's unroller unrolls it (x4, runtime remainder) first.
+    let out = explain(&[&format!("{DIR}/epilogue.ptx"), "--format", "json"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("\"summary\":\"unrolled x4, runtime check"),
+        "{text}"
     );
 }
 

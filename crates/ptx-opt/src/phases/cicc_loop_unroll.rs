@@ -121,13 +121,50 @@
 //! decision at all). `nv-disable-loop-unrolling` gates cicc's second (late)
 //! invocation, which the phase does not model (it is the one invocation).
 //!
-//! # The code is not changed yet
+//! # The transform
 //!
-//! The phase reports its decisions (per loop in `PhaseOutput.loops`, and as
-//! applied / missed remarks) and returns its input unchanged.
-//! TODO: call the loop unrolling transform of phase 22
-//! (`phases::loop_unrolling`, being written) with the factor decided here
-//! (full: the trip count; partial/runtime: the count, epilog remainder).
+//! Each loop the cascade unrolls is transformed by phase 22's transform
+//! (`loop_unrolling::transform::unroll`, seed 004 "The Transformation
+//! Engine: UnrollLoop": `Count - 1` copies of the body, each latch
+//! feeding the next copy's header), innermost loop first, each decision
+//! taken again on the function as its inner loops left it (LLVM's loop
+//! pass manager visits loops inner to outer; an outer loop whose inner
+//! loop was fully unrolled becomes innermost). See [`apply`]:
+//!
+//! - **Canonical form.** The seed's entry guards (a preheader, one latch)
+//!   hold in LLVM because LoopSimplify and LoopRotate run before the
+//!   unroller; `-O0` PTX has neither, so the function is first branch-
+//!   simplified (phase 15's rules: simplifycfg's part) and the loop is
+//!   given a preheader and rotated into a guarded bottom-tested loop
+//!   (phase 18's inversion, `loop_simplification::rotate`, at most
+//!   [`ROTATION_MAX_HEADER_SIZE`] header instructions: LLVM's
+//!   `rotation-max-header-size`). A loop that cannot be rotated is
+//!   reported and left. The phi copies of `-O0` code (`add %r4, %r3, 1;
+//!   mov %r15, %r4; mov %r3, %r15`) are then collapsed (a copy of a copy
+//!   reads the first source; the copies left unread go, by DCE), as SSA
+//!   has them: the induction variable is a step and one copy, the form
+//!   `ptx_analysis::trip_count` reads.
+//! - **Plan.** The trip count and IV of the rotated loop come from
+//!   `ptx_analysis::trip_count` (the analysis the transform trusts): a full
+//!   unroll needs it to equal the cascade's count; a partial or pragma
+//!   count with a known trip count unrolls by the count, the `n % count`
+//!   remaining iterations as copies before the loop (a count not below the
+//!   trip count unrolls fully); a runtime (or pragma) count with an unknown
+//!   trip count gets the transform's runtime check before each chunk of
+//!   `count` copies, the original loop kept after it as the **epilog
+//!   remainder** (seed: "GPU loops almost always use epilog-style
+//!   remainders"; no power-of-two epilogue stages, which are ptxas's). The
+//!   remainder loops are marked `.pragma "nounroll"` (cicc marks them
+//!   `llvm.loop.unroll.disable`), so neither this phase on the output nor
+//!   phase 22 unrolls them again.
+//! - **Not done.** Peeling (reported only); a runtime check around a
+//!   convergent instruction (`unroll-runtime-convergent` lets cicc rely on
+//!   its waterfall epilogue, which PTX does not give us); a loop that
+//!   leaves other than at its latch (the transform's shape).
+//!
+//! The reports say what was done (`fully unrolled (N iterations)`,
+//! `unrolled xN`, `unrolled xN, runtime check and epilog remainder loop`),
+//! or which decision could not be carried out and why.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -1834,67 +1871,459 @@ fn header_line(f: &Function, b: BlockId) -> Option<u32> {
         .find_map(|&i| f.insts[i].loc().map(|l| l.line))
 }
 
-/// Runs the phase: decisions as loop reports and remarks; the code is not
-/// changed (see the module documentation).
+/// LLVM's `rotation-max-header-size` (LoopRotate's default, 16): the most
+/// header instructions [`rotate`](super::loop_simplification::rotate)
+/// copies to turn a `-O0` top-tested loop into the rotated form the
+/// unroller expects.
+pub const ROTATION_MAX_HEADER_SIZE: i64 = 16;
+
+/// What the transform did with one loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// Replaced by `n` copies of its body.
+    Full { n: u64 },
+    /// Known trip count `n`: `factor` copies per iteration of the loop left,
+    /// `n % factor` copies before it.
+    Partial { n: u64, factor: u32 },
+    /// Unknown trip count: `factor` copies guarded by a check that `factor`
+    /// more iterations run, the original loop as the epilog remainder.
+    Runtime { factor: u32 },
+}
+
+impl Applied {
+    fn summary(self) -> String {
+        match self {
+            Applied::Full { n } => format!("fully unrolled ({n} iterations)"),
+            Applied::Partial { n, factor } if n % u64::from(factor) == 0 => {
+                format!("unrolled x{factor}")
+            }
+            Applied::Partial { n, factor } => format!(
+                "unrolled x{factor} ({} remainder iterations peeled before the loop)",
+                n % u64::from(factor)
+            ),
+            Applied::Runtime { factor } => {
+                format!("unrolled x{factor}, runtime check and epilog remainder loop")
+            }
+        }
+    }
+}
+
+/// Phase 22's IV description of a loop (what its transform's runtime check
+/// reads), from the trip-count analysis: `None` when the stride is not a
+/// constant, the limit neither a constant nor an invariant register, or the
+/// compare not a 16-, 32- or 64-bit integer compare.
+fn transform_iv(
+    func: &Function,
+    v: &ptx_analysis::trip_count::InductionVar,
+) -> Option<super::loop_unrolling::decide::Iv> {
+    use super::loop_unrolling::decide::{Iv, Limit};
+    use ptx_analysis::trip_count::IvValue;
+    let stride = match v.stride {
+        IvValue::Const(s) if s != 0 => s,
+        _ => return None,
+    };
+    let limit = match v.limit {
+        IvValue::Const(c) => Limit::Imm(c),
+        IvValue::Reg(r) => Limit::Reg(r),
+        _ => return None,
+    };
+    let info = &func.insts[v.compare].opcode.info;
+    let ty = info.ty()?;
+    let forced_unsigned = matches!(info.cmp, Some(Cmp::Lo | Cmp::Ls | Cmp::Hi | Cmp::Hs));
+    let signed = !forced_unsigned && ty.kind() == ptx_isa::TypeKind::Signed;
+    let width = ty.bits();
+    if !matches!(width, 16 | 32 | 64) {
+        return None;
+    }
+    Some(Iv {
+        reg: v.reg,
+        compare: v.compare,
+        stride,
+        limit,
+        op: v.continue_while,
+        width,
+        signed,
+        after: v.compare_after_increment,
+    })
+}
+
+/// In each of `blocks`, a copy `mov %c, %b` whose source is itself a copy
+/// `mov %b, a` earlier in the block (`a` a register or an immediate,
+/// neither register written between, the registers of one declared type,
+/// unguarded) reads `a` instead: the copies of a `-O0` phi chain collapse
+/// (and a constant start value reaches the induction variable), the
+/// middle one left for DCE when nothing else reads it.
+fn collapse_copy_chains(f: &mut Function, blocks: &[BlockId]) {
+    let copy = |f: &Function, i: InstId| -> Option<(RegId, Operand)> {
+        let inst = &f.insts[i];
+        if inst.opcode.info.family != FamilyId::Mov || inst.guard.is_some() {
+            return None;
+        }
+        let [Operand::Reg {
+            reg: d,
+            component: None,
+        }, src] = inst.operands.as_slice()
+        else {
+            return None;
+        };
+        if f.regs[*d].vector.is_some() {
+            return None;
+        }
+        match src {
+            Operand::Reg {
+                reg: s,
+                component: None,
+            } => {
+                let same = f.regs[*d].ty == f.regs[*s].ty && f.regs[*s].vector.is_none();
+                (d != s && same).then(|| (*d, src.clone()))
+            }
+            Operand::Imm(imm) if matches!(imm.value, ImmValue::Int(_)) => Some((*d, src.clone())),
+            _ => None,
+        }
+    };
+    for &b in blocks {
+        // Copies available: destination, source.
+        let mut avail: Vec<(RegId, Operand)> = Vec::new();
+        let insts = f.blocks[b].insts.clone();
+        for i in insts {
+            if let Some((d, Operand::Reg { reg: s, .. })) = copy(f, i) {
+                if let Some((_, a)) = avail.iter().find(|(x, _)| *x == s) {
+                    let same_ty = match a {
+                        Operand::Reg { reg, .. } => f.regs[*reg].ty == f.regs[d].ty,
+                        _ => true,
+                    };
+                    if same_ty && !matches!(a, Operand::Reg { reg, .. } if *reg == d) {
+                        f.insts[i].operands[1] = a.clone();
+                    }
+                }
+            }
+            let mut defs: Vec<RegId> = Vec::new();
+            visit_defs_and_uses(&f.insts[i], |a, r| {
+                if a == Access::Def {
+                    defs.push(r)
+                }
+            });
+            avail.retain(|(x, y)| {
+                !defs.contains(x) && !matches!(y, Operand::Reg { reg, .. } if defs.contains(reg))
+            });
+            if let Some(c) = copy(f, i) {
+                avail.push(c);
+            }
+        }
+    }
+}
+
+/// Unrolls the loop at `header` of `f` as `choice` says, with phase 22's
+/// transform (`loop_unrolling::transform::unroll`): rotated first (LLVM's
+/// unroller runs on rotated loops; `-O0` PTX tests at the header), then the
+/// trip count and IV of `ptx_analysis::trip_count` on the rotated loop make
+/// the plan. `Err` with why when the loop cannot be transformed; `f` may
+/// then be changed (the caller keeps a copy).
+pub fn apply(
+    f: &mut Function,
+    header: BlockId,
+    choice: Choice,
+    origin: Option<InstId>,
+) -> Result<Applied, String> {
+    use super::loop_unrolling::decide::Plan;
+    use super::loop_unrolling::transform;
+    use ptx_analysis::trip_count::TripCount;
+    if matches!(choice, Choice::None | Choice::Peel { .. }) {
+        return Err("nothing to unroll".into());
+    }
+    let exact: Result<u64, String> = {
+        let g = ptx_analysis::cfg(f);
+        let d = ptx_analysis::dominators(&g);
+        let lf = ptx_analysis::loops(&g, &d);
+        match lf.loop_with_header(header) {
+            Some(id) => trip_count(f, lf.get(id)),
+            None => Err("no loop".into()),
+        }
+    };
+    let h = super::loop_simplification::rotate(f, header, ROTATION_MAX_HEADER_SIZE)
+        .map_err(|why| format!("the loop cannot be rotated: {why}"))?;
+    // The phi copies of `-O0` code (`add %r4, %r3, 1; mov %r15, %r4` in
+    // the latch, `mov %r3, %r15` from the header, now in the latch too)
+    // are coalesced as SSA would have them: copy chains collapse (`mov %r3, %r4`), then the copies left unread go.
+    let all = f.layout.clone();
+    collapse_copy_chains(f, &all);
+    let dce = super::live_dead::run(PhaseId::OriPerformLiveDeadFirst, &Arc::new(f.clone()));
+    *f = (*dce.function).clone();
+    let g = ptx_analysis::cfg(f);
+    let d = ptx_analysis::dominators(&g);
+    let lf = ptx_analysis::loops(&g, &d);
+    let id = lf
+        .loop_with_header(h)
+        .ok_or("the rotated loop is not a natural loop")?;
+    let l = lf.get(id);
+    let [latch] = l.latches.as_slice() else {
+        return Err(format!("{} back edges after rotation", l.latches.len()));
+    };
+    let rd = ptx_analysis::reaching_defs(f, &g);
+    let tc = ptx_analysis::trip_counts(f, &g, &d, &lf, &rd);
+    let trip = &tc.loops[id.0 as usize];
+    let runtime = |factor: u32| -> Result<(Plan, Applied), String> {
+        let iv = trip.iv.as_ref().and_then(|v| transform_iv(f, v)).ok_or(
+            "the trip count is unknown and no induction variable with a constant stride was found",
+        )?;
+        // Threads of a warp may take different copies when the count
+        // varies: a loop with a convergent instruction is left (phase 22's
+        // rule for its runtime check).
+        let convergent = l.blocks.iter().any(|&b| {
+            f.blocks[b]
+                .insts
+                .iter()
+                .any(|&i| f.insts[i].opcode.info.flags.is_convergent())
+        });
+        if convergent {
+            return Err("a runtime check around a convergent instruction".into());
+        }
+        // `stride * (factor - 1)` must fit the IV's signed type.
+        let total = iv.stride.unsigned_abs() * (u128::from(factor) - 1);
+        if total >= 1u128 << (iv.width - 1) {
+            return Err("stride * (factor - 1) overflows the induction variable".into());
+        }
+        Ok((
+            Plan::PartialUnknown {
+                factor,
+                epilogue_levels: 0,
+                iv,
+            },
+            Applied::Runtime { factor },
+        ))
+    };
+    let (plan, applied) = match (choice, &trip.count) {
+        (_, TripCount::Known(0)) => return Err("the body never runs".into()),
+        (Choice::Full { count }, TripCount::Known(n)) if *n == count => {
+            (Plan::Full { n: *n }, Applied::Full { n: *n })
+        }
+        (Choice::Full { count }, TripCount::Known(n)) => {
+            return Err(format!(
+                "the rotated loop runs {n} times, not the {count} the decision counted"
+            ))
+        }
+        (Choice::Full { count }, TripCount::Unknown(why)) => {
+            // An induction variable `ptx_analysis::trip_count` does not
+            // read (`i /= 2`, `i >>= 1`, `i *= 2`): the cascade's own exact
+            // count of the loop before rotation (not an upper bound) must
+            // be the count it decided on; rotation keeps how many times
+            // the body runs.
+            match exact {
+                Ok(n) if n == count && n > 0 => (Plan::Full { n }, Applied::Full { n }),
+                _ => {
+                    return Err(format!(
+                        "the trip count of the rotated loop is unknown: {why}"
+                    ))
+                }
+            }
+        }
+        (
+            Choice::Partial { count } | Choice::Pragma { count } | Choice::Runtime { count },
+            TripCount::Known(n),
+        ) => {
+            if *n <= u64::from(count) {
+                (Plan::Full { n: *n }, Applied::Full { n: *n })
+            } else {
+                (
+                    Plan::PartialKnown {
+                        n: *n,
+                        factor: count,
+                    },
+                    Applied::Partial {
+                        n: *n,
+                        factor: count,
+                    },
+                )
+            }
+        }
+        (Choice::Pragma { count } | Choice::Runtime { count }, TripCount::Unknown(_)) => {
+            runtime(count)?
+        }
+        (Choice::Partial { .. }, TripCount::Unknown(why)) => {
+            return Err(format!(
+                "the trip count of the rotated loop is unknown: {why}"
+            ))
+        }
+        (Choice::None | Choice::Peel { .. }, _) => return Err("nothing to unroll".into()),
+    };
+    if let Applied::Partial { factor, .. } | Applied::Runtime { factor } = applied {
+        if factor < 2 {
+            return Err("factor 1".into());
+        }
+    }
+    let shape = transform::LoopShape::new(f, h, *latch, &l.blocks)?;
+    transform::unroll(f, &shape, &plan, origin)?;
+    Ok(applied)
+}
+
+/// Runs the phase: the cascade decides every loop, and each loop it
+/// unrolls is transformed (see [`apply`]), innermost first, the decision
+/// of a loop taken on the function as the inner loops left it (as LLVM's
+/// loop pass manager visits loops). Loop reports and remarks say what was
+/// done, or why a chosen unroll was not.
 pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut out = PhaseOutput::unchanged(input);
     let decisions = decide(ctx, input);
-    let (mut unrolled, mut kept) = (0u64, 0u64);
-    for d in decisions {
-        let header = input.blocks[d.header]
-            .insts
-            .first()
-            .and_then(|&i| input.origin(i));
-        let c = &d.decision;
-        let factor = c.choice.factor();
-        let full = matches!(c.choice, Choice::Full { .. });
-        let summary = match c.choice {
-            // The decision only: phase 22 changes the code (see the module
-            // doc), so the summary says what cicc -O3 would do.
-            Choice::Full { count } => format!("would fully unroll ({count} iterations)"),
-            Choice::Partial { count } => format!("would unroll x{count}"),
-            Choice::Runtime { count } => {
-                format!("would unroll x{count} with a runtime remainder")
-            }
-            Choice::Pragma { count } => format!("would unroll x{count} (pragma)"),
-            Choice::Peel { count } => format!("would peel {count}, not unroll"),
-            Choice::None => format!("would not unroll: {}", c.reason),
+    if decisions.is_empty() {
+        return out;
+    }
+    let p = UnrollParams::from_ctx(ctx);
+    let any = decisions
+        .iter()
+        .any(|d| !matches!(d.decision.choice, Choice::None | Choice::Peel { .. }));
+    let mut results: Vec<(LoopDecision, Result<Applied, String>)> = Vec::new();
+    let mut changed = false;
+    if any {
+        // The loops of the input, innermost first (deepest first, then
+        // later in the layout first).
+        let order: Vec<BlockId> = {
+            let g = ptx_analysis::cfg(input);
+            let dm = ptx_analysis::dominators(&g);
+            let lf = ptx_analysis::loops(&g, &dm);
+            let mut hs: Vec<(u32, usize, BlockId)> = lf
+                .loops
+                .iter()
+                .map(|l| {
+                    let pos = input.layout_position(l.header).unwrap_or(0);
+                    (lf.depth(l.header), pos, l.header)
+                })
+                .collect();
+            hs.sort();
+            hs.into_iter().rev().map(|(_, _, h)| h).collect()
         };
-        let short = match c.choice {
-            Choice::Full { count } => format!("fully unrolled ({count} iterations)"),
-            Choice::Partial { count } | Choice::Pragma { count } => format!("unrolled x{count}"),
-            Choice::Runtime { count } => format!("unrolled x{count}, runtime remainder"),
-            Choice::Peel { count } => format!("peeled {count}"),
-            Choice::None => "not unrolled".to_string(),
+        // simplifycfg before the loop passes: jumps to the next block and
+        // `not.pred` folded, so that the header ends with its exit test.
+        let mut f = (*super::branch_opt::run(PhaseId::OriBranchOpt, ctx, input).function).clone();
+        for h in order {
+            let first = decisions.iter().find(|d| d.header == h).cloned();
+            let Some(first) = first else { continue };
+            let now = f
+                .has_block(h)
+                .then(|| decide_with(&p, &f).into_iter().find(|d| d.header == h))
+                .flatten();
+            let Some(d) = now else {
+                results.push((
+                    first,
+                    Err("the loop is gone (an enclosing loop changed)".into()),
+                ));
+                continue;
+            };
+            if matches!(d.decision.choice, Choice::None | Choice::Peel { .. }) {
+                results.push((d, Err(String::new())));
+                continue;
+            }
+            let origin = input.blocks[h].insts.first().and_then(|&i| input.origin(i));
+            let mut g = f.clone();
+            match apply(&mut g, h, d.decision.choice, origin) {
+                Ok(a) => {
+                    f = g;
+                    changed = true;
+                    results.push((d, Ok(a)));
+                }
+                Err(why) => results.push((d, Err(why))),
+            }
+        }
+        if changed {
+            super::branch_opt::merge_straight_line(&mut f);
+            out.function = Arc::new(f);
+        }
+    } else {
+        results = decisions
+            .into_iter()
+            .map(|d| (d, Err(String::new())))
+            .collect();
+    }
+    report(id, input, &mut out, results);
+    out
+}
+
+/// The loop reports, remarks and counters of the decisions and what was
+/// done with them (`Err("")`: the cascade chose not to unroll).
+fn report(
+    id: PhaseId,
+    input: &Function,
+    out: &mut PhaseOutput,
+    results: Vec<(LoopDecision, Result<Applied, String>)>,
+) {
+    let (mut unrolled, mut kept) = (0u64, 0u64);
+    for (d, result) in results {
+        let header = input
+            .has_block(d.header)
+            .then(|| {
+                input.blocks[d.header]
+                    .insts
+                    .first()
+                    .and_then(|&i| input.origin(i))
+            })
+            .flatten();
+        let c = &d.decision;
+        let wanted = match c.choice {
+            Choice::Full { count } => format!("full unroll ({count} iterations)"),
+            Choice::Partial { count } | Choice::Pragma { count } => format!("unroll x{count}"),
+            Choice::Runtime { count } => format!("unroll x{count} with a runtime remainder"),
+            Choice::Peel { count } => format!("peel {count}"),
+            Choice::None => "no unroll".to_string(),
+        };
+        let (summary, message) = match &result {
+            Ok(a) => (
+                a.summary(),
+                format!("{} ({}): {}", a.summary(), c.level, c.reason),
+            ),
+            Err(why) if why.is_empty() => match c.choice {
+                Choice::Peel { count } => (
+                    format!("not unrolled (peeling {count} is not done)"),
+                    format!(
+                        "not unrolled, peeling {count} is not done ({}): {}",
+                        c.level, c.reason
+                    ),
+                ),
+                _ => (
+                    format!("not unrolled: {}", c.reason),
+                    format!("not unrolled ({}): {}", c.level, c.reason),
+                ),
+            },
+            Err(why) => (
+                format!("not unrolled: {wanted} chosen, but {why}"),
+                format!(
+                    "not unrolled: {wanted} chosen ({}: {}), but {why}",
+                    c.level, c.reason
+                ),
+            ),
         };
         let mut facts = c.facts.clone();
         facts.push(("level", c.level.to_string()));
+        facts.push(("decision", wanted));
         if !d.trip_count_note.is_empty() {
             facts.push(("trip count unknown", d.trip_count_note.clone()));
         }
-        let unrolls = factor > 1 || full;
-        if unrolls {
+        let (factor, full) = match result {
+            Ok(Applied::Full { n }) => (n.min(u64::from(u32::MAX)) as u32, true),
+            Ok(Applied::Partial { factor, .. } | Applied::Runtime { factor }) => (factor, false),
+            Err(_) => (1, false),
+        };
+        let done = factor > 1 || full;
+        if done {
             unrolled += 1;
         } else {
             kept += 1;
         }
         out.remarks.push(Remark {
             phase: id,
-            kind: if unrolls {
+            kind: if done {
                 RemarkKind::Applied
             } else {
                 RemarkKind::Missed
             },
             name: "loop-unroll",
             origin: header,
-            message: format!("{} ({}): {}", short, c.level, c.reason),
+            message,
         });
         out.loops.push(LoopReport {
             phase: id,
             header,
             summary,
             unroll: Some(UnrollDecision {
-                factor: if full { factor.max(1) } else { factor },
+                factor: factor.max(1),
                 full,
                 code: None,
                 reason: c.reason.clone(),
@@ -1904,7 +2333,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     }
     if unrolled + kept > 0 {
         out.stats.push(Stat {
-            name: "loops to unroll",
+            name: "loops unrolled",
             value: unrolled,
         });
         out.stats.push(Stat {
@@ -1912,7 +2341,6 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             value: kept,
         });
     }
-    out
 }
 
 #[cfg(test)]
@@ -2275,19 +2703,24 @@ $L4:
     }
 
     #[test]
-    fn disabled_by_knob_and_never_changes_code() {
+    fn unrolls_and_is_disabled_by_knob() {
         let f = Arc::new(counted("12", "", ""));
         let mut ctx = crate::Defaults::new(90);
         let out = run(PhaseId::CiccLoopUnroll, &ctx, &f);
-        assert!(Arc::ptr_eq(&out.function, &f));
+        assert!(!Arc::ptr_eq(&out.function, &f));
         assert_eq!(out.loops.len(), 1);
         let u = out.loops[0].unroll.as_ref().unwrap();
-        assert!(u.full && u.factor == 12 && u.code.is_none());
+        assert!(
+            u.full && u.factor == 12 && u.code.is_none(),
+            "{:?}",
+            out.loops
+        );
         ctx.knobs.insert(
             knobs::disable_LoopUnrollPass.id(),
             ptx_knobs::KnobValue::Bool(true),
         );
         let out = run(PhaseId::CiccLoopUnroll, &ctx, &f);
         assert!(out.loops.is_empty() && out.remarks.is_empty());
+        assert!(Arc::ptr_eq(&out.function, &f));
     }
 }

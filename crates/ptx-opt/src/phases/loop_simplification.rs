@@ -291,6 +291,53 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     out
 }
 
+/// Gives the loop at `header` a dedicated preheader and inverts it into a
+/// bottom-tested loop (the single-block test, else the test region), as
+/// [`run`] does for one loop with the default knobs; for the cicc unroller,
+/// whose input LLVM has rotated (`LoopRotate`) and `-O0` PTX has not.
+/// Returns the loop's header afterwards (the body's first block when
+/// inverted, `header` when the loop was bottom-tested already); `Err` with
+/// why otherwise (`func` may then have gained a preheader only).
+pub(crate) fn rotate(func: &mut Function, header: BlockId, budget: i64) -> Result<BlockId, String> {
+    let li = LoopInfo::new(func);
+    let lid = li
+        .forest
+        .loop_with_header(header)
+        .ok_or("no loop at this header")?;
+    let l = li.forest.get(lid).clone();
+    // Bottom-tested already: the (one) latch ends with a conditional branch.
+    let bottom_tested = |b: BlockId| {
+        func.blocks[b].insts.last().is_some_and(|&i| {
+            let inst = &func.insts[i];
+            inst.opcode.info.family == FamilyId::Bra && inst.guard.is_some()
+        })
+    };
+    if l.latches.contains(&header) || matches!(l.latches.as_slice(), [t] if bottom_tested(*t)) {
+        return Ok(header);
+    }
+    let (p, created) = ensure_preheader(func, &li, header, &l.blocks)
+        .ok_or("the header is entered through brx.idx")?;
+    let li = if created { LoopInfo::new(func) } else { li };
+    let lid = li
+        .forest
+        .loop_with_header(header)
+        .ok_or("the loop changed")?;
+    match invertible(func, &li, lid, Some(p), budget) {
+        Ok(shape) => {
+            let body = shape.body;
+            invert(func, &shape);
+            Ok(body)
+        }
+        Err(why) if why.starts_with(NOT_LEAVING) => {
+            let r = region_invertible(func, &li, lid, Some(p), budget)?;
+            let body = r.body;
+            invert_region(func, &r);
+            Ok(body)
+        }
+        Err(why) => Err(why),
+    }
+}
+
 /// A loop that can be inverted.
 struct Shape {
     header: BlockId,
