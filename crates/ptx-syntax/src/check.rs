@@ -2059,6 +2059,18 @@ impl<'g> Op<'g> {
             _ => false,
         }
     }
+
+    /// Whether this is a constant expression of integers only (what an
+    /// address offset may be: `[%rd1+-0.5]` is no address).
+    fn is_int_constant(self) -> bool {
+        match self.kind {
+            OpKind::Literal => self.node.first_token().is_some_and(|t| !t.is(FLOAT_NUMBER)),
+            OpKind::Prefix | OpKind::Binary | OpKind::Paren | OpKind::Ternary => {
+                self.children().all(Op::is_int_constant)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// The operator of an expression node: its first token that is not trivia.
@@ -2078,8 +2090,8 @@ fn register_plus_constants(op: Op<'_>) -> bool {
                 return false;
             };
             match operator_token(op.node) {
-                Some(PLUS | MINUS) if rhs.is_constant() => register_plus_constants(lhs),
-                Some(PLUS) if lhs.is_constant() => register_plus_constants(rhs),
+                Some(PLUS | MINUS) if rhs.is_int_constant() => register_plus_constants(lhs),
+                Some(PLUS) if lhs.is_int_constant() => register_plus_constants(rhs),
                 _ => false,
             }
         }
