@@ -877,7 +877,7 @@ fn make_mov(func: &Function, e: &Emit) -> Option<Inst> {
 }
 
 /// An instruction as PTX text, for remarks.
-fn inst_text(func: &Function, inst: &Inst) -> String {
+pub(super) fn inst_text(func: &Function, inst: &Inst) -> String {
     let mut out = String::new();
     if let Some(g) = inst.guard {
         out.push('@');
@@ -916,6 +916,19 @@ fn operand_text(func: &Function, op: &Operand) -> String {
         Operand::Symbol { name, offset } => format!("{name}+{offset}"),
         Operand::PredPair(a, b) => format!("{}|{}", operand_text(func, a), operand_text(func, b)),
         Operand::Sink => "_".to_string(),
+        Operand::Address(a) => {
+            let base = match &a.base {
+                ptx_ir::ir::AddressBase::Reg(r) => func.regs[*r].name.clone(),
+                ptx_ir::ir::AddressBase::Symbol(s) => s.clone(),
+                ptx_ir::ir::AddressBase::Absolute => String::new(),
+            };
+            match (base.is_empty(), a.offset) {
+                (true, o) => format!("[{o}]"),
+                (false, 0) => format!("[{base}]"),
+                (false, o) if o < 0 => format!("[{base}{o}]"),
+                (false, o) => format!("[{base}+{o}]"),
+            }
+        }
         _ => "…".to_string(),
     }
 }

@@ -15,14 +15,18 @@
 //! - [`crate::phases::copy_prop`]: OriCopyProp, forward copy propagation
 //!   (and `selp` with a known condition); it makes `mov`s of immediates
 //!   reach the instructions that read them through copies;
-//! - [`const_fold`]: constant folding and algebraic simplification.
+//! - [`const_fold`]: constant folding and algebraic simplification;
+//! - [`redundant_def`]: the bundle's partial CSE, an instruction that
+//!   recomputes the value its destination already holds is removed (what
+//!   unrolled copies of a loop-invariant computation leave for LICM).
 //!
 //! # The fixed-point loop
 //!
 //! Seed 001, "Forward Copy Propagation -- OriCopyProp", "Convergence":
 //! "Variant A (phases 13, 29) caps iterations via knob 464; Variant B
 //! (phases 37, 58) uses a cost-based threshold of 0.25 (knob 474)". A round
-//! is copy propagation then constant folding; the rounds go on while one
+//! is copy propagation, constant folding, then redundant recomputation
+//! removal; the rounds go on while one
 //! changes something:
 //!
 //! - variant A (13, 29): at most `OcgKnob464` rounds (0, unset: the
@@ -42,7 +46,7 @@
 //! The six bundle phases carry the table alias `OriCopyProp`; the command
 //! line (and the filetests) then also set `GeneralOptimizeSubPasses =
 //! OriCopyProp`, with which the bundles run copy propagation alone
-//! (constant folding off).
+//! (constant folding and recomputation removal off).
 
 use std::sync::Arc;
 
@@ -54,6 +58,7 @@ use crate::PassContext;
 use crate::PhaseId;
 
 pub mod const_fold;
+pub mod redundant_def;
 
 /// Rounds of variant A when `OcgKnob464` is not set.
 pub const DEFAULT_ROUNDS: i64 = 4;
@@ -70,6 +75,7 @@ const ADDITIVE: &[&str] = &[
     "uses replaced in the copy's block",
     "uses replaced across blocks",
     "selects with a constant condition",
+    "recomputations removed",
 ];
 
 /// The phases that run the bundle.
@@ -88,6 +94,7 @@ fn changes(stats: &[Stat]) -> u64 {
                     | "uses replaced across blocks"
                     | "selects with a constant condition"
             ) || s.name == "instructions folded"
+                || s.name == "recomputations removed"
         })
         .map(|s| s.value)
         .sum()
@@ -126,7 +133,12 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             (copied.function.clone(), Vec::new(), Vec::new())
         } else {
             let folded = const_fold::run(id, &copied.function);
-            (folded.function, folded.remarks, folded.stats)
+            let cse = redundant_def::run(id, &folded.function);
+            let mut remarks = folded.remarks;
+            remarks.extend(cse.remarks);
+            let mut stats = folded.stats;
+            stats.extend(cse.stats);
+            (cse.function, remarks, stats)
         };
         let changed = !Arc::ptr_eq(&function, &current);
         let mut round_stats = copied.stats;
