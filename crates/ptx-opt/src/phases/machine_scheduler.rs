@@ -675,6 +675,10 @@ pub(crate) fn guard_pressure(
 }
 
 /// Runs the phase on one function.
+/// How many times a region is scheduled again on the order the scheduler
+/// gave it, until it keeps the order (see [`run`]).
+const RESCHEDULE_ROUNDS: usize = 4;
+
 pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let sched4reg = ctx.bool(knobs::nvptx_sched4reg);
     if ctx.int(knobs::usedessa) == 1 {
@@ -710,72 +714,93 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let mut block_moved = 0u64;
         let mut block_regions = 0u64;
         for range in regions(&f, b) {
-            let insts: Vec<InstId> = saved[range.clone()].to_vec();
-            let nodes = build_dag(&f, &insts, &target);
-            let before = live.live_before(insts[0]);
-            let after = live.live_after(*insts.last().unwrap_or(&insts[0]));
-            let identity: Vec<usize> = (0..nodes.len()).collect();
-            let (old_peak, old_area) = order_pressure(&f, &nodes, &identity, before, after);
-            let limit = if old_peak > MIN_MAXRREGCOUNT {
-                let m = *max_regs.get_or_insert_with(|| ctx.max_regs());
-                m.map_or(old_peak, |m| old_peak.min(m))
-            } else {
-                old_peak
-            };
-            let order = list_schedule(&f, &nodes, before, after, limit, sched4reg);
-            if order == identity {
-                continue;
+            // The live sets at the region's ends do not change as it is
+            // reordered: taken once, from the block's order on entry.
+            let before = live.live_before(saved[range.start]);
+            let after = live.live_after(saved[range.end - 1]);
+            // The region is scheduled again on its new order until the
+            // scheduler keeps it (at most `RESCHEDULE_ROUNDS` times), so
+            // that the phase's output is a fixed point of the phase: a
+            // second build of ptxopt's own output reorders nothing.
+            let mut first: Option<(u32, u32, InstId, String)> = None;
+            let mut last = (0u32, 0u32);
+            let mut region_moved = 0u64;
+            let mut region_len = 0usize;
+            for _ in 0..RESCHEDULE_ROUNDS {
+                let insts: Vec<InstId> = f.blocks[b].insts[range.clone()].to_vec();
+                let nodes = build_dag(&f, &insts, &target);
+                let identity: Vec<usize> = (0..nodes.len()).collect();
+                let (old_peak, old_area) = order_pressure(&f, &nodes, &identity, before, after);
+                let limit = if old_peak > MIN_MAXRREGCOUNT {
+                    let m = *max_regs.get_or_insert_with(|| ctx.max_regs());
+                    m.map_or(old_peak, |m| old_peak.min(m))
+                } else {
+                    old_peak
+                };
+                let order = list_schedule(&f, &nodes, before, after, limit, sched4reg);
+                if order == identity {
+                    break;
+                }
+                let (new_peak, new_area) = order_pressure(&f, &nodes, &order, before, after);
+                let old_len = schedule_length(&nodes, &identity);
+                let new_len = schedule_length(&nodes, &order);
+                let accept = if old_peak > limit {
+                    new_peak < old_peak && new_len <= old_len
+                        || new_peak <= old_peak && new_len < old_len
+                } else {
+                    new_len < old_len
+                        && new_peak <= old_peak
+                        && new_area <= old_area
+                        && (new_peak < old_peak || new_area < old_area)
+                };
+                if !accept {
+                    break;
+                }
+                region_moved += order.iter().enumerate().filter(|&(p, &k)| p != k).count() as u64;
+                region_len = nodes.len();
+                if first.is_none() {
+                    let first_moved = order
+                        .iter()
+                        .enumerate()
+                        .find(|&(p, &k)| p != k)
+                        .map_or(nodes[0].inst, |(_, &k)| nodes[k].inst);
+                    let shown: Vec<String> = order
+                        .iter()
+                        .enumerate()
+                        .filter(|&(p, &k)| k > p)
+                        .take(3)
+                        .map(|(p, &k)| {
+                            format!(
+                                "`{}` up {} (depth {})",
+                                f.insts[nodes[k].inst].opcode.text(),
+                                k - p,
+                                nodes[k].height
+                            )
+                        })
+                        .collect();
+                    first = Some((old_len, old_peak, first_moved, shown.join(", ")));
+                }
+                last = (new_len, new_peak);
+                apply_order(&mut f, b, range.clone(), &nodes, &order);
             }
-            let (new_peak, new_area) = order_pressure(&f, &nodes, &order, before, after);
-            let old_len = schedule_length(&nodes, &identity);
-            let new_len = schedule_length(&nodes, &order);
-            let accept = if old_peak > limit {
-                new_peak < old_peak && new_len <= old_len
-                    || new_peak <= old_peak && new_len < old_len
-            } else {
-                new_len < old_len
-                    && new_peak <= old_peak
-                    && new_area <= old_area
-                    && (new_peak < old_peak || new_area < old_area)
-            };
-            if !accept {
+            let Some((old_len, old_peak, first_moved, shown)) = first else {
                 continue;
-            }
-            let moved = order.iter().enumerate().filter(|&(p, &k)| p != k).count() as u64;
-            let first_moved = order
-                .iter()
-                .enumerate()
-                .find(|&(p, &k)| p != k)
-                .map(|(_, &k)| nodes[k].inst);
-            apply_order(&mut f, b, range.clone(), &nodes, &order);
-            let shown: Vec<String> = order
-                .iter()
-                .enumerate()
-                .filter(|&(p, &k)| k > p)
-                .take(3)
-                .map(|(p, &k)| {
-                    format!(
-                        "`{}` up {} (depth {})",
-                        f.insts[nodes[k].inst].opcode.text(),
-                        k - p,
-                        nodes[k].height
-                    )
-                })
-                .collect();
+            };
+            let (new_len, new_peak) = last;
             block_remarks.push(Remark {
                 phase: id,
                 kind: RemarkKind::Applied,
                 name: "reordered",
-                origin: first_moved.and_then(|i| origin(&f, i)),
+                origin: origin(&f, first_moved),
                 message: format!(
-                    "reordered {moved} of {} instructions in {}: schedule length {old_len} -> {new_len} cycles, live units {old_peak} -> {new_peak}{}{}",
-                    nodes.len(),
+                    "reordered {} of {region_len} instructions in {}: schedule length {old_len} -> {new_len} cycles, live units {old_peak} -> {new_peak}{}{}",
+                    region_moved.min(region_len as u64),
                     block_label(&f, b),
                     if shown.is_empty() { "" } else { "; " },
-                    shown.join(", ")
+                    shown
                 ),
             });
-            block_moved += moved;
+            block_moved += region_moved;
             block_regions += 1;
         }
         if block_regions == 0 {
