@@ -136,11 +136,11 @@ fn first_build_runs_everything_once() {
         file_ptx(two.ptx)
         module_items(two.ptx)
         kernel_ptx(a)
-        <all 53 phases>(a)
+        <all 55 phases>(a)
         kernel_ir(a)
         target_profile(two.ptx)
         kernel_ptx(b)
-        <all 53 phases>(b)
+        <all 55 phases>(b)
         kernel_ir(b)"#]]
     .assert_eq(&fold_phases(&log.take(&db)).join("\n"));
 }
@@ -160,7 +160,7 @@ fn editing_one_body_reruns_only_that_kernel() {
             chunk_kernels(two.ptx#4)
             kernel_lowered(b)
             kernel_ir(b)
-            <all 53 phases>(b)
+            <all 55 phases>(b)
             kernel_ptx(b)
             file_ptx(two.ptx)"#]],
     );
@@ -295,7 +295,7 @@ fn adding_a_function_above_runs_phases_only_for_it() {
             module_items(two.ptx)
             file_ptx(two.ptx)
             kernel_ptx(first)
-            <all 53 phases>(first)
+            <all 55 phases>(first)
             kernel_ir(first)
             target_profile(two.ptx)
             kernel_ir(a)

@@ -110,7 +110,7 @@ fn an_edit_in_one_loop_reruns_only_its_functions_phases() {
             chunk_kernels(two.ptx#3)
             kernel_lowered(a)
             kernel_ir(a)
-            <phases cicc_loop_unroll..phase_88_ori_hoist_invariants_late3 (53)>(a)
+            <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(a)
             kernel_ptx(a)
             file_ptx(two.ptx)"#]],
     );

@@ -101,7 +101,7 @@ fn an_edit_in_one_function_reruns_only_its_phases() {
             chunk_kernels(two.ptx#4)
             kernel_lowered(b)
             kernel_ir(b)
-            <phases cicc_loop_unroll..phase_88_ori_hoist_invariants_late3 (53)>(b)
+            <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(b)
             kernel_ptx(b)
             file_ptx(two.ptx)"#]],
     );
@@ -128,6 +128,6 @@ fn an_edit_inside_dead_code_stops_at_dce() {
             chunk_kernels(two.ptx#3)
             kernel_lowered(a)
             kernel_ir(a)
-            <phases cicc_loop_unroll..phase_16_ori_perform_live_dead_first (21)>(a)"#]],
+            <phases cicc_inline..phase_16_ori_perform_live_dead_first (23)>(a)"#]],
     );
 }

@@ -181,7 +181,7 @@ fn an_edit_in_one_loop_reruns_only_that_functions_phases() {
             chunk_kernels(three.ptx#4)
             kernel_lowered(b)
             kernel_ir(b)
-            <phases cicc_loop_unroll..phase_88_ori_hoist_invariants_late3 (53)>(b)
+            <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(b)
             kernel_ptx(b)
             file_ptx(three.ptx)"#]],
     );

@@ -1715,4 +1715,11 @@ pub static KNOBS: &[KnobDef] = &[
         S_COPYPROP,
         "Which sub-passes the GeneralOptimize bundles run: empty for all, `OriCopyProp` for forward copy propagation alone; `--named-phases OriCopyProp` sets it (ptxas resolves that name to the sub-pass itself; not a ptxas knob).",
     ),
+    cicc(
+        "inline-threshold",
+        Int(225),
+        "Inliner (inline)",
+        seed(SEED_MACHINE, "Pipeline Flow"),
+        "LLVM's inliner budget, multiplied by NVPTX's inlining threshold multiplier 11 (2,475 cost units, 5 per instruction): a call to a function of the module is inlined when the callee costs no more. LLVM's own option, not named in the seeds (they describe the machine passes that run after inlining); 225 is LLVM's default.",
+    ),
 ];

@@ -24,6 +24,13 @@ pub trait PassContext {
     fn max_regs(&self) -> Option<u32> {
         None
     }
+    /// The lowered IR of function `name` of the same module, for the
+    /// inliner (`None`: not defined in the module, or not available to this
+    /// context). In the database it is a tracked read of that function
+    /// alone, so an edit to a callee re-runs the inliner of its callers.
+    fn callee(&self, _name: &str) -> Option<std::sync::Arc<ptx_ir::ir::Function>> {
+        None
+    }
 
     /// A boolean knob.
     fn bool(&self, knob: BoolKnob) -> bool {

@@ -49,6 +49,9 @@ pub use table::{
 /// broken (a phase bug, never an input problem).
 pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let out = match id {
+        PhaseId::CiccInline => phases::cicc_inline::run(id, ctx, input),
+        PhaseId::CiccIselCombine => phases::cicc_isel_combine::run(id, input),
+        PhaseId::CiccMachineCopyProp => phases::cicc_machine_cp::run(id, ctx, input),
         PhaseId::CiccLoopUnroll => phases::cicc_loop_unroll::run(id, ctx, input),
         PhaseId::OriLoopSimplification => phases::loop_simplification::run(ctx, input),
         PhaseId::OriStrengthReduce => phases::strength_reduce::run(input),

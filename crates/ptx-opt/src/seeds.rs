@@ -17,11 +17,23 @@ macro_rules! with_phase_table {
     ($cb:ident) => {
         $cb! {
     // ---- cicc (seeds 002-004), in seed 002's pipeline order ----
+    CiccInline => cicc_inline {
+        tool: Cicc, number: None, name: "inline",
+        aliases: ["Inliner", "InlinerPass"],
+        seeds: [],
+        summary: "LLVM's inliner as cicc runs it before the loop passes: calls to small functions of the module replaced by their bodies (inline-threshold x NVPTX's multiplier 11); not described by the seeds",
+    },
     CiccLoopUnroll => cicc_loop_unroll {
         tool: Cicc, number: None, name: "loop-unroll",
         aliases: ["LoopUnroll", "LoopUnrollPass"],
         seeds: [$crate::seeds::S004],
         summary: "LLVM loop unrolling with NVIDIA's computeUnrollCount cascade (local-array multiplier, power-of-two factors, pragma/runtime thresholds)",
+    },
+    CiccIselCombine => cicc_isel_combine {
+        tool: Cicc, number: None, name: "nvptx-isel-combine",
+        aliases: ["DAGCombine", "NVPTXISelDAGToDAG"],
+        seeds: [],
+        summary: "the integer combines of NVPTX instruction selection: mul.lo + add into mad.lo, cvt + shl/mul into mul.wide; not described by the seeds",
     },
     CiccParamOpt => cicc_param_opt {
         tool: Cicc, number: None, name: "param-opt",

@@ -149,6 +149,15 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         PhaseId::OriPerformLiveDeadFirst => {
             Some("dead-code elimination (ptx_opt::phases::live_dead)")
         }
+        PhaseId::CiccInline => Some(
+            "calls to functions of the module whose cost fits inline-threshold x 11 replaced by the callee's body, arguments and results through registers (ptx_opt::phases::cicc_inline)",
+        ),
+        PhaseId::CiccMachineCopyProp => Some(
+            "backward copy propagation: a copy whose source has one definition and no other reader is folded into that definition (ptx_opt::phases::cicc_machine_cp)",
+        ),
+        PhaseId::CiccIselCombine => Some(
+            "mul.lo + add into mad.lo, cvt.s64.s32 + shl/mul into mul.wide, where the intermediate has no other reader (ptx_opt::phases::cicc_isel_combine)",
+        ),
         PhaseId::CiccLoopUnroll => Some(
             "computeUnrollCount decisions, carried out by phase 22's transform after rotation: full, partial, runtime with epilog remainder (ptx_opt::phases::cicc_loop_unroll)",
         ),
@@ -232,6 +241,9 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::CiccTextureGroupMerge
             | PhaseId::OriLoopUnrolling
             | PhaseId::CiccLoopUnroll
+            | PhaseId::CiccInline
+            | PhaseId::CiccIselCombine
+            | PhaseId::CiccMachineCopyProp
             | PhaseId::OriLoopSimplification
             | PhaseId::OriStrengthReduce
             | PhaseId::OriPipelining

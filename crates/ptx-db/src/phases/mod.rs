@@ -38,6 +38,11 @@ impl PassContext for DbContext<'_> {
     fn max_regs(&self) -> Option<u32> {
         crate::analysis::max_regs(self.db)
     }
+    fn callee(&self, name: &str) -> Option<std::sync::Arc<ptx_ir::ir::Function>> {
+        let kernels = crate::queries::kernels(self.db, self.file);
+        let kernel = kernels.iter().find(|k| k.name(self.db) == name)?;
+        Some(crate::queries::kernel_ir(self.db, *kernel).clone())
+    }
 }
 
 /// Defines one salsa tracked query per phase, and the dispatch from an id to

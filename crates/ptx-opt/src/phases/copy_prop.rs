@@ -65,12 +65,17 @@
 //! at the loop top is not dominated by the copy in the body), copies of
 //! special registers (`%tid.x`, and `%clock` whose every read differs),
 //! immediates (constant folding's job), vector registers and registers with
-//! components, and copies between registers of different declared types:
-//! PTX instructions check each register operand's type against the
-//! instruction type (the verifier's width rules; ptxas rejects e.g. a
-//! `.f32` register where `add.s32` wants an integer), so a `mov.b32 %r1,
-//! %f1` is kept as the conversion point it is. Missed remarks say which
-//! uses stayed and why.
+//! components, copies between registers of different sizes, and uses where
+//! the source's declared type is not accepted: PTX instructions check each
+//! register operand's type against the instruction type (ptxas rejects e.g.
+//! a `.f32` register where `add.s32` wants an integer). A copy between
+//! registers of one size and different types (the bit casts of `-O0` code,
+//! `mov.b32 %r1, %f1`) is propagated into the uses that accept the source
+//! (`accepts_type`: a `.bN` source anywhere, signed and unsigned integers
+//! into each other and into integer instructions, any type into the data
+//! operand of `mov.bN`, `st.bN`, `shfl.bN` and the choices of `selp.bN`),
+//! and kept as the conversion point it is for the others. Missed remarks
+//! say which uses stayed and why.
 //!
 //! # Adapted from Ori/SASS to PTX
 //!
@@ -186,7 +191,14 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         if reads == 0 {
             continue;
         }
-        if dty != sty || f.regs[dst].vector.is_some() || f.regs[src].vector.is_some() {
+        let same_size = ptx_isa::type_bits(&dty).is_some()
+            && ptx_isa::type_bits(&dty) == ptx_isa::type_bits(&sty)
+            && dty != ".pred"
+            && sty != ".pred";
+        if (dty != sty && !same_size)
+            || f.regs[dst].vector.is_some()
+            || f.regs[src].vector.is_some()
+        {
             uses_kept += reads as u64;
             remark(
                 RemarkKind::Missed,
@@ -207,6 +219,16 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let mut why: Option<String> = None;
         for &u in &readers {
             if u == m || !reads_reg(&f.insts[u], dst) {
+                continue;
+            }
+            if !accepts_type(&f.insts[u], dst, &dty, &sty) {
+                uses_kept += 1;
+                why.get_or_insert_with(|| {
+                    format!(
+                        "types differ ({dty} vs {sty}) and `{}` checks its operand's type",
+                        f.insts[u].opcode.text()
+                    )
+                });
                 continue;
             }
             let local = local_ok(&f, &facts, m, u, dst, src);
@@ -409,4 +431,77 @@ fn replace_uses(inst: &mut Inst, dst: RegId, src: RegId) {
             r
         }
     });
+}
+
+/// Whether every read of `dst` (declared `dty`) in `inst` may read a
+/// register declared `sty` of the same size instead, by PTX's operand type
+/// rules: a bit-size register (`.b32`) is accepted wherever a register of
+/// its size is; signed and unsigned integers of one size are
+/// interchangeable, and accepted by every integer instruction of the size;
+/// any other register of the size is accepted only where
+/// the instruction moves bits without reading them as a type: the source of
+/// `mov.bN`, the value of `st.bN`, the value shuffled by `shfl.bN`, the two
+/// choices of `selp.bN`. So the bit casts of `-O0` code (`mov.b32 %r1, %f1`
+/// before a `shfl.sync.b32`) fold away where that is legal.
+fn accepts_type(inst: &Inst, dst: RegId, dty: &str, sty: &str) -> bool {
+    if dty == sty {
+        return true;
+    }
+    let is_bit = |t: &str| matches!(t, ".b8" | ".b16" | ".b32" | ".b64" | ".b128");
+    let is_int = |t: &str| {
+        is_bit(t)
+            || matches!(
+                t,
+                ".u8" | ".u16" | ".u32" | ".u64" | ".s8" | ".s16" | ".s32" | ".s64"
+            )
+    };
+    let signed_or_unsigned = |t: &str| is_int(t) && !is_bit(t);
+    if is_bit(sty) || (signed_or_unsigned(dty) && signed_or_unsigned(sty)) {
+        return true;
+    }
+    let info = &inst.opcode.info;
+    if info.types.is_empty() {
+        return false;
+    }
+    if signed_or_unsigned(sty) && info.types.iter().all(|t| is_int(t.name())) {
+        // A `.bN` register read by an integer instruction: any integer
+        // register of the size is accepted there.
+        return true;
+    }
+    if !info.types.iter().all(|t| is_bit(t.name())) {
+        return false;
+    }
+    if inst.guard.is_some_and(|g| g.reg == dst) {
+        return false;
+    }
+    let data: &[usize] = match info.family {
+        FamilyId::Mov | FamilyId::St | FamilyId::Shfl | FamilyId::ShflSync => &[1],
+        FamilyId::Selp => &[1, 2],
+        _ => return false,
+    };
+    inst.operands.iter().enumerate().all(|(k, op)| {
+        let mut mentions = false;
+        op.for_each_reg(&mut |r| mentions |= r == dst);
+        if !mentions {
+            return true;
+        }
+        if !data.contains(&k) {
+            return false;
+        }
+        match op {
+            Operand::Reg {
+                component: None, ..
+            } => true,
+            Operand::Vector(items) if info.family == FamilyId::St => items.iter().all(|i| {
+                matches!(
+                    i,
+                    Operand::Reg {
+                        component: None,
+                        ..
+                    }
+                )
+            }),
+            _ => false,
+        }
+    })
 }

@@ -5,8 +5,11 @@
 pub mod back_copy_prop;
 pub mod block_remat;
 pub mod branch_opt;
+pub mod cicc_inline;
+pub mod cicc_isel_combine;
 pub mod cicc_ldg;
 pub mod cicc_loop_unroll;
+pub mod cicc_machine_cp;
 pub mod cicc_mem2reg;
 pub mod cicc_param_opt;
 pub mod cicc_peephole;

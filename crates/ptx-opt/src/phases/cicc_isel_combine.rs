@@ -1,0 +1,289 @@
+//! cicc `nvptx-isel-combine`: the integer combines NVPTX instruction
+//! selection makes, on PTX that was selected without them.
+//!
+//! **What it computes.** Two instructions whose intermediate result has no
+//! other reader become one:
+//!
+//! - `mul.lo.T t, a, b; add.T d, t, c` (or `add.T d, c, t`) becomes
+//!   `mad.lo.T d, a, b, c` for 32- and 64-bit integers (the low half of
+//!   `a*b+c` is the same whether or not the product is rounded to the low
+//!   half first);
+//! - `cvt.s64.s32 t, a; shl.b64 d, t, K` becomes `mul.wide.s32 d, a, 2^K`
+//!   for K <= 30 (`|a| < 2^31`, so `sext(a) * 2^K` is exact in 64 bits and
+//!   2^K is an `.s32` immediate), `cvt.u64.u32` with `mul.wide.u32` for
+//!   K <= 31;
+//! - `cvt.s64.s32 t, a; mul.lo.s64 d, t, C` with an immediate C that fits
+//!   the 32-bit type becomes `mul.wide.s32 d, a, C` (and the unsigned form).
+//!
+//! These are the address computations `-Xcicc -O0` writes for every array
+//! index (`cvt.s64.s32` + `shl.b64` instead of `mul.wide.s32`) and the
+//! `blockIdx.x * blockDim.x + threadIdx.x` of every kernel (`mul.lo` + `add`
+//! instead of `mad.lo`), which `-O3` selects as one instruction.
+//!
+//! Conditions: both instructions unguarded, in one block; the intermediate
+//! register has exactly one definition (the first) and one reader (the
+//! second); nothing between them writes a source of the first. The combined
+//! instruction takes the second's place and origin; the first is removed.
+//!
+//! **Seeds.** None: seed 002 starts after instruction selection
+//! (`SelectionDAG ISel` at the top of its "Pipeline Flow"); these are the
+//! NVPTX DAG combines (`PerformADDCombine` forming `mad`, the `mul.wide`
+//! patterns of `NVPTXISelLowering`) that run inside ISel, so they are a phase
+//! of their own here, placed where ISel is: after the IR loop passes, before
+//! the machine passes.
+//!
+//! **Knobs.** None (LLVM has no switch for these combines at `-O3`).
+//!
+//! **Where it must not fire.** A product or extension read elsewhere (the
+//! combine would compute it twice), a guarded instruction, a shift of 31 or
+//! more into `mul.wide.s32` (2^31 is no `.s32`), floating-point `mul`/`add`
+//! (contracting them into `fma` changes results; nvcc's `--fmad` is cicc's
+//! decision and not modelled).
+
+use std::sync::Arc;
+
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{Function, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegId};
+use ptx_isa::{FamilyId, Ty};
+use rustc_hash::FxHashMap;
+
+use super::known::plain_reg;
+use crate::origin::origin;
+use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
+use crate::PhaseId;
+
+/// Runs the combines on one function.
+pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
+    let mut readers: FxHashMap<RegId, usize> = FxHashMap::default();
+    let mut writers: FxHashMap<RegId, usize> = FxHashMap::default();
+    for (_, inst) in input.insts_in_order() {
+        visit_defs_and_uses(inst, |a, r| match a {
+            Access::Def => *writers.entry(r).or_default() += 1,
+            Access::Use => *readers.entry(r).or_default() += 1,
+        });
+    }
+    let single = |r: RegId| readers.get(&r) == Some(&1) && writers.get(&r) == Some(&1);
+    let mut f: Option<Function> = None;
+    let mut remarks = Vec::new();
+    for &b in &input.layout {
+        let insts = input.blocks[b].insts.clone();
+        // The unguarded single-use definitions seen in this block: register
+        // to (position, instruction).
+        let mut defs: FxHashMap<RegId, (usize, InstId)> = FxHashMap::default();
+        for (pos, &i) in insts.iter().enumerate() {
+            let cur = f.as_ref().unwrap_or(input);
+            let inst = &cur.insts[i];
+            if inst.guard.is_none() {
+                if let Some((t, new)) = combine(cur, inst, &defs) {
+                    let (_, first) = defs[&t];
+                    let g = f.get_or_insert_with(|| (**input).clone());
+                    remarks.push(Remark {
+                        phase: id,
+                        kind: RemarkKind::Applied,
+                        name: "combine",
+                        origin: origin(g, i),
+                        message: format!(
+                            "`{}` and `{}` combined into `{}`",
+                            g.insts[first].opcode.text(),
+                            g.insts[i].opcode.text(),
+                            new.opcode.text()
+                        ),
+                    });
+                    let locs = std::mem::take(&mut g.insts[first].locs);
+                    g.remove_inst(first);
+                    let mut new = new;
+                    if new.locs.is_empty() {
+                        new.locs = locs;
+                    }
+                    g.insts[i] = new;
+                    defs.remove(&t);
+                    continue;
+                }
+            }
+            let cur = f.as_ref().unwrap_or(input);
+            let inst = &cur.insts[i];
+            // Writes end the candidates they touch (a redefined source or
+            // intermediate); then this instruction may start one.
+            let mut written = Vec::new();
+            visit_defs_and_uses(inst, |a, r| {
+                if a == Access::Def {
+                    written.push(r)
+                }
+            });
+            defs.retain(|t, (_, first)| {
+                !written.contains(t) && {
+                    let mut touched = false;
+                    visit_defs_and_uses(&cur.insts[*first], |a, r| {
+                        touched |= a == Access::Use && written.contains(&r)
+                    });
+                    !touched
+                }
+            });
+            if inst.guard.is_none() && starts_candidate(inst) {
+                if let Some(t) = inst.operands.first().and_then(plain_reg) {
+                    if single(t) {
+                        defs.insert(t, (pos, i));
+                    }
+                }
+            }
+        }
+    }
+    let Some(f) = f else {
+        return PhaseOutput::unchanged(input);
+    };
+    let n = remarks.len() as u64;
+    PhaseOutput {
+        function: Arc::new(f),
+        loops: Vec::new(),
+        remarks,
+        stats: vec![Stat {
+            name: "instruction pairs combined",
+            value: n,
+        }],
+    }
+}
+
+/// `mul.lo` of 32/64-bit integers, or `cvt.s64.s32`/`cvt.u64.u32`.
+fn starts_candidate(inst: &Inst) -> bool {
+    let info = &inst.opcode.info;
+    let types: Vec<Ty> = info.types.iter().collect();
+    match info.family {
+        FamilyId::Mul => {
+            inst.opcode.has_modifier(".lo")
+                && inst.opcode.modifiers.len() == 2
+                && matches!(types[..], [Ty::S32 | Ty::U32 | Ty::S64 | Ty::U64])
+                && inst.operands.len() == 3
+        }
+        FamilyId::Cvt => {
+            matches!(types[..], [Ty::S64, Ty::S32] | [Ty::U64, Ty::U32])
+                && inst.opcode.modifiers.len() == 2
+                && inst.operands.len() == 2
+        }
+        _ => false,
+    }
+}
+
+fn reg(r: RegId) -> Operand {
+    Operand::Reg {
+        reg: r,
+        component: None,
+    }
+}
+
+fn imm(v: i128) -> Operand {
+    Operand::Imm(Imm::new(ImmValue::Int(v)))
+}
+
+fn int_imm(op: &Operand) -> Option<i128> {
+    match op {
+        Operand::Imm(Imm {
+            value: ImmValue::Int(v),
+            ..
+        }) => Some(*v),
+        _ => None,
+    }
+}
+
+/// The combined instruction replacing `second`, with the intermediate it
+/// consumes.
+fn combine(
+    f: &Function,
+    second: &Inst,
+    defs: &FxHashMap<RegId, (usize, InstId)>,
+) -> Option<(RegId, Inst)> {
+    let info = &second.opcode.info;
+    let types: Vec<Ty> = info.types.iter().collect();
+    let d = second.operands.first().and_then(plain_reg)?;
+    match (info.family, &types[..]) {
+        (FamilyId::Add, [ty @ (Ty::S32 | Ty::U32 | Ty::S64 | Ty::U64)])
+            if second.operands.len() == 3 && second.opcode.modifiers.len() == 1 =>
+        {
+            for (k, other) in [(1, 2), (2, 1)] {
+                let Some(t) = plain_reg(&second.operands[k]) else {
+                    continue;
+                };
+                let Some(&(_, first)) = defs.get(&t) else {
+                    continue;
+                };
+                let mul = &f.insts[first];
+                if mul.opcode.info.family != FamilyId::Mul
+                    || mul.opcode.info.types.iter().next()?.bits() != ty.bits()
+                    || plain_reg(&second.operands[other]) == Some(t)
+                {
+                    continue;
+                }
+                let new = Inst {
+                    guard: None,
+                    opcode: Opcode::new("mad", vec![".lo".into(), mul.opcode.modifiers[1].clone()]),
+                    operands: vec![
+                        reg(d),
+                        mul.operands[1].clone(),
+                        mul.operands[2].clone(),
+                        second.operands[other].clone(),
+                    ],
+                    locs: second.locs.clone(),
+                    range: second.range,
+                };
+                return Some((t, new));
+            }
+            None
+        }
+        (FamilyId::Shl, [Ty::B64]) if second.operands.len() == 3 => {
+            let t = plain_reg(&second.operands[1])?;
+            let &(_, first) = defs.get(&t)?;
+            let cvt = &f.insts[first];
+            if cvt.opcode.info.family != FamilyId::Cvt {
+                return None;
+            }
+            let k = int_imm(&second.operands[2])?;
+            let signed = cvt.opcode.info.types.iter().next()? == Ty::S64;
+            let max = if signed { 30 } else { 31 };
+            if !(0..=max).contains(&k) {
+                return None;
+            }
+            Some((t, wide(cvt, d, imm(1i128 << k), signed, second)))
+        }
+        (FamilyId::Mul, [Ty::S64 | Ty::U64])
+            if second.opcode.has_modifier(".lo") && second.operands.len() == 3 =>
+        {
+            for (k, other) in [(1, 2), (2, 1)] {
+                let Some(t) = plain_reg(&second.operands[k]) else {
+                    continue;
+                };
+                let Some(&(_, first)) = defs.get(&t) else {
+                    continue;
+                };
+                let cvt = &f.insts[first];
+                if cvt.opcode.info.family != FamilyId::Cvt {
+                    continue;
+                }
+                let Some(c) = int_imm(&second.operands[other]) else {
+                    continue;
+                };
+                let signed = cvt.opcode.info.types.iter().next()? == Ty::S64;
+                let fits = if signed {
+                    i128::from(i32::MIN) <= c && c <= i128::from(i32::MAX)
+                } else {
+                    (0..=i128::from(u32::MAX)).contains(&c)
+                };
+                if fits {
+                    return Some((t, wide(cvt, d, imm(c), signed, second)));
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// `mul.wide.{s,u}32 d, a, factor` from `cvt t, a`.
+fn wide(cvt: &Inst, d: RegId, factor: Operand, signed: bool, like: &Inst) -> Inst {
+    let ty = if signed { ".s32" } else { ".u32" };
+    Inst {
+        guard: None,
+        opcode: Opcode::new("mul", vec![".wide".into(), ty.into()]),
+        operands: vec![reg(d), cvt.operands[1].clone(), factor],
+        locs: like.locs.clone(),
+        range: like.range,
+    }
+}
