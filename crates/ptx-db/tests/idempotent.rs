@@ -33,6 +33,11 @@ fn build(path: &Path, text: &str) -> Option<String> {
 ///   that reaches the branch within its block (tried) exposes the same in
 ///   more files, as phase 22 unrolls again in round 2; a branch fold after
 ///   phase 22 (the seeds' table has none) would close it.
+/// - examples/histogram.ptx: cicc's machine-pipeliner keeps a schedule only
+///   if the function's MRPA peak does not rise; round 1's later phases raise
+///   that peak by one (11 to 12) elsewhere, so round 2 pipelines the loop
+///   the first round left, and round 3's machine-scheduler orders the new
+///   prologue once more (round 4 changes nothing).
 ///
 /// Convergence, not correctness: `ptxopt verify` is equal on every round.
 /// Any other file must be a fixed point.
@@ -40,6 +45,7 @@ const NOT_YET_FIXED_POINTS: &[&str] = &[
     "CiccLoopUnroll/local_array.ptx",
     "OriLoopSimplification/o0_while.ptx",
     "matrix_free_device_matrix_vector_01.1.sm_80.ptx",
+    "examples/histogram.ptx",
 ];
 
 fn check(path: &Path) -> bool {

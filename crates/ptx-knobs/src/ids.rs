@@ -624,5 +624,8 @@ pub const AdvancedPhaseBackPropVReg: BoolKnob = BoolKnob(KnobId(204));
 /// `GeneralOptimizeSubPasses` (ptxas, GeneralOptimize (13/29/37/46/58/65)): Which sub-passes the GeneralOptimize bundles run: empty for all, 'OriCopyProp' for forward copy propagation alone; '--named-phases OriCopyProp' sets it (ptxas resolves that name to the sub-pass itself; not a ptxas knob).
 pub const GeneralOptimizeSubPasses: StrKnob = StrKnob(KnobId(205));
 
+/// `pipeliner-keep-register-peak` (cicc, MachinePipeliner (machine-pipeliner)): Keep a pipelined loop only if the function's peak register pressure (MRPA, R units) does not rise: ptxas schedules the overlap again but allocates the registers the overlapped iterations hold. ptxopt's own knob (not cicc's); false pipelines every loop the search schedules.
+pub const pipeliner_keep_register_peak: BoolKnob = BoolKnob(KnobId(206));
+
 /// `inline-threshold` (cicc, Inliner (inline)): LLVM's inliner budget, multiplied by NVPTX's inlining threshold multiplier 11 (2,475 cost units, 5 per instruction): a call to a function of the module is inlined when the callee costs no more. LLVM's own option, not named in the seeds (they describe the machine passes that run after inlining); 225 is LLVM's default.
-pub const inline_threshold: IntKnob = IntKnob(KnobId(206));
+pub const inline_threshold: IntKnob = IntKnob(KnobId(207));

@@ -1716,6 +1716,13 @@ pub static KNOBS: &[KnobDef] = &[
         "Which sub-passes the GeneralOptimize bundles run: empty for all, `OriCopyProp` for forward copy propagation alone; `--named-phases OriCopyProp` sets it (ptxas resolves that name to the sub-pass itself; not a ptxas knob).",
     ),
     cicc(
+        "pipeliner-keep-register-peak",
+        Bool(true),
+        P_PIPELINER,
+        S_PIPE_003,
+        "Keep a pipelined loop only if the function's peak register pressure (MRPA, R units) does not rise: ptxas schedules the overlap again but allocates the registers the overlapped iterations hold. ptxopt's own knob (not cicc's); false pipelines every loop the search schedules.",
+    ),
+    cicc(
         "inline-threshold",
         Int(225),
         "Inliner (inline)",

@@ -287,10 +287,16 @@ fn seed_files_exist_and_sections_occur() {
 /// Knobs that are not ptxas's or cicc's but ptxopt's own, standing for
 /// something the seeds describe without a knob: `GeneralOptimizeSubPasses`
 /// is how `--named-phases OriCopyProp` selects one sub-pass of the
-/// GeneralOptimize bundles (ptxas resolves that name itself). Or LLVM's own
+/// GeneralOptimize bundles (ptxas resolves that name itself);
+/// `pipeliner-keep-register-peak`, the rule that keeps a pipelined loop only
+/// below the function's register peak (a PTX-level adaptation). Or LLVM's own
 /// options that cicc has and the seeds do not name: `inline-threshold`, the
 /// budget of the inliner that runs before the passes the seeds describe.
-const PTXOPT_OWN: &[&str] = &["GeneralOptimizeSubPasses", "inline-threshold"];
+const PTXOPT_OWN: &[&str] = &[
+    "GeneralOptimizeSubPasses",
+    "inline-threshold",
+    "pipeliner-keep-register-peak",
+];
 
 /// Seed 001's ROT13 column has one slip: "FcrphyngivruBvfg..." decodes to
 /// "SpeculatviehOist...", not the printed "SpeculativeHoist...". The printed

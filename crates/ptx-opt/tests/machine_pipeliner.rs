@@ -211,6 +211,12 @@ fn check(text: &str, settings: &[(ptx_knobs::KnobId, KnobValue)], what: &str) ->
     assert!(errors.is_empty(), "{what}: {errors:?}\n{text}");
     let f = Arc::new(module.functions[0].clone());
     let mut ctx = Defaults::new(80);
+    // Code generation is what these tests check: every schedule found is
+    // emitted (the register-peak rule has its filetests).
+    ctx.knobs.insert(
+        knobs::pipeliner_keep_register_peak.id(),
+        KnobValue::Bool(false),
+    );
     for (id, v) in settings {
         ctx.knobs.insert(*id, v.clone());
     }

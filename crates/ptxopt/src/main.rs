@@ -81,9 +81,12 @@ enum Command {
     ///     [knobs]
     ///     LoopUnroll = false
     ///
-    /// No phase is implemented yet: each passes its input through, so the
-    /// output is the input re-emitted (comments dropped, layout normalized).
-    /// `--list-phases` shows the pipeline and the knobs each phase reads.
+    /// The implemented phases (the inliner, both loop unrollers, copy
+    /// propagation, folding, dead-code elimination, GVN-CSE, LICM, the
+    /// pressure passes and schedulers, ...) transform the code and say what
+    /// they did in remarks (`--remarks`, `ptxopt explain`); the others pass
+    /// their input through. `--list-phases` shows the pipeline, what each
+    /// phase does and the knobs each phase reads.
     #[command(after_help = BUILD_AFTER_HELP, verbatim_doc_comment)]
     Build(build_cmd::BuildArgs),
 

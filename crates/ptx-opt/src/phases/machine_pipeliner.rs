@@ -30,6 +30,13 @@
 //!   less the margin percent is skipped, and the search goes on.
 //! - `pipeliner-annotate-for-testing` (false): report the schedule, do not
 //!   generate code.
+//! - `pipeliner-keep-register-peak` (true; ptxopt's own, not cicc's): a
+//!   schedule whose code raises the function's peak register pressure
+//!   (MRPA, R units) is not kept. On PTX the overlap the kernel
+//!   code gains is scheduled again by ptxas; what ptxas keeps for sure is
+//!   the registers the overlapped iterations hold, so a pipelined loop that
+//!   becomes the function's pressure peak costs registers (and occupancy)
+//!   for a gain ptxas may not keep. Loops below the peak are pipelined.
 //! - Not read: `enable-pipeliner-opt-size` (no -Os here),
 //!   `pipeliner-prune-deps` / `pipeliner-prune-loop-carried` (there are no
 //!   PHIs; the graph has no order edges to prune), the debug knobs
@@ -162,6 +169,18 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let cfg = Config::from_ctx(ctx, &target);
     let mut func = (**input).clone();
     let mut changed = false;
+    // The function's peak R pressure (MRPA): a schedule that raises it is
+    // not kept (see the module documentation).
+    let mrpa_cfg = crate::context::mrpa_config(ctx);
+    let keep_peak = ctx.bool(knobs::pipeliner_keep_register_peak);
+    let peak = if keep_peak {
+        ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg.clone())
+            .max()
+            .r
+            .value
+    } else {
+        u32::MAX
+    };
     let mut out = PhaseOutput::unchanged(input);
     let (mut pipelined, mut missed) = (0u64, 0u64);
     for l in &li.forest.loops {
@@ -212,6 +231,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                 format!("schedule found, code not generated (pipeliner-annotate-for-testing): {numbers}"),
                             )
                         } else {
+                            let before = keep_peak.then(|| func.clone());
                             modulo::emit_pipelined(
                                 &mut func,
                                 header,
@@ -223,11 +243,29 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                 s.num_stages + 1,
                                 &renamed,
                             );
-                            changed = true;
-                            (
-                                RemarkKind::Applied,
-                                format!("Pipelined succesfully! {numbers}"),
-                            )
+                            let after = match &before {
+                                Some(_) => {
+                                    ptx_analysis::mrpa::Mrpa::new(&func, mrpa_cfg.clone())
+                                        .max()
+                                        .r
+                                        .value
+                                }
+                                None => 0,
+                            };
+                            if let Some(before) = before.filter(|_| after > peak) {
+                                func = before;
+                                report.facts.push(("pressure after", after.to_string()));
+                                (
+                                    RemarkKind::Missed,
+                                    format!("schedule found but not applied: it raises the function's register pressure from {peak} to {after} (MRPA R units), which ptxas would allocate: {numbers}"),
+                                )
+                            } else {
+                                changed = true;
+                                (
+                                    RemarkKind::Applied,
+                                    format!("Pipelined succesfully! {numbers}"),
+                                )
+                            }
                         }
                     }
                 }
