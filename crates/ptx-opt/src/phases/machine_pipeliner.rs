@@ -174,10 +174,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mrpa_cfg = crate::context::mrpa_config(ctx);
     let keep_peak = ctx.bool(knobs::pipeliner_keep_register_peak);
     let peak = if keep_peak {
-        ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg.clone())
-            .max()
-            .r
-            .value
+        ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg).max().r.value
     } else {
         u32::MAX
     };
@@ -245,10 +242,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             );
                             let after = match &before {
                                 Some(_) => {
-                                    ptx_analysis::mrpa::Mrpa::new(&func, mrpa_cfg.clone())
-                                        .max()
-                                        .r
-                                        .value
+                                    ptx_analysis::mrpa::Mrpa::new(&func, mrpa_cfg).max().r.value
                                 }
                                 None => 0,
                             };
