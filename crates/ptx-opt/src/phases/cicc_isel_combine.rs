@@ -15,6 +15,14 @@
 //! - `cvt.s64.s32 t, a; mul.lo.s64 d, t, C` with an immediate C that fits
 //!   the 32-bit type becomes `mul.wide.s32 d, a, C` (and the unsigned form).
 //!
+//! - `setp.ne.T q, x, 0` (or `.eq`) where `x` holds `selp.T x, 1, 0, p`
+//!   (directly or through copies in the block, `p` and `x` not written
+//!   since) becomes `mov.pred q, p` (or `not.pred q, p`): the boolean to
+//!   integer to boolean round trip of `-O0` code (a `bool` passed to
+//!   `__ballot_sync` and friends), which ISel folds as
+//!   `setcc (select p, 1, 0), 0, ne`. The `selp` stays for dead-code
+//!   elimination when nothing else reads it.
+//!
 //! These are the address computations `-Xcicc -O0` writes for every array
 //! index (`cvt.s64.s32` + `shl.b64` instead of `mul.wide.s32`) and the
 //! `blockIdx.x * blockDim.x + threadIdx.x` of every kernel (`mul.lo` + `add`
@@ -44,7 +52,7 @@ use std::sync::Arc;
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{Function, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegId};
-use ptx_isa::{FamilyId, Ty};
+use ptx_isa::{Cmp, FamilyId, Ty};
 use rustc_hash::FxHashMap;
 
 use super::known::plain_reg;
@@ -128,18 +136,25 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
             }
         }
     }
+    let folded = fold_bool_tests(id, input, &mut f, &mut remarks);
     let Some(f) = f else {
         return PhaseOutput::unchanged(input);
     };
-    let n = remarks.len() as u64;
+    let n = remarks.len() as u64 - folded;
     PhaseOutput {
         function: Arc::new(f),
         loops: Vec::new(),
         remarks,
-        stats: vec![Stat {
-            name: "instruction pairs combined",
-            value: n,
-        }],
+        stats: vec![
+            Stat {
+                name: "instruction pairs combined",
+                value: n,
+            },
+            Stat {
+                name: "boolean tests of a predicate folded",
+                value: folded,
+            },
+        ],
     }
 }
 
@@ -286,4 +301,134 @@ fn wide(cvt: &Inst, d: RegId, factor: Operand, signed: bool, like: &Inst) -> Ins
         locs: like.locs.clone(),
         range: like.range,
     }
+}
+
+/// The boolean round trips (see the module documentation): a walk per
+/// block with the registers known to hold `selp 1, 0, p` (or `0, 1`).
+/// Returns how many `setp` were folded.
+fn fold_bool_tests(
+    id: PhaseId,
+    input: &Arc<Function>,
+    f: &mut Option<Function>,
+    remarks: &mut Vec<Remark>,
+) -> u64 {
+    let mut folded = 0;
+    let layout = f.as_ref().unwrap_or(input).layout.clone();
+    // Predecessor counts: a block whose one predecessor is the block before
+    // it in the layout continues that block's facts (the code after an
+    // inlined call's split, the callee's entry).
+    let succs = f.as_ref().unwrap_or(input).all_successors();
+    let mut preds: FxHashMap<ptx_ir::ir::BlockId, Vec<ptx_ir::ir::BlockId>> = FxHashMap::default();
+    for &b in &layout {
+        for &s in succs.get(b).into_iter().flatten() {
+            preds.entry(s).or_default().push(b);
+        }
+    }
+    // Register -> (predicate, negated).
+    let mut known: FxHashMap<RegId, (RegId, bool)> = FxHashMap::default();
+    let mut prev: Option<ptx_ir::ir::BlockId> = None;
+    for b in layout {
+        let continues = prev.is_some()
+            && preds.get(&b).map(Vec::as_slice) == prev.as_ref().map(std::slice::from_ref);
+        if !continues {
+            known.clear();
+        }
+        prev = Some(b);
+        let insts = f.as_ref().unwrap_or(input).blocks[b].insts.clone();
+        for i in insts {
+            let cur = f.as_ref().unwrap_or(input);
+            let inst = &cur.insts[i];
+            let info = &inst.opcode.info;
+            let int32 = |t: Option<Ty>| matches!(t, Some(Ty::S32 | Ty::U32 | Ty::B32));
+            let mut replacement = None;
+            if inst.guard.is_none()
+                && info.family == FamilyId::Setp
+                && matches!(info.cmp, Some(Cmp::Eq | Cmp::Ne))
+                && info.bool_op.is_none()
+                && int32(info.types.iter().last())
+                && inst.operands.len() == 3
+            {
+                let q = plain_reg(&inst.operands[0]);
+                let (a, c) = (&inst.operands[1], &inst.operands[2]);
+                let x = match (plain_reg(a), int_imm(c), int_imm(a), plain_reg(c)) {
+                    (Some(x), Some(0), _, _) | (_, _, Some(0), Some(x)) => Some(x),
+                    _ => None,
+                };
+                if let (Some(q), Some(&(p, negated))) = (q, x.and_then(|x| known.get(&x))) {
+                    let same = (info.cmp == Some(Cmp::Ne)) != negated;
+                    let (name, mods) = if same {
+                        ("mov", vec![".pred".to_string()])
+                    } else {
+                        ("not", vec![".pred".to_string()])
+                    };
+                    replacement = Some(Inst {
+                        guard: None,
+                        opcode: Opcode::new(name, mods),
+                        operands: vec![reg(q), reg(p)],
+                        locs: inst.locs.clone(),
+                        range: inst.range,
+                    });
+                }
+            }
+            if let Some(new) = replacement {
+                let g = f.get_or_insert_with(|| (**input).clone());
+                remarks.push(Remark {
+                    phase: id,
+                    kind: RemarkKind::Applied,
+                    name: "combine",
+                    origin: origin(g, i),
+                    message: format!(
+                        "`{}` of a `selp 1, 0` of a predicate is `{}` of that predicate",
+                        g.insts[i].opcode.text(),
+                        new.opcode.text()
+                    ),
+                });
+                g.insts[i] = new;
+                folded += 1;
+            }
+            let cur = f.as_ref().unwrap_or(input);
+            let inst = &cur.insts[i];
+            let mut written = Vec::new();
+            visit_defs_and_uses(inst, |a, r| {
+                if a == Access::Def {
+                    written.push(r)
+                }
+            });
+            known.retain(|x, (p, _)| !written.contains(x) && !written.contains(p));
+            if inst.guard.is_some() || inst.operands.len() < 2 {
+                continue;
+            }
+            let info = &inst.opcode.info;
+            let Some(d) = plain_reg(&inst.operands[0]) else {
+                continue;
+            };
+            if info.family == FamilyId::Selp
+                && matches!(info.types.iter().last(), Some(Ty::S32 | Ty::U32 | Ty::B32))
+                && inst.operands.len() == 4
+            {
+                let (t, e) = (int_imm(&inst.operands[1]), int_imm(&inst.operands[2]));
+                if let Some(p) = plain_reg(&inst.operands[3]) {
+                    match (t, e) {
+                        (Some(1), Some(0)) => {
+                            known.insert(d, (p, false));
+                        }
+                        (Some(0), Some(1)) => {
+                            known.insert(d, (p, true));
+                        }
+                        _ => {}
+                    }
+                }
+            } else if info.family == FamilyId::Mov
+                && inst.operands.len() == 2
+                && matches!(info.types.iter().last(), Some(Ty::S32 | Ty::U32 | Ty::B32))
+            {
+                if let Some(&v) = plain_reg(&inst.operands[1]).and_then(|x| known.get(&x)) {
+                    if cur.regs[d].class == ptx_ir::ir::RegClass::R {
+                        known.insert(d, v);
+                    }
+                }
+            }
+        }
+    }
+    folded
 }
