@@ -55,22 +55,15 @@ use ptx_ir::ir::{Function, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegId};
 use ptx_isa::{Cmp, FamilyId, Ty};
 use rustc_hash::FxHashMap;
 
-use super::known::plain_reg;
+use super::known::{plain_reg, Accesses};
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
 
 /// Runs the combines on one function.
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
-    let mut readers: FxHashMap<RegId, usize> = FxHashMap::default();
-    let mut writers: FxHashMap<RegId, usize> = FxHashMap::default();
-    for (_, inst) in input.insts_in_order() {
-        visit_defs_and_uses(inst, |a, r| match a {
-            Access::Def => *writers.entry(r).or_default() += 1,
-            Access::Use => *readers.entry(r).or_default() += 1,
-        });
-    }
-    let single = |r: RegId| readers.get(&r) == Some(&1) && writers.get(&r) == Some(&1);
+    let access = Accesses::new(input);
+    let single = |r: RegId| access.readers(r).len() == 1 && access.writers(r).len() == 1;
     let mut f: Option<Function> = None;
     let mut remarks = Vec::new();
     for &b in &input.layout {

@@ -42,9 +42,8 @@ use std::sync::Arc;
 use ptx_ir::ir::def_use::{visit_defs_and_uses, writes_first_operand, Access};
 use ptx_ir::ir::{Function, InstId, Operand, RegId};
 use ptx_isa::FamilyId;
-use rustc_hash::FxHashMap;
 
-use super::known::{is_param, plain_reg, remove_keeping_locs};
+use super::known::{is_param, plain_reg, remove_keeping_locs, Accesses};
 use crate::context::PassContext;
 use crate::knobs;
 use crate::origin::origin;
@@ -56,19 +55,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     if ctx.bool(knobs::disable_copyprop) {
         return PhaseOutput::unchanged(input);
     }
-    let mut readers: FxHashMap<RegId, Vec<InstId>> = FxHashMap::default();
-    let mut writers: FxHashMap<RegId, Vec<InstId>> = FxHashMap::default();
-    for (i, inst) in input.insts_in_order() {
-        visit_defs_and_uses(inst, |a, r| {
-            let list = match a {
-                Access::Def => writers.entry(r).or_default(),
-                Access::Use => readers.entry(r).or_default(),
-            };
-            if list.last() != Some(&i) {
-                list.push(i);
-            }
-        });
-    }
+    let mut access = Accesses::new(input);
     let mut f: Option<Function> = None;
     let mut remarks = Vec::new();
     for &b in &input.layout {
@@ -78,10 +65,10 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let Some((d, s)) = copy(cur, m) else {
                 continue;
             };
-            if readers.get(&s).map(Vec::as_slice) != Some(&[m][..]) {
+            if access.readers(s) != [m] {
                 continue;
             }
-            let Some(&[def]) = writers.get(&s).map(Vec::as_slice) else {
+            let &[def] = access.writers(s) else {
                 continue;
             };
             let Some(def_pos) = insts[..pos].iter().position(|&i| i == def) else {
@@ -126,12 +113,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 ),
             });
             remove_keeping_locs(g, b, m);
-            readers.remove(&s);
-            writers.remove(&s);
-            if let Some(w) = writers.get_mut(&d) {
-                w.retain(|&i| i != m);
-                w.push(def);
-            }
+            access.retarget(def, s, d, m);
         }
     }
     let Some(f) = f else {

@@ -17,10 +17,7 @@ use ptx_isa::{Cmp, FamilyId, Ty};
 pub(crate) struct Facts {
     block: ArenaMap<InstId, BlockId>,
     index: ArenaMap<InstId, u32>,
-    /// The placed instructions writing each register (guarded ones too).
-    writers: Vec<Vec<InstId>>,
-    /// The placed instructions reading each register (guards too).
-    readers: Vec<Vec<InstId>>,
+    access: Accesses,
     dom: DomTree,
 }
 
@@ -28,37 +25,32 @@ fn ri(r: RegId) -> usize {
     r.into_raw().into_u32() as usize
 }
 
-impl Facts {
-    pub(crate) fn new(func: &Function) -> Facts {
-        let mut block = ArenaMap::default();
-        let mut index = ArenaMap::default();
+/// Which placed instructions write and read each register (an instruction
+/// once per register, guarded writes and guards included): the part of
+/// [`Facts`] that needs no dominator tree, for the phases that only count.
+pub(crate) struct Accesses {
+    writers: Vec<Vec<InstId>>,
+    readers: Vec<Vec<InstId>>,
+}
+
+impl Accesses {
+    pub(crate) fn new(func: &Function) -> Accesses {
         let mut writers = vec![Vec::new(); func.regs.len()];
         let mut readers = vec![Vec::new(); func.regs.len()];
-        for &b in &func.layout {
-            for (k, &i) in func.blocks[b].insts.iter().enumerate() {
-                block.insert(i, b);
-                index.insert(i, k as u32);
-                visit_defs_and_uses(&func.insts[i], |access, r| {
-                    let list = match access {
-                        Access::Def => writers.get_mut(ri(r)),
-                        Access::Use => readers.get_mut(ri(r)),
-                    };
-                    if let Some(list) = list {
-                        if list.last() != Some(&i) {
-                            list.push(i);
-                        }
+        for (i, inst) in func.insts_in_order() {
+            visit_defs_and_uses(inst, |access, r| {
+                let list = match access {
+                    Access::Def => writers.get_mut(ri(r)),
+                    Access::Use => readers.get_mut(ri(r)),
+                };
+                if let Some(list) = list {
+                    if list.last() != Some(&i) {
+                        list.push(i);
                     }
-                });
-            }
+                }
+            });
         }
-        let dom = dominators(&cfg(func));
-        Facts {
-            block,
-            index,
-            writers,
-            readers,
-            dom,
-        }
+        Accesses { writers, readers }
     }
 
     /// The placed instructions that write `r`.
@@ -66,9 +58,60 @@ impl Facts {
         self.writers.get(ri(r)).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    /// The placed instructions that read `r` (when the facts were built).
+    /// The placed instructions that read `r`.
     pub(crate) fn readers(&self, r: RegId) -> &[InstId] {
         self.readers.get(ri(r)).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Keeps the lists true after a phase made `inst` write `to` instead of
+    /// `from`, and removed `gone` (which wrote `to` and read `from`).
+    pub(crate) fn retarget(&mut self, inst: InstId, from: RegId, to: RegId, gone: InstId) {
+        for list in [
+            self.writers.get_mut(ri(from)),
+            self.readers.get_mut(ri(from)),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            list.clear();
+        }
+        if let Some(w) = self.writers.get_mut(ri(to)) {
+            w.retain(|&i| i != gone);
+            w.push(inst);
+        }
+        if let Some(r) = self.readers.get_mut(ri(to)) {
+            r.retain(|&i| i != gone);
+        }
+    }
+}
+
+impl Facts {
+    pub(crate) fn new(func: &Function) -> Facts {
+        let mut block = ArenaMap::default();
+        let mut index = ArenaMap::default();
+        for &b in &func.layout {
+            for (k, &i) in func.blocks[b].insts.iter().enumerate() {
+                block.insert(i, b);
+                index.insert(i, k as u32);
+            }
+        }
+        let dom = dominators(&cfg(func));
+        Facts {
+            block,
+            index,
+            access: Accesses::new(func),
+            dom,
+        }
+    }
+
+    /// The placed instructions that write `r`.
+    pub(crate) fn writers(&self, r: RegId) -> &[InstId] {
+        self.access.writers(r)
+    }
+
+    /// The placed instructions that read `r` (when the facts were built).
+    pub(crate) fn readers(&self, r: RegId) -> &[InstId] {
+        self.access.readers(r)
     }
 
     /// The one instruction writing `r`, if exactly one does.

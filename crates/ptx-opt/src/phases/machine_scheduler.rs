@@ -646,6 +646,31 @@ pub(crate) fn block_label(func: &Function, b: BlockId) -> String {
         .unwrap_or_else(|| cfg::block_name(b))
 }
 
+/// The missed remark of a block whose new order [`guard_pressure`] undid:
+/// the MRPA maxima (R, P) before and after.
+pub(crate) fn kept_order_remark(
+    id: PhaseId,
+    f: &Function,
+    b: BlockId,
+    old: (u32, u32),
+    new: (u32, u32),
+) -> Remark {
+    Remark {
+        phase: id,
+        kind: RemarkKind::Missed,
+        name: "pressure",
+        origin: f.blocks[b].insts.first().and_then(|&i| origin(f, i)),
+        message: format!(
+            "kept the order of {}: MRPA maximum would rise from R {} P {} to R {} P {}",
+            block_label(f, b),
+            old.0,
+            old.1,
+            new.0,
+            new.1
+        ),
+    }
+}
+
 /// Puts `block` back as `saved` (with its `.loc` lines) when its MRPA maximum grew; returns whether
 /// it did (and the two maxima).
 pub(crate) fn guard_pressure(
@@ -807,20 +832,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             continue;
         }
         match guard_pressure(&mut f, &mut mrpa, b, saved, saved_locs, &mut mismatch) {
-            Some((old, new)) => remarks.push(Remark {
-                phase: id,
-                kind: RemarkKind::Missed,
-                name: "pressure",
-                origin: f.blocks[b].insts.first().and_then(|&i| origin(&f, i)),
-                message: format!(
-                    "kept the order of {}: MRPA maximum would rise from R {} P {} to R {} P {}",
-                    block_label(&f, b),
-                    old.0,
-                    old.1,
-                    new.0,
-                    new.1
-                ),
-            }),
+            Some((old, new)) => remarks.push(kept_order_remark(id, &f, b, old, new)),
             None => {
                 remarks.extend(block_remarks);
                 moved_total += block_moved;

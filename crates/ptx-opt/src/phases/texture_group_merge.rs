@@ -49,7 +49,7 @@ use ptx_analysis::mrpa::Mrpa;
 use ptx_ir::ir::{BlockId, Function, InstId};
 
 use super::machine_scheduler::{
-    apply_order, block_label, build_dag, guard_pressure, regions, Node, TexKey,
+    apply_order, block_label, build_dag, guard_pressure, kept_order_remark, regions, Node, TexKey,
 };
 use crate::context::{mrpa_config, PassContext};
 use crate::origin::origin;
@@ -260,20 +260,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             continue;
         }
         match guard_pressure(&mut f, &mut mrpa, b, saved, saved_locs, &mut mismatch) {
-            Some((old, new)) => remarks.push(Remark {
-                phase: id,
-                kind: RemarkKind::Missed,
-                name: "pressure",
-                origin: f.blocks[b].insts.first().and_then(|&i| origin(&f, i)),
-                message: format!(
-                    "kept the order of {}: MRPA maximum would rise from R {} P {} to R {} P {}",
-                    block_label(&f, b),
-                    old.0,
-                    old.1,
-                    new.0,
-                    new.1
-                ),
-            }),
+            Some((old, new)) => remarks.push(kept_order_remark(id, &f, b, old, new)),
             None => {
                 remarks.extend(block_remarks);
                 groups_total += block_groups;
