@@ -156,7 +156,7 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
             "backward copy propagation: a copy whose source has one definition and no other reader is folded into that definition (ptx_opt::phases::cicc_machine_cp)",
         ),
         PhaseId::CiccIselCombine => Some(
-            "mul.lo + add into mad.lo, cvt.s64.s32 + shl/mul into mul.wide, where the intermediate has no other reader (ptx_opt::phases::cicc_isel_combine)",
+            "mul.lo + add into mad.lo, cvt.s64.s32 + shl/mul into mul.wide, where the intermediate has no other reader; tests of selp 1, 0 booleans into predicate logic (ptx_opt::phases::cicc_isel_combine)",
         ),
         PhaseId::CiccLoopUnroll => Some(
             "computeUnrollCount decisions, carried out by phase 22's transform after rotation: full, partial, runtime with epilog remainder (ptx_opt::phases::cicc_loop_unroll)",
@@ -203,6 +203,9 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         ),
         PhaseId::OriLoopFusion => Some(
             "fuses adjacent single-block loops with equal trip counts and independent bodies; off unless PerformLoopFusion (ptx_opt::phases::loop_fusion)",
+        ),
+        PhaseId::CiccEarlyMachineLicm => Some(
+            "loop-invariant code motion as LLVM's MachineLICM: no barrier rule (loads blocked instead), refused over the register target (ptx_opt::phases::hoist_invariants)",
         ),
         PhaseId::OriHoistInvariantsEarly
         | PhaseId::OriHoistInvariantsLate
@@ -253,6 +256,7 @@ const fn implemented(id: PhaseId) -> bool {
             | PhaseId::OriHoistInvariantsLate
             | PhaseId::OriHoistInvariantsLate2
             | PhaseId::OriHoistInvariantsLate3
+            | PhaseId::CiccEarlyMachineLicm
     ) || is_general_optimize(id)
 }
 

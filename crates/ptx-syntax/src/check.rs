@@ -577,6 +577,7 @@ impl<'f> Checker<'f> {
             }
         }
         self.check_const_bank(decl);
+        self.check_array_dims(decl);
         if let Some(tex) = dot_words(decl).find(|w| w.text() == ".tex") {
             if self.facts.version.is_some_and(|v| v >= ptx_isa::v(1, 5)) {
                 // ptxas: "Deprecated feature: '.tex' not supported as of PTX version 1.5".
@@ -803,6 +804,8 @@ impl<'f> Checker<'f> {
         {
             for param in list.children().filter_map(ast::Param::cast) {
                 self.check_param_words(&param);
+                let green = param.syntax().green();
+                self.check_array_dims(Node::new(&green, param.syntax().text_range().start()));
                 let space = param.state_space();
                 let space = space.as_ref().map_or("", |t| t.text());
                 let ty = param.type_name();
@@ -829,6 +832,29 @@ impl<'f> Checker<'f> {
     /// `.reg` first, a state space after `.ptr`, a vector width, one type. Any
     /// other word (`.parao`, a second type) is an error; ptxas reports a
     /// syntax error for each.
+    /// Each array size of a declaration is a constant integer expression
+    /// (`[16]`, `[2*8]`; `[]` where the declaration allows it).
+    fn check_array_dims(&mut self, decl: Node<'_>) {
+        let mut bad = Vec::new();
+        let mut stack = vec![decl];
+        while let Some(n) = stack.pop() {
+            for c in n.children() {
+                if c.kind() == ARRAY_DIM {
+                    if let Some(size) = c.children().next() {
+                        if !Op::cast(size).is_some_and(Op::is_int_constant) {
+                            bad.push(size.range());
+                        }
+                    }
+                } else {
+                    stack.push(c);
+                }
+            }
+        }
+        for range in bad {
+            self.error(range, "an array size must be a constant integer expression");
+        }
+    }
+
     fn check_param_words(&mut self, param: &ast::Param) {
         const SPACES: &[&str] = &[
             ".global", ".const", ".shared", ".local", ".param", ".reg", ".tex",

@@ -34,6 +34,8 @@ fn text_names_each_loop_by_its_header_line_with_the_decision() {
         test-data/passes/OriLoopUnrolling/reject_11.ptx:29: loop $L__BB0_1 in reject_11 (depth 1)
           [cicc loop-unroll] not unrolled: unrolling disabled by pragma (unroll count 1)
             trip count=unknown; body size=11; multiplier=1; threshold=300; level=pragma; decision=no unroll; trip count unknown=bound not constant
+          [cicc early-machinelicm] nothing hoisted: 1 invariant instructions refused
+            invariance=set-based; hoisted=0; refused: result written elsewhere in the loop=1
           [cicc machine-pipeliner] No need to pipeline - no overlapped iterations in schedule. (II 20, MII 20)
             ResMII=3; RecMII=20; MII=20; II=20
           [18 OriLoopSimplification] already canonical

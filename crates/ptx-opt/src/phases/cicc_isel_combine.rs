@@ -22,6 +22,12 @@
 //!   `__ballot_sync` and friends), which ISel folds as
 //!   `setcc (select p, 1, 0), 0, ne`. The `selp` stays for dead-code
 //!   elimination when nothing else reads it.
+//! - `setp.eq/ne.T q, x, y` where `x` and `y` both hold `selp 1, 0` (or
+//!   `0, 1`) of predicates `p1`, `p2` becomes `xor.pred q, p1, p2`, or
+//!   `xor.pred t, p1, p2; not.pred q, t` where the comparison is true for
+//!   equal booleans (`x == y` is `!(p1 ^ p2 ^ n1 ^ n2)`, `n` telling a
+//!   `selp 0, 1`): the comparison of two `bool`s, which ISel selects as
+//!   `xor.pred` (a bitonic sort's `(a > b) == ((i & k) == 0)`).
 //!
 //! These are the address computations `-Xcicc -O0` writes for every array
 //! index (`cvt.s64.s32` + `shl.b64` instead of `mul.wide.s32`) and the
@@ -334,7 +340,52 @@ fn fold_bool_tests(
             let info = &inst.opcode.info;
             let int32 = |t: Option<Ty>| matches!(t, Some(Ty::S32 | Ty::U32 | Ty::B32));
             let mut replacement = None;
+            // `setp.eq/ne x, y` with x and y both `selp 1, 0` of predicates:
+            // the comparison of two booleans is their xor (`xor.pred`, then
+            // `not.pred` for equality).
+            let mut xor_first: Option<Inst> = None;
             if inst.guard.is_none()
+                && info.family == FamilyId::Setp
+                && matches!(info.cmp, Some(Cmp::Eq | Cmp::Ne))
+                && info.bool_op.is_none()
+                && int32(info.types.iter().last())
+                && inst.operands.len() == 3
+            {
+                let q = plain_reg(&inst.operands[0]);
+                let x = plain_reg(&inst.operands[1]).and_then(|x| known.get(&x));
+                let y = plain_reg(&inst.operands[2]).and_then(|y| known.get(&y));
+                if let (Some(q), Some(&(p1, n1)), Some(&(p2, n2))) = (q, x, y) {
+                    // x == y  <=>  (p1 ^ n1) == (p2 ^ n2)  <=>  !(p1 ^ p2 ^ n1 ^ n2).
+                    let negate = (n1 == n2) == (info.cmp == Some(Cmp::Eq));
+                    let (locs, range) = (inst.locs.clone(), inst.range);
+                    let xor = |d: RegId| Inst {
+                        guard: None,
+                        opcode: Opcode::new("xor", vec![".pred".to_string()]),
+                        operands: vec![reg(d), reg(p1), reg(p2)],
+                        locs: locs.clone(),
+                        range,
+                    };
+                    if negate {
+                        let g = f.get_or_insert_with(|| (**input).clone());
+                        let t = g.new_reg(".pred", None);
+                        xor_first = Some(xor(t));
+                        replacement = Some(Inst {
+                            guard: None,
+                            opcode: Opcode::new("not", vec![".pred".to_string()]),
+                            operands: vec![reg(q), reg(t)],
+                            locs: locs.clone(),
+                            range,
+                        });
+                    } else {
+                        replacement = Some(xor(q));
+                    }
+                }
+            }
+            let cur = f.as_ref().unwrap_or(input);
+            let inst = &cur.insts[i];
+            let info = &inst.opcode.info;
+            if replacement.is_none()
+                && inst.guard.is_none()
                 && info.family == FamilyId::Setp
                 && matches!(info.cmp, Some(Cmp::Eq | Cmp::Ne))
                 && info.bool_op.is_none()
@@ -365,16 +416,29 @@ fn fold_bool_tests(
             }
             if let Some(new) = replacement {
                 let g = f.get_or_insert_with(|| (**input).clone());
+                let two = xor_first.is_some() || new.opcode.info.family == FamilyId::Xor;
+                if let Some(first) = xor_first {
+                    let origin = g.origin(i);
+                    let x = g.add_inst(first, origin);
+                    g.insert_before(i, x);
+                }
                 remarks.push(Remark {
                     phase: id,
                     kind: RemarkKind::Applied,
                     name: "combine",
                     origin: origin(g, i),
-                    message: format!(
-                        "`{}` of a `selp 1, 0` of a predicate is `{}` of that predicate",
-                        g.insts[i].opcode.text(),
-                        new.opcode.text()
-                    ),
+                    message: if two {
+                        format!(
+                            "`{}` of two `selp 1, 0` of predicates is the `xor.pred` of the predicates",
+                            g.insts[i].opcode.text()
+                        )
+                    } else {
+                        format!(
+                            "`{}` of a `selp 1, 0` of a predicate is `{}` of that predicate",
+                            g.insts[i].opcode.text(),
+                            new.opcode.text()
+                        )
+                    },
                 });
                 g.insts[i] = new;
                 folded += 1;

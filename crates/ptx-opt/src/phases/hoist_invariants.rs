@@ -11,6 +11,11 @@
 //! "Instruction Movement (sub_8F7AE0)", "Multi-Depth Loop Handling" and
 //! "LICM Outer Loop (sub_8FF780)".
 //!
+//! The same implementation is cicc's `early-machinelicm` (seed 002:
+//! "EarlyMachineLICM ... Controlled by enable-mlicm. Hoists loop-invariant
+//! machine instructions before register allocation"; see "cicc
+//! `early-machinelicm`" below).
+//!
 //! # Knobs
 //!
 //! - `OcgKnob499` (499): master switch (the guard `sub_7DDB50`); the guard's
@@ -111,6 +116,41 @@
 //! The budget multiplies the score (its only use in the seed's pseudocode);
 //! it does not cap the number of instructions moved.
 //!
+//! # cicc `early-machinelicm`
+//!
+//! Seed 002 gives the pass only its switches: `enable-mlicm` (on; the seed
+//! says "opt-level dependent", and ptxopt builds as `-O3`) and
+//! `disable-machine-licm` (off). The rules are LLVM MachineLICM's, over the
+//! same invariance and safety checks as above (they are what PTX's non-SSA
+//! registers need), with these differences from Ori's instances:
+//!
+//! - No loop-wide barrier rule: `bar.sync` is a call that may write memory
+//!   for LLVM, so in a loop with a barrier or fence no shared, global or
+//!   generic load moves (another thread's store before the barrier may
+//!   change it), while arithmetic, `ld.param` and `ld.const` do. This is
+//!   what lets `-O3` hoist `(i & k) == 0` out of a bitonic sort's loop.
+//! - No knob 381 policy and no stage-5 score; invariance is the set-based
+//!   fixpoint; nested loops are always allowed.
+//! - Register pressure instead (LLVM's `CanCauseHighRegPressure`, with
+//!   ptxas's register file as the limit): nothing moves when the loop's peak
+//!   R pressure (in 32-bit units, [`ptx_analysis::reg_pressure`]) plus the
+//!   registers the hoisted values occupy passes the register limit
+//!   (`--maxrregcount`, else the target's 255 per thread; not the remat
+//!   target `nv-remat-default-max-reg`, which belongs to the passes after
+//!   it, so that changing it re-runs only them); hoisted
+//!   predicates may not push the loop's predicate pressure past seven, the
+//!   predicate registers of the machine (they stay, the rest is decided
+//!   again without them).
+//! - In a loop with a call only long-latency instructions (loads, MUFU)
+//!   move: ptxas keeps a value live across a call in a callee-saved register
+//!   or spills it, which costs more than recomputing a fixed-latency value
+//!   in the loop (LLVM's "don't hoist a cheap instruction" rule). Measured:
+//!   hoisting cheap values across the dealii kernels' calls cost ptxas one
+//!   register.
+//!
+//! `.const` is never written by a kernel, so no store or call aliases an
+//! `ld.const` (both flavors).
+//!
 //! # Not done
 //!
 //! Ori's nested-hoist constraint (`body_insn_count < header_insn_count *
@@ -123,13 +163,15 @@
 use std::sync::Arc;
 
 use ptx_analysis::latency::{classify, is_long_latency};
+use ptx_analysis::reg_pressure::{reg_pressure, reg_units};
 use ptx_analysis::{liveness, Liveness, LoopId};
 use ptx_ir::ir::def_use::defs_and_uses;
-use ptx_ir::ir::{AddressBase, BlockId, Function, Inst, InstId, Operand, RegId};
+use ptx_ir::ir::{AddressBase, BlockId, Function, Inst, InstId, Operand, RegClass, RegId};
 use ptx_isa::{FamilyId, OpFlags, Space};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::loop_common::{block_name, ensure_preheader, header_origin, LoopInfo};
+use super::machine_cse::PRED_TARGET;
 use crate::origin::origin;
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
@@ -152,11 +194,23 @@ pub fn is_instance(id: PhaseId) -> bool {
             | PhaseId::OriHoistInvariantsLate
             | PhaseId::OriHoistInvariantsLate2
             | PhaseId::OriHoistInvariantsLate3
+            | PhaseId::CiccEarlyMachineLicm
     )
+}
+
+/// Which LICM runs: one of Ori's four instances, or cicc's
+/// `early-machinelicm` (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flavor {
+    Ori,
+    MachineLicm,
 }
 
 /// The knobs, read once per run.
 struct Knobs {
+    flavor: Flavor,
+    /// MachineLICM: the R-register target under which hoisting is free.
+    r_target: u32,
     pass_id: u32,
     policy: i64,
     hoist_budget: f64,
@@ -179,6 +233,8 @@ impl Knobs {
             cbo
         };
         Knobs {
+            flavor: Flavor::Ori,
+            r_target: 0,
             pass_id,
             policy,
             hoist_budget,
@@ -189,9 +245,32 @@ impl Knobs {
             mover: ctx.bool(knobs::OcgKnob484),
         }
     }
+
+    /// cicc's `early-machinelicm`: no Ori knob applies; the register limit
+    /// is `--maxrregcount`, else the target's registers per thread (LLVM's
+    /// register-class limit; the remat target `nv-remat-default-max-reg`
+    /// belongs to the passes after it).
+    fn machine_licm(ctx: &dyn PassContext) -> Knobs {
+        let r_target = ctx
+            .max_regs()
+            .unwrap_or_else(|| ctx.target().max_regs_per_thread);
+        Knobs {
+            flavor: Flavor::MachineLicm,
+            r_target,
+            pass_id: 0,
+            policy: 0,
+            hoist_budget: 0.0,
+            cbo_budget: 0.0,
+            conservative_scale: 1,
+            set_based: true,
+            nested: true,
+            mover: true,
+        }
+    }
 }
 
 /// What knob 381 says for a loop (see the module documentation).
+/// MachineLICM has no per-block policy: it always hoists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     Hoist,
@@ -200,6 +279,9 @@ enum Mode {
 }
 
 fn mode(k: &Knobs, innermost: bool) -> Mode {
+    if k.flavor == Flavor::MachineLicm {
+        return Mode::Hoist;
+    }
     match (k.policy, k.pass_id) {
         (0, 1) => Mode::Skip("HoistLate=0 (always): the Late instance (pass 1) skips the block"),
         (0, _) => Mode::Hoist,
@@ -239,10 +321,20 @@ fn budget(k: &Knobs, is_simple: bool, hoist_mode: u32, num_latches: usize, is_in
 
 /// Runs one LICM instance on one function.
 pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
-    if !ctx.bool(knobs::OcgKnob499) || input.layout.len() <= 2 {
+    if input.layout.len() <= 2 {
         return PhaseOutput::unchanged(input);
     }
-    let k = Knobs::read(ctx, pass_id(id));
+    let k = if id == PhaseId::CiccEarlyMachineLicm {
+        if !ctx.bool(knobs::enable_mlicm) || ctx.bool(knobs::disable_machine_licm) {
+            return PhaseOutput::unchanged(input);
+        }
+        Knobs::machine_licm(ctx)
+    } else {
+        if !ctx.bool(knobs::OcgKnob499) {
+            return PhaseOutput::unchanged(input);
+        }
+        Knobs::read(ctx, pass_id(id))
+    };
     let first = LoopInfo::new(input);
     if first.forest.loops.is_empty() {
         return PhaseOutput::unchanged(input);
@@ -369,6 +461,9 @@ enum Refusal {
     LiveIntoHeader,
     WrittenTwice,
     Unprofitable,
+    Pressure,
+    PredicatePressure,
+    AcrossCall,
 }
 
 impl Refusal {
@@ -382,6 +477,9 @@ impl Refusal {
             Refusal::LiveIntoHeader => "refused: result live into the header",
             Refusal::WrittenTwice => "refused: result written elsewhere in the loop",
             Refusal::Unprofitable => "refused: unprofitable block",
+            Refusal::Pressure => "refused: register pressure",
+            Refusal::PredicatePressure => "refused: predicate pressure",
+            Refusal::AcrossCall => "refused: cheap, and the loop holds a call",
         }
     }
     fn name(self) -> &'static str {
@@ -392,6 +490,9 @@ impl Refusal {
             Refusal::LiveIntoHeader => "licm-live-in",
             Refusal::WrittenTwice => "licm-multiple-defs",
             Refusal::Unprofitable => "licm-unprofitable",
+            Refusal::Pressure => "licm-register-pressure",
+            Refusal::PredicatePressure => "licm-predicate-pressure",
+            Refusal::AcrossCall => "licm-across-call",
         }
     }
     fn message(self) -> &'static str {
@@ -402,6 +503,9 @@ impl Refusal {
             Refusal::LiveIntoHeader => "the value its destination held before is still read (in the loop before this write, or after a loop exit that bypasses it): the register is live into the header",
             Refusal::WrittenTwice => "its destination is written by another instruction of the loop",
             Refusal::Unprofitable => "its block fails the profitability check",
+            Refusal::Pressure => "the loop's register pressure plus the hoisted values would pass the register target",
+            Refusal::PredicatePressure => "the loop's predicate pressure plus the hoisted predicates would pass seven, the predicate registers ptxas has",
+            Refusal::AcrossCall => "it is cheap (fixed latency) and the loop holds a call: remaking it in the loop is cheaper than keeping it live across the call",
         }
     }
 }
@@ -412,10 +516,21 @@ struct Writes {
     any: bool,
     generic: bool,
     spaces: Vec<Space>,
+    /// A barrier or fence (MachineLICM only; Ori skips such loops): what
+    /// other threads write to shared, global or generic memory before it
+    /// becomes visible after it.
+    barrier: bool,
 }
 
 impl Writes {
     fn may_alias(&self, load: Option<Space>) -> bool {
+        // `.const` is read-only to the kernel: nothing in it writes there.
+        if load == Some(Space::Const) {
+            return false;
+        }
+        if self.barrier && !matches!(load, Some(Space::Param | Space::Const | Space::Local)) {
+            return true;
+        }
         if !self.any {
             return false;
         }
@@ -494,7 +609,10 @@ fn plan(
         header: header_origin(func, header),
         summary: String::new(),
         unroll: None,
-        facts: vec![("pass id", k.pass_id.to_string())],
+        facts: match k.flavor {
+            Flavor::Ori => vec![("pass id", k.pass_id.to_string())],
+            Flavor::MachineLicm => Vec::new(),
+        },
     };
     let mut remarks = Vec::new();
     let skip = |report: &mut LoopReport, why: String| {
@@ -517,7 +635,13 @@ fn plan(
         let f = func.insts[i].opcode.info.flags;
         f.is_barrier() || f.is_fence()
     });
-    if let Some(&b) = barrier {
+    let machine = k.flavor == Flavor::MachineLicm;
+    if let (Some(&b), true) = (barrier, machine) {
+        // MachineLICM has no loop-wide barrier rule: a barrier is a call
+        // that may write memory, so it blocks the loads below (what other
+        // threads store before it becomes visible), not the arithmetic.
+        report.facts.push(("barrier", func.insts[b].opcode.text()));
+    } else if let Some(&b) = barrier {
         skip(
             &mut report,
             format!(
@@ -547,9 +671,11 @@ fn plan(
         return empty(report, remarks);
     }
     let m = mode(k, is_simple);
-    report
-        .facts
-        .push(("policy", format!("HoistLate={}", k.policy)));
+    if !machine {
+        report
+            .facts
+            .push(("policy", format!("HoistLate={}", k.policy)));
+    }
     let conservative = match m {
         Mode::Skip(why) => {
             skip(&mut report, why.to_string());
@@ -563,7 +689,9 @@ fn plan(
     }
     report.facts.push((
         "invariance",
-        if k.set_based {
+        if machine {
+            "set-based"
+        } else if k.set_based {
             "set-based (knob 934)"
         } else {
             "single pass"
@@ -573,7 +701,10 @@ fn plan(
 
     // Facts of the body.
     let mut defs_in_loop: FxHashMap<RegId, u32> = FxHashMap::default();
-    let mut writes = Writes::default();
+    let mut writes = Writes {
+        barrier: barrier.is_some(),
+        ..Writes::default()
+    };
     for &i in &all_insts {
         let inst = &func.insts[i];
         for r in defs_and_uses(inst).defs {
@@ -609,6 +740,9 @@ fn plan(
 
     // Stages 2-4 with a set of excluded blocks (stage 5 failures).
     let mut excluded: FxHashSet<BlockId> = FxHashSet::default();
+    // MachineLICM: cheap instructions kept in a loop with a call.
+    let mut kept_in_loop: FxHashMap<InstId, Refusal> = FxHashMap::default();
+    let mut rp_cache: Option<ptx_analysis::RegPressure> = None;
     let mut refusals: FxHashMap<InstId, Refusal> = FxHashMap::default();
     let (invariant, order) = loop {
         refusals.clear();
@@ -639,6 +773,8 @@ fn plan(
                     }
                     let why = if excluded.contains(&b) {
                         Some(Refusal::Unprofitable)
+                    } else if let Some(&r) = kept_in_loop.get(&i) {
+                        Some(r)
                     } else if du
                         .defs
                         .iter()
@@ -677,6 +813,84 @@ fn plan(
             if !k.set_based || !changed {
                 break;
             }
+        }
+
+        // MachineLICM: no Ori profitability; hoisting is refused where the
+        // loop's pressure plus what the hoisted values keep live through it
+        // would pass the register target (LLVM's CanCauseHighRegPressure).
+        if machine {
+            // Across a call ptxas keeps a live value in a callee-saved
+            // register or spills it: a cheap value (a fixed-latency
+            // instruction) is cheaper to remake in the loop than to carry
+            // across the call; only long-latency ones (loads) leave.
+            let has_call = all_insts
+                .iter()
+                .any(|&i| func.insts[i].opcode.info.flags.is_call());
+            if has_call {
+                let remade: Vec<InstId> = order
+                    .iter()
+                    .copied()
+                    .filter(|&i| is_noop(func, &func.insts[i]))
+                    .collect();
+                if !remade.is_empty() {
+                    // What reads them stays too (their operands are no
+                    // longer invariant): recompute without them.
+                    kept_in_loop.extend(remade.into_iter().map(|i| (i, Refusal::AcrossCall)));
+                    continue;
+                }
+            }
+            if !inv.is_empty() {
+                let rp = rp_cache.get_or_insert_with(|| reg_pressure(func, &li.cfg, live));
+                let peak = |p: bool| {
+                    l.blocks
+                        .iter()
+                        .map(|&b| {
+                            let m = rp.block_max(b);
+                            if p {
+                                m.p.value
+                            } else {
+                                m.r.value
+                            }
+                        })
+                        .max()
+                        .unwrap_or(0)
+                };
+                let is_pred = |r: RegId| func.regs[r].class == RegClass::P;
+                let defs = |i: InstId| defs_and_uses(&func.insts[i]).defs;
+                // Predicates first: a hoisted `setp` keeps a predicate live
+                // through the whole loop, and ptxas has seven.
+                let preds: Vec<InstId> = order
+                    .iter()
+                    .copied()
+                    .filter(|&i| defs(i).into_iter().any(is_pred))
+                    .collect();
+                let p_peak = peak(true);
+                if !preds.is_empty() && p_peak + preds.len() as u32 > PRED_TARGET {
+                    report
+                        .facts
+                        .push(("predicate pressure", format!("{p_peak} + {}", preds.len())));
+                    kept_in_loop.extend(preds.into_iter().map(|i| (i, Refusal::PredicatePressure)));
+                    continue;
+                }
+                let r_peak = peak(false);
+                let extra: u32 = order
+                    .iter()
+                    .flat_map(|&i| defs(i))
+                    .filter(|&r| !is_pred(r))
+                    .map(|r| reg_units(&func.regs[r]))
+                    .sum();
+                report
+                    .facts
+                    .push(("pressure", format!("{r_peak} + {extra}")));
+                report.facts.push(("target", k.r_target.to_string()));
+                if r_peak + extra > k.r_target {
+                    for &i in &order {
+                        refusals.insert(i, Refusal::Pressure);
+                    }
+                    break (FxHashSet::default(), Vec::new());
+                }
+            }
+            break (inv, order);
         }
 
         // Stage 5 per block.
