@@ -125,6 +125,22 @@ fn a_licm_knob_reruns_only_the_licm_instances_that_read_it() {
 }
 
 #[test]
+fn the_machine_licm_switch_reruns_from_early_machinelicm_on_only_in_the_function_with_a_loop() {
+    let (mut db, log, file) = setup();
+    db.set_knob("disable-machine-licm", KnobValue::Bool(true))
+        .unwrap();
+    check_rebuild(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+        <phases cicc_early_machine_licm..phase_88_ori_hoist_invariants_late3 (49)>(a)
+        kernel_ptx(a)
+        file_ptx(two.ptx)"#]],
+    );
+}
+
+#[test]
 fn a_phase_18_knob_that_changes_no_code_reruns_phase_18_and_the_pass_through_reading_its_report() {
     let (mut db, log, file) = setup();
     db.set_knob("LoopInversionBudget", KnobValue::Int(4))
