@@ -344,13 +344,14 @@ fn fold_bool_tests(
             // the comparison of two booleans is their xor (`xor.pred`, then
             // `not.pred` for equality).
             let mut xor_first: Option<Inst> = None;
-            if inst.guard.is_none()
+            // An unguarded 32-bit integer `setp.eq/ne q, a, b`.
+            let int_test = inst.guard.is_none()
                 && info.family == FamilyId::Setp
                 && matches!(info.cmp, Some(Cmp::Eq | Cmp::Ne))
                 && info.bool_op.is_none()
                 && int32(info.types.iter().last())
-                && inst.operands.len() == 3
-            {
+                && inst.operands.len() == 3;
+            if int_test {
                 let q = plain_reg(&inst.operands[0]);
                 let x = plain_reg(&inst.operands[1]).and_then(|x| known.get(&x));
                 let y = plain_reg(&inst.operands[2]).and_then(|y| known.get(&y));
@@ -384,14 +385,7 @@ fn fold_bool_tests(
             let cur = f.as_ref().unwrap_or(input);
             let inst = &cur.insts[i];
             let info = &inst.opcode.info;
-            if replacement.is_none()
-                && inst.guard.is_none()
-                && info.family == FamilyId::Setp
-                && matches!(info.cmp, Some(Cmp::Eq | Cmp::Ne))
-                && info.bool_op.is_none()
-                && int32(info.types.iter().last())
-                && inst.operands.len() == 3
-            {
+            if replacement.is_none() && int_test {
                 let q = plain_reg(&inst.operands[0]);
                 let (a, c) = (&inst.operands[1], &inst.operands[2]);
                 let x = match (plain_reg(a), int_imm(c), int_imm(a), plain_reg(c)) {
