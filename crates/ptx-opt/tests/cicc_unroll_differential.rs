@@ -17,8 +17,9 @@
 
 use std::sync::Arc;
 
-use ptx_emu::diff::{self, Side, Verdict, VerifyOptions};
-use ptx_emu::Dim3;
+mod common;
+
+use ptx_emu::diff::Verdict;
 use ptx_opt::{run_phase, Defaults, PhaseId};
 
 const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
@@ -219,30 +220,7 @@ fn check(text: &str, what: &str) -> String {
         .map(|l| l.summary.clone())
         .collect::<Vec<_>>()
         .join("; ");
-    let mut optimized = module.clone();
-    optimized.functions[0] = (*out.function).clone();
-    let opt_text = ptx_ir::emit_module(&optimized);
-    let (reparsed, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&opt_text));
-    assert!(
-        errors.is_empty(),
-        "{what}: output does not lower: {errors:?}\n{opt_text}"
-    );
-    let opts = VerifyOptions {
-        shapes: vec![(Dim3::new(1, 1, 1), Dim3::new(64, 1, 1))],
-        ..VerifyOptions::default()
-    };
-    let report = diff::verify_sources(
-        Side {
-            module: &module,
-            text: Some(text),
-        },
-        Side {
-            module: &reparsed,
-            text: Some(&opt_text),
-        },
-        "k",
-        &opts,
-    );
+    let (report, opt_text) = common::verify_replaced(&module, text, &out.function, 64, what);
     assert_eq!(
         report.verdict(),
         Verdict::Equal,

@@ -11,9 +11,10 @@
 
 use std::sync::Arc;
 
+mod common;
+
 use ptx_analysis::target::Target;
-use ptx_emu::diff::{self, Side, Verdict, VerifyOptions};
-use ptx_emu::Dim3;
+use ptx_emu::diff::Verdict;
 use ptx_knobs::{knobs, KnobId, KnobValue};
 use ptx_opt::{run_phase, Defaults, PassContext, PhaseId, RemarkKind};
 
@@ -130,30 +131,7 @@ fn check(text: &str, ctx: &Ctx, what: &str) -> bool {
         out.remarks.iter().any(|r| r.kind == RemarkKind::Applied),
         "{what}: changed without a remark"
     );
-    let mut optimized = module.clone();
-    optimized.functions[0] = (*out.function).clone();
-    let opt_text = ptx_ir::emit_module(&optimized);
-    let (reparsed, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&opt_text));
-    assert!(
-        errors.is_empty(),
-        "{what}: output does not lower: {errors:?}"
-    );
-    let opts = VerifyOptions {
-        shapes: vec![(Dim3::new(1, 1, 1), Dim3::new(32, 1, 1))],
-        ..VerifyOptions::default()
-    };
-    let report = diff::verify_sources(
-        Side {
-            module: &module,
-            text: Some(text),
-        },
-        Side {
-            module: &reparsed,
-            text: Some(&opt_text),
-        },
-        "k",
-        &opts,
-    );
+    let (report, opt_text) = common::verify_replaced(&module, text, &out.function, 32, what);
     assert_eq!(
         report.verdict(),
         Verdict::Equal,
