@@ -117,6 +117,20 @@ pub fn cfg(func: &Function) -> Cfg {
 }
 
 impl Cfg {
+    /// Brings the block and position of every instruction of `blocks` up
+    /// to date after a pass moved instructions between them without
+    /// changing any block's terminator or the layout (LICM into an existing
+    /// preheader): the block graph, and everything computed from it, stays
+    /// valid, so the CFG need not be built again.
+    pub fn renumber(&mut self, func: &Function, blocks: &[BlockId]) {
+        for &b in blocks {
+            for (pos, &i) in func.blocks[b].insts.iter().enumerate() {
+                self.inst_block.insert(i, b);
+                self.inst_pos.insert(i, pos as u32);
+            }
+        }
+    }
+
     /// The successors of `block` (empty for a block not in the layout).
     pub fn succs(&self, block: BlockId) -> &[BlockId] {
         self.succs.get(block).map(Vec::as_slice).unwrap_or(&[])

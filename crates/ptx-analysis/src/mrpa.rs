@@ -422,6 +422,39 @@ impl Mrpa {
         Ok(())
     }
 
+    /// After the instructions of `block` were only reordered, every
+    /// register dependence kept (a scheduler's new order: no instruction
+    /// added or removed, no read moved above the write it reads, no write
+    /// moved across a read or write of its register). Then what the block
+    /// reads before writing and what it writes are the sets they were, so
+    /// no block's live-in or live-out set changes: only this block is
+    /// walked again (where [`Mrpa::update`] redoes the data flow of the
+    /// whole function). `verify-update-mcse` compares the result with a
+    /// full recomputation as for any update.
+    pub fn update_reordered(
+        &mut self,
+        func: &Function,
+        block: BlockId,
+    ) -> Result<(), MrpaMismatch> {
+        self.stats.updates += 1;
+        if !self.config.incremental || !self.cfg.blocks.contains(&block) {
+            return self.update(func, &[block]);
+        }
+        self.stats.blocks_walked += 1;
+        let live_in = self.walk(func, block);
+        if live_in != self.live_in[bidx(block)] {
+            // Not a pure reorder after all: redo the data flow.
+            self.stats.updates -= 1;
+            return self.update(func, &[block]);
+        }
+        self.refresh_max();
+        if self.config.verify {
+            self.stats.verifications += 1;
+            return self.verify(func);
+        }
+        Ok(())
+    }
+
     /// Forgets a deleted instruction (its block is updated by [`Mrpa::update`]).
     pub fn forget(&mut self, inst: InstId) {
         self.insts.remove(inst);

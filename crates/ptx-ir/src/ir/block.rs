@@ -72,10 +72,17 @@ impl Function {
     pub fn all_successors(&self) -> ArenaMap<BlockId, Vec<BlockId>> {
         let mut map = ArenaMap::default();
         for (pos, &block) in self.layout.iter().enumerate() {
-            let mut succs = Vec::new();
+            let mut succs = Vec::with_capacity(2);
             let last = self.blocks[block].insts.last().map(|&i| &self.insts[i]);
             if let Some(inst) = last {
-                succs.extend(self.branch_targets_of(inst));
+                if inst.opcode.info.family == FamilyId::Bra {
+                    succs.extend(inst.operands.iter().filter_map(|op| match op {
+                        Operand::Label(b) => Some(*b),
+                        _ => None,
+                    }));
+                } else {
+                    succs.extend(self.branch_targets_of(inst));
+                }
             }
             if last.is_none_or(|inst| inst.can_fall_through()) {
                 succs.extend(self.layout.get(pos + 1).copied());
@@ -112,14 +119,16 @@ impl Function {
     }
 }
 
+/// Drops repeated blocks, keeping the first of each (lists are short: a
+/// quadratic scan in place, no allocation).
 fn dedup_in_order(blocks: &mut Vec<BlockId>) {
-    let mut seen = Vec::with_capacity(blocks.len());
-    blocks.retain(|b| {
-        if seen.contains(b) {
-            false
-        } else {
-            seen.push(*b);
-            true
+    let mut kept = 0;
+    for i in 0..blocks.len() {
+        let b = blocks[i];
+        if !blocks[..kept].contains(&b) {
+            blocks[kept] = b;
+            kept += 1;
         }
-    });
+    }
+    blocks.truncate(kept);
 }

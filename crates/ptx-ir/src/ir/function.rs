@@ -16,8 +16,10 @@ use la_arena::{Arena, ArenaMap};
 
 use super::block::{Block, BlockId};
 use super::inst::{Inst, InstId};
+use super::inst_arena::InstArena;
 use super::module::VarDecl;
 use super::reg::{Reg, RegDecl};
+use super::shared::Shared;
 
 /// `.entry` (kernel) or `.func` (device function).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,14 +107,17 @@ pub struct Function {
     pub sig: Signature,
     /// Register declarations as written (parameterized `%r<100>` stays one
     /// declaration), renamed where flattening needed it. Registers created by
-    /// passes have no declaration.
-    pub reg_decls: Arena<RegDecl>,
+    /// passes have no declaration. Shared with the function's other
+    /// versions until written ([`Shared`], as are `regs` and `locals`).
+    pub reg_decls: Shared<Arena<RegDecl>>,
     /// Virtual registers, created for the declared names that are used.
-    pub regs: Arena<Reg>,
+    pub regs: Shared<Arena<Reg>>,
     /// Body declarations that are not registers, in source order.
-    pub locals: Vec<LocalDecl>,
+    pub locals: Shared<Vec<LocalDecl>>,
     pub blocks: Arena<Block>,
-    pub insts: Arena<Inst>,
+    /// The instructions, each shared with the earlier versions of the
+    /// function until a pass writes to it ([`InstArena`]).
+    pub insts: InstArena,
     /// The order blocks are emitted in; the block after `b` in the layout is
     /// `b`'s fallthrough successor. Lowering allocates blocks in layout order.
     pub layout: Vec<BlockId>,
@@ -134,11 +139,11 @@ impl Function {
     pub fn new(sig: Signature) -> Function {
         Function {
             sig,
-            reg_decls: Arena::new(),
-            regs: Arena::new(),
-            locals: Vec::new(),
+            reg_decls: Shared::default(),
+            regs: Shared::default(),
+            locals: Shared::default(),
             blocks: Arena::new(),
-            insts: Arena::new(),
+            insts: InstArena::new(),
             layout: Vec::new(),
             origins: ArenaMap::default(),
         }

@@ -31,10 +31,23 @@ pub struct Inst {
     pub range: TextRange,
 }
 
-/// The opcode word, its family in the ISA table, the modifiers as written
-/// (for the emitter), and their typed decoding ([`Opcode::info`]).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Opcode {
+/// The opcode of an instruction: a handle to its interned [`OpcodeData`]
+/// (the opcode word, its family, the modifiers as written and their typed
+/// decoding), which it dereferences to: `inst.opcode.name`,
+/// `inst.opcode.modifiers`, `inst.opcode.info`.
+///
+/// Opcodes are interned once per process (see [`Opcode::new`]): an
+/// instruction is cloned by every phase that changes its function, and a
+/// copied pointer costs nothing where the strings of the opcode cost four
+/// allocations. Two opcodes are equal when they are the same interned
+/// data; they hash by a hash of their text, so hash maps keyed by
+/// instructions iterate in the same order in every run.
+#[derive(Clone, Copy)]
+pub struct Opcode(&'static OpcodeData);
+
+/// What an [`Opcode`] is: read it through the handle.
+#[derive(Debug)]
+pub struct OpcodeData {
     /// The word before the first dot: `ld`, `cp`, `mma`.
     pub name: String,
     /// The family from [`ptx_isa::lookup`] (`cp.async.bulk.tensor`); `None` when
@@ -49,29 +62,56 @@ pub struct Opcode {
     /// width, and the flags ([`ptx_isa::OpFlags`]: pure, load, store, atomic,
     /// barrier, fence, terminator, branch, call, commutative, may trap, side
     /// effects, volatile, ...). Analyses and passes read this, not the strings;
-    /// whoever changes `name` or `modifiers` builds a new opcode with
+    /// whoever wants other modifiers builds a new opcode with
     /// [`Opcode::new`].
     pub info: OpInfo,
+    /// A hash of `name` and `modifiers` (FxHash: the same in every run).
+    text_hash: u64,
+}
+
+impl std::ops::Deref for Opcode {
+    type Target = OpcodeData;
+    fn deref(&self) -> &OpcodeData {
+        self.0
+    }
+}
+
+impl PartialEq for Opcode {
+    fn eq(&self, other: &Opcode) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Opcode {}
+
+impl std::hash::Hash for Opcode {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.text_hash);
+    }
+}
+
+impl std::fmt::Debug for Opcode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Opcode")
+            .field("name", &self.name)
+            .field("family", &self.family)
+            .field("modifiers", &self.modifiers)
+            .field("info", &self.info)
+            .finish()
+    }
 }
 
 impl Opcode {
-    /// Builds an opcode from its word and modifiers, looking the family up and
-    /// decoding the typed form.
+    /// The interned opcode of a word and its modifiers, looking the family up
+    /// and decoding the typed form the first time this opcode is seen.
     pub fn new(name: &str, modifiers: Vec<String>) -> Opcode {
-        let info = OpInfo::decode(name, &modifiers);
-        Opcode::with_info(name, modifiers, info)
+        intern(name, modifiers, None)
     }
 
     /// An opcode whose typed form is already known (`info` must be what
-    /// [`OpInfo::decode`] gives for `name` and `modifiers`; lowering caches it
-    /// per distinct opcode).
+    /// [`OpInfo::decode`] gives for `name` and `modifiers`).
     pub fn with_info(name: &str, modifiers: Vec<String>, info: OpInfo) -> Opcode {
-        Opcode {
-            name: name.to_string(),
-            family: info.family_name(),
-            modifiers,
-            info,
-        }
+        intern(name, modifiers, Some(info))
     }
 
     /// The opcode's flags (`self.info.flags`).
@@ -97,6 +137,53 @@ impl Opcode {
         }
         out
     }
+}
+
+/// The interning table: the key is the word and each modifier, each
+/// preceded by a NUL (no PTX token contains one), so `ld` + [`.v4.f32`]
+/// and `ld` + [`.v4`, `.f32`] stay apart. Entries are never removed: the
+/// table holds the distinct opcodes the process has seen (a few hundred for
+/// a large module; in a language server, also each misspelling typed).
+type Table = std::sync::RwLock<rustc_hash::FxHashMap<Box<str>, &'static OpcodeData>>;
+
+fn intern(name: &str, modifiers: Vec<String>, info: Option<OpInfo>) -> Opcode {
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(Default::default);
+    let mut key = String::with_capacity(name.len() + 8 * modifiers.len());
+    key.push_str(name);
+    for m in &modifiers {
+        key.push('\0');
+        key.push_str(m);
+    }
+    if let Some(&data) = table
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(key.as_str())
+    {
+        return Opcode(data);
+    }
+    let mut map = table
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&data) = map.get(key.as_str()) {
+        return Opcode(data);
+    }
+    let info = info.unwrap_or_else(|| OpInfo::decode(name, &modifiers));
+    let text_hash = {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        key.hash(&mut h);
+        h.finish()
+    };
+    let data: &'static OpcodeData = Box::leak(Box::new(OpcodeData {
+        name: name.to_string(),
+        family: info.family_name(),
+        modifiers,
+        info,
+        text_hash,
+    }));
+    map.insert(key.into_boxed_str(), data);
+    Opcode(data)
 }
 
 /// An instruction guard `@%p` (or `@!%p` when `negated`).

@@ -4,8 +4,10 @@
 //! - [`function`]: functions, signatures, parameters and body declarations.
 //! - [`block`]: basic blocks and control-flow successors.
 //! - [`inst`]: instructions, opcodes, guards and `.loc` positions.
+//! - [`inst_arena`]: a function's instructions, shared between versions.
 //! - [`operand`]: operands and immediates.
 //! - [`reg`]: virtual registers, their declarations and register classes.
+//! - [`shared`]: copy-on-write parts of a function.
 //! - [`def_use`]: which registers an instruction defines and uses.
 //! - [`edit`]: the mutation API passes change functions with.
 //! - [`dump`]: a readable text dump of the IR (for snapshots and debugging).
@@ -16,15 +18,19 @@ pub mod dump;
 pub mod edit;
 pub mod function;
 pub mod inst;
+pub mod inst_arena;
 pub mod module;
 pub mod operand;
 pub mod reg;
+pub mod shared;
 
 pub use block::{Block, BlockId};
 pub use def_use::{defs_and_uses, Access, DefUse};
 pub use edit::RegionClone;
 pub use function::{Function, FunctionKind, LocalDecl, Param, PerfDirective, PtrAttr, Signature};
-pub use inst::{Guard, Inst, InstId, Loc, Opcode};
+pub use inst::{Guard, Inst, InstId, Loc, Opcode, OpcodeData};
+pub use inst_arena::InstArena;
 pub use module::{Header, Module, ModuleItem, Target, VarDecl, Variable};
 pub use operand::{Address, AddressBase, Imm, ImmValue, Operand};
 pub use reg::{Reg, RegClass, RegDecl, RegDeclId, RegId};
+pub use shared::Shared;

@@ -33,11 +33,11 @@ use ptx_syntax::green::Node;
 use ptx_syntax::{SyntaxKind, TextRange, TextSize};
 use rustc_hash::FxHashMap;
 
-use la_arena::{Arena, ArenaMap};
+use la_arena::ArenaMap;
 
 use crate::ir::{
-    Block, BlockId, Function, Guard, Inst, Loc, LocalDecl, Opcode, Reg, RegClass, RegDecl,
-    RegDeclId, RegId,
+    Block, BlockId, Function, Guard, Inst, InstArena, Loc, LocalDecl, Opcode, Reg, RegClass,
+    RegDecl, RegDeclId, RegId,
 };
 
 use super::context::ModuleContext;
@@ -74,7 +74,7 @@ pub(crate) fn lower_function_absolute(
         scan.block(body);
         scan.assign_flat_names();
         lowerer.labels = scan.labels;
-        lowerer.f.insts = Arena::with_capacity(scan.instructions);
+        lowerer.f.insts = InstArena::with_capacity(scan.instructions);
         lowerer.f.origins = ArenaMap::with_capacity(scan.instructions);
         // About as many registers as instructions: no rehashing while growing.
         lowerer.reg_ids.reserve(scan.instructions);
@@ -249,7 +249,7 @@ pub(crate) struct FnLowerer<'a> {
     reg_names_generation: u64,
     /// The ISA family of each opcode seen, keyed by its words separated by
     /// spaces (`ld .global .f32`), and the buffer the key is built in.
-    families: FxHashMap<String, ptx_isa::OpInfo>,
+    families: FxHashMap<String, Opcode>,
     opcode_key: String,
     /// The `ptxopt:` comments of the body not yet given to a block, in
     /// reverse source order (the next one last), and the block of the last
@@ -666,40 +666,34 @@ impl<'a> FnLowerer<'a> {
 
     // ---------------------------------------------------------- instructions
 
-    /// Lowers an `OPCODE` node; the ISA family is looked up and the typed form
-    /// decoded once per distinct opcode of the function.
+    /// Lowers an `OPCODE` node; the interned opcode is looked up once per
+    /// distinct opcode of the function.
     fn lower_opcode(&mut self, opcode: Node<'_>) -> Option<Opcode> {
         let name = opcode.token(SyntaxKind::IDENT)?.text();
-        let mut modifiers: Vec<String> = Vec::new();
+        // The key: the word, then each modifier after a space; the bank of
+        // `ld.const[1]` stays with its `.const`.
+        let key = &mut self.opcode_key;
+        key.clear();
+        key.push_str(name);
         for t in opcode.tokens() {
             match t.kind() {
-                SyntaxKind::DOT_IDENT => modifiers.push(t.text().to_string()),
-                // The bank of `ld.const[1]` stays with its `.const`.
+                SyntaxKind::DOT_IDENT => {
+                    key.push(' ');
+                    key.push_str(t.text());
+                }
                 SyntaxKind::L_BRACK | SyntaxKind::INT_NUMBER | SyntaxKind::R_BRACK => {
-                    if let Some(last) = modifiers.last_mut() {
-                        last.push_str(t.text());
-                    }
+                    key.push_str(t.text())
                 }
                 _ => {}
             }
         }
-        let key = &mut self.opcode_key;
-        key.clear();
-        key.push_str(name);
-        for m in &modifiers {
-            key.push(' ');
-            key.push_str(m);
+        if let Some(&op) = self.families.get(key.as_str()) {
+            return Some(op);
         }
-        let info = match self.families.get(key.as_str()) {
-            Some(&info) => info,
-            None => {
-                let info = ptx_isa::OpInfo::decode(name, &modifiers);
-                self.families.insert(key.clone(), info);
-                info
-            }
-        };
-        // What `Opcode::new` builds, without decoding the opcode again.
-        Some(Opcode::with_info(name, modifiers, info))
+        let modifiers: Vec<String> = key.split(' ').skip(1).map(str::to_string).collect();
+        let op = Opcode::new(name, modifiers);
+        self.families.insert(key.clone(), op);
+        Some(op)
     }
 
     fn lower_instruction(&mut self, inst: Node<'a>) {

@@ -410,7 +410,15 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             "preheader",
                             if created { "created" } else { "existing" }.into(),
                         ));
-                        info = None;
+                        if created {
+                            info = None;
+                        } else {
+                            // The block graph is as it was: only the
+                            // positions of the moved instructions changed.
+                            let mut blocks = body;
+                            blocks.push(pre);
+                            li.cfg.renumber(f, &blocks);
+                        }
                         version += 1;
                     }
                     None => {

@@ -29,38 +29,119 @@ fn ri(r: RegId) -> usize {
 /// once per register, guarded writes and guards included): the part of
 /// [`Facts`] that needs no dominator tree, for the phases that only count.
 pub(crate) struct Accesses {
-    writers: Vec<Vec<InstId>>,
-    readers: Vec<Vec<InstId>>,
+    writers: Lists,
+    readers: Lists,
+}
+
+/// One list of instructions per register, stored end to end (two passes
+/// over the function, two allocations, where a vector per register made an
+/// allocation per register); the few lists a phase changes
+/// ([`Accesses::retarget`]) move to `changed`.
+struct Lists {
+    /// Register `r`'s list is `items[start[r]..start[r + 1]]`.
+    start: Vec<u32>,
+    items: Vec<InstId>,
+    changed: rustc_hash::FxHashMap<usize, Vec<InstId>>,
+}
+
+impl Lists {
+    fn get(&self, r: usize) -> &[InstId] {
+        if let Some(list) = self.changed.get(&r) {
+            return list;
+        }
+        match (self.start.get(r), self.start.get(r + 1)) {
+            (Some(&a), Some(&b)) => &self.items[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    fn get_mut(&mut self, r: usize) -> Option<&mut Vec<InstId>> {
+        if r + 1 >= self.start.len() {
+            return None;
+        }
+        let (a, b) = (self.start[r] as usize, self.start[r + 1] as usize);
+        let items = &self.items;
+        Some(
+            self.changed
+                .entry(r)
+                .or_insert_with(|| items[a..b].to_vec()),
+        )
+    }
 }
 
 impl Accesses {
     pub(crate) fn new(func: &Function) -> Accesses {
-        let mut writers = vec![Vec::new(); func.regs.len()];
-        let mut readers = vec![Vec::new(); func.regs.len()];
+        let n = func.regs.len();
+        // Pass 1 counts, pass 2 fills; an instruction that reads (or
+        // writes) a register twice is listed once (`last`).
+        let mut count = [vec![0u32; n + 1], vec![0u32; n + 1]];
+        let mut last: [Vec<Option<InstId>>; 2] = [vec![None; n], vec![None; n]];
         for (i, inst) in func.insts_in_order() {
             visit_defs_and_uses(inst, |access, r| {
-                let list = match access {
-                    Access::Def => writers.get_mut(ri(r)),
-                    Access::Use => readers.get_mut(ri(r)),
-                };
-                if let Some(list) = list {
-                    if list.last() != Some(&i) {
-                        list.push(i);
+                let k = (access == Access::Use) as usize;
+                if let Some(l) = last[k].get_mut(ri(r)) {
+                    if *l != Some(i) {
+                        *l = Some(i);
+                        count[k][ri(r)] += 1;
                     }
                 }
             });
         }
-        Accesses { writers, readers }
+        let start = count.map(|c| {
+            let mut acc = 0u32;
+            let mut start: Vec<u32> = c
+                .iter()
+                .map(|&x| {
+                    let s = acc;
+                    acc += x;
+                    s
+                })
+                .collect();
+            start[n] = acc;
+            start
+        });
+        let mut fill = start.clone();
+        let mut items = [
+            vec![InstId::from_raw(0u32.into()); start[0][n] as usize],
+            vec![InstId::from_raw(0u32.into()); start[1][n] as usize],
+        ];
+        let mut last: [Vec<Option<InstId>>; 2] = [vec![None; n], vec![None; n]];
+        for (i, inst) in func.insts_in_order() {
+            visit_defs_and_uses(inst, |access, r| {
+                let k = (access == Access::Use) as usize;
+                if let Some(l) = last[k].get_mut(ri(r)) {
+                    if *l != Some(i) {
+                        *l = Some(i);
+                        items[k][fill[k][ri(r)] as usize] = i;
+                        fill[k][ri(r)] += 1;
+                    }
+                }
+            });
+        }
+        let [w_items, r_items] = items;
+        let [w_start, r_start] = start;
+        Accesses {
+            writers: Lists {
+                start: w_start,
+                items: w_items,
+                changed: Default::default(),
+            },
+            readers: Lists {
+                start: r_start,
+                items: r_items,
+                changed: Default::default(),
+            },
+        }
     }
 
     /// The placed instructions that write `r`.
     pub(crate) fn writers(&self, r: RegId) -> &[InstId] {
-        self.writers.get(ri(r)).map(Vec::as_slice).unwrap_or(&[])
+        self.writers.get(ri(r))
     }
 
     /// The placed instructions that read `r`.
     pub(crate) fn readers(&self, r: RegId) -> &[InstId] {
-        self.readers.get(ri(r)).map(Vec::as_slice).unwrap_or(&[])
+        self.readers.get(ri(r))
     }
 
     /// Keeps the lists true after a phase made `inst` write `to` instead of

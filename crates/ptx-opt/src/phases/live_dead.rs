@@ -313,7 +313,7 @@ fn compact(func: &mut Function) {
     }
     for &b in &func.layout {
         for i in func.blocks[b].insts.iter_mut() {
-            let new = func.insts.alloc(old[*i].clone());
+            let new = func.insts.alloc_shared(old.shared(*i).clone());
             if let Some(&o) = old_origins.get(*i) {
                 func.origins.insert(new, o);
             }

@@ -167,17 +167,15 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     }
     let target = ctx.target();
     let cfg = Config::from_ctx(ctx, &target);
-    let mut func = (**input).clone();
+    // The copy the schedules are emitted into, made at the first one.
+    let mut func: Option<Function> = None;
     let mut changed = false;
     // The function's peak R pressure (MRPA): a schedule that raises it is
-    // not kept (see the module documentation).
+    // not kept (see the module documentation). Computed at the first
+    // schedule found.
     let mrpa_cfg = crate::context::mrpa_config(ctx);
     let keep_peak = ctx.bool(knobs::pipeliner_keep_register_peak);
-    let peak = if keep_peak {
-        ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg).max().r.value
-    } else {
-        u32::MAX
-    };
+    let mut peak: Option<u32> = None;
     let mut out = PhaseOutput::unchanged(input);
     let (mut pipelined, mut missed) = (0u64, 0u64);
     for l in &li.forest.loops {
@@ -228,9 +226,17 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                 format!("schedule found, code not generated (pipeliner-annotate-for-testing): {numbers}"),
                             )
                         } else {
+                            let peak = *peak.get_or_insert_with(|| {
+                                if keep_peak {
+                                    ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg).max().r.value
+                                } else {
+                                    u32::MAX
+                                }
+                            });
+                            let func = func.get_or_insert_with(|| (**input).clone());
                             let before = keep_peak.then(|| func.clone());
                             modulo::emit_pipelined(
-                                &mut func,
+                                func,
                                 header,
                                 &shape.body,
                                 shape.branch,
@@ -242,12 +248,12 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             );
                             let after = match &before {
                                 Some(_) => {
-                                    ptx_analysis::mrpa::Mrpa::new(&func, mrpa_cfg).max().r.value
+                                    ptx_analysis::mrpa::Mrpa::new(func, mrpa_cfg).max().r.value
                                 }
                                 None => 0,
                             };
                             if let Some(before) = before.filter(|_| after > peak) {
-                                func = before;
+                                *func = before;
                                 report.facts.push(("pressure after", after.to_string()));
                                 (
                                     RemarkKind::Missed,
@@ -279,7 +285,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         });
         out.loops.push(report);
     }
-    if changed {
+    if let Some(func) = func.filter(|_| changed) {
         out.function = Arc::new(func);
     }
     out.stats = vec![

@@ -682,7 +682,7 @@ pub(crate) fn guard_pressure(
     mismatch: &mut Option<String>,
 ) -> Option<((u32, u32), (u32, u32))> {
     let old = mrpa.block_max(block);
-    if let Err(e) = mrpa.update(f, &[block]) {
+    if let Err(e) = mrpa.update_reordered(f, block) {
         mismatch.get_or_insert(e.message);
     }
     let new = mrpa.block_max(block);
@@ -691,7 +691,7 @@ pub(crate) fn guard_pressure(
             f.insts[i].locs = locs;
         }
         f.blocks[block].insts = saved;
-        if let Err(e) = mrpa.update(f, &[block]) {
+        if let Err(e) = mrpa.update_reordered(f, block) {
             mismatch.get_or_insert(e.message);
         }
         return Some(((old.r.value, old.p.value), (new.r.value, new.p.value)));

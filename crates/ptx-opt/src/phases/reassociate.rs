@@ -365,7 +365,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             plans.push(Plan {
                 root: i,
                 dest,
-                opcode: inst.opcode.clone(),
+                opcode: inst.opcode,
                 leaves,
                 before: probe.nodes.len() + 1,
             });
@@ -415,11 +415,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let n = plan.leaves.len();
         for (k, l) in plan.leaves.iter().enumerate().skip(1) {
             let neg = matches!(l, Leaf::Reg { neg: true, .. });
-            let opcode = if neg {
-                sub_opcode.clone()
-            } else {
-                plan.opcode.clone()
-            };
+            let opcode = if neg { sub_opcode } else { plan.opcode };
             let dst = if k == n - 1 {
                 plan.dest
             } else {

@@ -357,7 +357,7 @@ fn make_latch_unconditional(func: &mut Function, shape: &LoopShape) -> Test {
     let inst = &mut func.insts[shape.branch];
     let test = Test {
         guard: inst.guard.expect("checked by LoopShape::new"),
-        opcode: inst.opcode.clone(),
+        opcode: inst.opcode,
     };
     inst.guard = None;
     inst.operands = vec![Operand::Label(shape.header)];
@@ -388,7 +388,7 @@ fn restore_test(
     };
     let inst = &mut func.insts[branch];
     inst.guard = Some(test.guard);
-    inst.opcode = test.opcode.clone();
+    inst.opcode = test.opcode;
     inst.operands = vec![Operand::Label(taken)];
     fix_fallthrough(func, latch, Some(fall));
 }
