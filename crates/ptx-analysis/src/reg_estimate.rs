@@ -707,6 +707,27 @@ pub fn estimate_function_with(
     max_regs: Option<u32>,
     callees: Option<&Callees<'_>>,
 ) -> RegEstimate {
+    let g = crate::cfg::cfg(func);
+    let dom = crate::dominators::dominators(&g);
+    let loops = crate::loops::loops(&g, &dom);
+    let rd = crate::reaching_defs::reaching_defs(func, &g);
+    let trips = crate::trip_count::trip_counts(func, &g, &dom, &loops, &rd);
+    estimate_function_known(func, &loops, &trips, target, max_regs, callees)
+}
+
+/// [`estimate_function_with`] given the loops and trip counts of `func`
+/// (memoized by the database for the function as written): the estimate
+/// reads them for `func` and for its variants (dead code dropped, loads
+/// hoisted, values sunk), which have the same block graph and loops.
+pub fn estimate_function_known(
+    func: &Function,
+    loops: &LoopForest,
+    trips: &crate::trip_count::TripCounts,
+    target: &Target,
+    max_regs: Option<u32>,
+    callees: Option<&Callees<'_>>,
+) -> RegEstimate {
+    let blocks = BlockFacts { loops, trips };
     let dead = dead_insts(func);
     let mut f = func.clone();
     if !dead.is_empty() {
@@ -714,11 +735,13 @@ pub fn estimate_function_with(
             f.blocks[b].insts.retain(|i| !dead.contains(i));
         }
     }
-    let mut plain = estimate_prepared(&f, target, max_regs, callees);
+    let (g, lv) = cfg_and_liveness(&f);
+    let mut plain = estimate_prepared(&f, &g, &lv, &blocks, target, max_regs, callees);
     // Under the count that keeps full occupancy, ptxas issues loads early.
     let mut h = f.clone();
     if plain.registers < LOOP_CEILING && hoist_loads(&mut h) {
-        let hoisted = estimate_prepared(&h, target, max_regs, callees);
+        let (hg, hlv) = cfg_and_liveness(&h);
+        let hoisted = estimate_prepared(&h, &hg, &hlv, &blocks, target, max_regs, callees);
         let registers = hoisted.registers.min(LOOP_CEILING);
         if registers > plain.registers {
             plain.registers = registers;
@@ -733,8 +756,9 @@ pub fn estimate_function_with(
     if plain.registers <= threshold {
         return plain;
     }
-    sink(&mut f);
-    let sunk = estimate_prepared(&f, target, max_regs, callees);
+    sink(&mut f, &g, &lv);
+    let (sg, slv) = cfg_and_liveness(&f);
+    let sunk = estimate_prepared(&f, &sg, &slv, &blocks, target, max_regs, callees);
     if sunk.registers < plain.registers {
         sunk
     } else {
@@ -742,23 +766,36 @@ pub fn estimate_function_with(
     }
 }
 
+/// The analyses of the block graph the estimate reads: the same for the
+/// function as written and for its variants (`hoist_loads` and `sink`
+/// reorder instructions within blocks, keeping every register dependence,
+/// and dead code is never a terminator nor read by what stays), so they
+/// are computed once.
+struct BlockFacts<'a> {
+    loops: &'a LoopForest,
+    trips: &'a crate::trip_count::TripCounts,
+}
+
+fn cfg_and_liveness(func: &Function) -> (Cfg, Liveness) {
+    let g = crate::cfg::cfg(func);
+    let lv = crate::liveness::liveness(func, &g);
+    (g, lv)
+}
+
 fn estimate_prepared(
     func: &Function,
+    g: &Cfg,
+    lv: &Liveness,
+    blocks: &BlockFacts<'_>,
     target: &Target,
     max_regs: Option<u32>,
     callees: Option<&Callees<'_>>,
 ) -> RegEstimate {
-    let g = crate::cfg::cfg(func);
-    let lv = crate::liveness::liveness(func, &g);
-    let dom = crate::dominators::dominators(&g);
-    let lf = crate::loops::loops(&g, &dom);
-    let rd = crate::reaching_defs::reaching_defs(func, &g);
-    let tc = crate::trip_count::trip_counts(func, &g, &dom, &lf, &rd);
     let facts = Facts {
-        cfg: &g,
-        live: &lv,
-        loops: &lf,
-        trips: Some(&tc),
+        cfg: g,
+        live: lv,
+        loops: blocks.loops,
+        trips: Some(blocks.trips),
     };
     estimate_registers(func, &facts, target, max_regs, callees)
 }
@@ -810,9 +847,7 @@ pub fn estimate_module(
 /// register it reads is uniform, or read again after that point, or live out
 /// of the block (so the move shortens one live range and lengthens none).
 /// Blocks are walked bottom-up, so chains of such values sink together.
-fn sink(func: &mut Function) {
-    let g = crate::cfg::cfg(func);
-    let lv = crate::liveness::liveness(func, &g);
+fn sink(func: &mut Function, g: &Cfg, lv: &Liveness) {
     let uni = uniform_regs(func);
     let full: Vec<u32> = func
         .regs

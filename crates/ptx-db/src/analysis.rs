@@ -236,7 +236,8 @@ pub fn reg_estimate_alone<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
 }
 
 /// The estimated registers of `kernel` as written (`kernel_ir`, no
-/// pipeline): cheap enough for inlay hints, which follow every edit. Calls
+/// pipeline): cheap enough for inlay hints, which follow every edit (the
+/// loops and trip counts are the memoized ones the hints read too). Calls
 /// to functions of the file count what is live across them only; calls to
 /// declared functions are calls through the ABI.
 #[salsa::tracked]
@@ -249,8 +250,10 @@ pub fn reg_estimate_source<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
             .any(|k| k.name(db) == name)
             .then_some(ptx_analysis::reg_estimate::MIN_REGISTERS)
     };
-    ptx_analysis::reg_estimate::estimate_function_with(
+    ptx_analysis::reg_estimate::estimate_function_known(
         kernel_ir(db, kernel),
+        loops(db, kernel),
+        trip_counts(db, kernel),
         target,
         max_regs(db),
         Some(&callees),
