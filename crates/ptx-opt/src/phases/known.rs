@@ -69,24 +69,31 @@ impl Lists {
     }
 }
 
+/// Calls `f(k, r, i)` for each placed instruction `i` that writes (`k` 0)
+/// or reads (`k` 1) register index `r`, once per instruction, register and
+/// kind.
+fn each_access(func: &Function, mut f: impl FnMut(usize, usize, InstId)) {
+    let n = func.regs.len();
+    let mut last: [Vec<Option<InstId>>; 2] = [vec![None; n], vec![None; n]];
+    for (i, inst) in func.insts_in_order() {
+        visit_defs_and_uses(inst, |access, r| {
+            let k = (access == Access::Use) as usize;
+            if let Some(l) = last[k].get_mut(ri(r)) {
+                if *l != Some(i) {
+                    *l = Some(i);
+                    f(k, ri(r), i);
+                }
+            }
+        });
+    }
+}
+
 impl Accesses {
     pub(crate) fn new(func: &Function) -> Accesses {
         let n = func.regs.len();
-        // Pass 1 counts, pass 2 fills; an instruction that reads (or
-        // writes) a register twice is listed once (`last`).
+        // Pass 1 counts, pass 2 fills.
         let mut count = [vec![0u32; n + 1], vec![0u32; n + 1]];
-        let mut last: [Vec<Option<InstId>>; 2] = [vec![None; n], vec![None; n]];
-        for (i, inst) in func.insts_in_order() {
-            visit_defs_and_uses(inst, |access, r| {
-                let k = (access == Access::Use) as usize;
-                if let Some(l) = last[k].get_mut(ri(r)) {
-                    if *l != Some(i) {
-                        *l = Some(i);
-                        count[k][ri(r)] += 1;
-                    }
-                }
-            });
-        }
+        each_access(func, |k, r, _| count[k][r] += 1);
         let start = count.map(|c| {
             let mut acc = 0u32;
             let mut start: Vec<u32> = c
@@ -105,19 +112,10 @@ impl Accesses {
             vec![InstId::from_raw(0u32.into()); start[0][n] as usize],
             vec![InstId::from_raw(0u32.into()); start[1][n] as usize],
         ];
-        let mut last: [Vec<Option<InstId>>; 2] = [vec![None; n], vec![None; n]];
-        for (i, inst) in func.insts_in_order() {
-            visit_defs_and_uses(inst, |access, r| {
-                let k = (access == Access::Use) as usize;
-                if let Some(l) = last[k].get_mut(ri(r)) {
-                    if *l != Some(i) {
-                        *l = Some(i);
-                        items[k][fill[k][ri(r)] as usize] = i;
-                        fill[k][ri(r)] += 1;
-                    }
-                }
-            });
-        }
+        each_access(func, |k, r, i| {
+            items[k][fill[k][r] as usize] = i;
+            fill[k][r] += 1;
+        });
         let [w_items, r_items] = items;
         let [w_start, r_start] = start;
         Accesses {
