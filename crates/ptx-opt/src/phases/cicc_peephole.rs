@@ -67,7 +67,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     if !local_only && !ctx.bool(knobs::enable_nvvm_peephole) {
         return PhaseOutput::unchanged(input);
     }
-    let facts = Facts::new(input);
+    let facts = super::version_cache::facts(input);
     let mut f = (**input).clone();
     let mut remarks = Vec::new();
     let mut accesses = 0u64;

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use ptx_ir::ir::{Function, ImmValue, Inst, Opcode, Operand};
 use ptx_isa::{FamilyId, Ty};
 
-use super::known::{plain_reg, Facts};
+use super::known::plain_reg;
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
@@ -73,7 +73,7 @@ fn fits_16(def: &Inst) -> bool {
 
 /// Runs trunc-opts on one function.
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
-    let facts = Facts::new(input);
+    let facts = super::version_cache::facts(input);
     let mut f = (**input).clone();
     let mut remarks = Vec::new();
     let placed: Vec<_> = f.insts_in_order().map(|(i, _)| i).collect();

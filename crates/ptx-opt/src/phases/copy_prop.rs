@@ -120,7 +120,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     };
 
     // Step 1: selects with a known condition become copies.
-    let facts = Facts::new(&f);
+    let facts = super::version_cache::facts(input);
     let mut selects = 0u64;
     let placed: Vec<InstId> = f.insts_in_order().map(|(i, _)| i).collect();
     for &i in &placed {

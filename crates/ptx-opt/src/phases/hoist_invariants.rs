@@ -335,7 +335,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         }
         Knobs::read(ctx, pass_id(id))
     };
-    let first = LoopInfo::new(input);
+    let first = super::version_cache::loop_info(input);
     if first.forest.loops.is_empty() {
         return PhaseOutput::unchanged(input);
     }
@@ -363,7 +363,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let (mut moved, mut refused, mut loops_changed) = (0u64, 0u64, 0u64);
     for (_, _, header) in headers {
         let current = func.as_ref().unwrap_or(input);
-        let li = info.get_or_insert_with(|| LoopInfo::new(current));
+        let li = info.get_or_insert_with(|| std::rc::Rc::new(LoopInfo::new(current)));
         // Liveness is computed when a loop gets past the cheap checks, and
         // kept until a hoist changes the function.
         if live.as_ref().is_some_and(|(v, _)| *v != version) {
@@ -417,7 +417,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             // positions of the moved instructions changed.
                             let mut blocks = body;
                             blocks.push(pre);
-                            li.cfg.renumber(f, &blocks);
+                            std::rc::Rc::make_mut(li).cfg.renumber(f, &blocks);
                         }
                         version += 1;
                     }

@@ -14,6 +14,7 @@ use ptx_ir::ir::{Block, BlockId, Function, Inst, InstId, Opcode, Operand};
 use ptx_isa::FamilyId;
 
 /// The loop analyses of one version of a function.
+#[derive(Clone)]
 pub(crate) struct LoopInfo {
     pub cfg: Cfg,
     pub dom: DomTree,

@@ -57,7 +57,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     if ctx.int(knobs::PerformLoopFusion) == 0 {
         return PhaseOutput::unchanged(input);
     }
-    let li = LoopInfo::new(input);
+    let li = super::version_cache::loop_info(input);
     if li.forest.loops.len() < 2 || !ctx.bool(knobs::LoopMakeSingleEntry) {
         return PhaseOutput::unchanged(input);
     }

@@ -95,7 +95,7 @@ pub const DEFAULT_INVERSION_BUDGET: i64 = 16;
 /// Runs phase 18 on one function.
 pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let id = PhaseId::OriLoopSimplification;
-    let first = LoopInfo::new(input);
+    let first = super::version_cache::loop_info(input);
     if first.forest.loops.is_empty() && first.forest.irreducible.is_empty() {
         return PhaseOutput::unchanged(input);
     }
@@ -126,7 +126,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let (mut preheaders, mut inverted) = (0u64, 0u64);
     for header in headers {
         let current = func.as_ref().unwrap_or(input);
-        let li = info.get_or_insert_with(|| LoopInfo::new(current));
+        let li = info.get_or_insert_with(|| std::rc::Rc::new(LoopInfo::new(current)));
         let Some(lid) = li.forest.loop_with_header(header) else {
             continue;
         };
@@ -181,7 +181,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         // Inversion.
         if inversion {
             let current = func.as_ref().unwrap_or(input);
-            let li = info.get_or_insert_with(|| LoopInfo::new(current));
+            let li = info.get_or_insert_with(|| std::rc::Rc::new(LoopInfo::new(current)));
             let shape = li
                 .forest
                 .loop_with_header(header)

@@ -95,7 +95,7 @@ use ptx_ir::ir::def_use::defs_and_uses;
 use ptx_ir::ir::{Function, InstId, Operand};
 use ptx_isa::FamilyId;
 
-use super::loop_common::{header_origin, LoopInfo};
+use super::loop_common::header_origin;
 use super::modulo::{self, Ddg, DepKinds, Edge, Mrt};
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
@@ -161,7 +161,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     if !ctx.bool(knobs::enable_pipeliner) {
         return PhaseOutput::unchanged(input);
     }
-    let li = LoopInfo::new(input);
+    let li = super::version_cache::loop_info(input);
     if li.forest.loops.is_empty() {
         return PhaseOutput::unchanged(input);
     }

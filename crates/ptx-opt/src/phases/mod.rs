@@ -35,3 +35,4 @@ pub mod pipelining;
 pub mod reassociate;
 pub mod strength_reduce;
 pub mod texture_group_merge;
+pub(crate) mod version_cache;

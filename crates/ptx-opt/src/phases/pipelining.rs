@@ -84,14 +84,14 @@ use ptx_ir::ir::def_use::defs_and_uses;
 use ptx_ir::ir::{Function, InstId};
 use ptx_isa::FamilyId;
 
-use super::loop_common::{header_origin, LoopInfo};
+use super::loop_common::header_origin;
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
 
 /// Runs phase 24 on one function (analysis and decision only).
 pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let id = PhaseId::OriPipelining;
-    let li = LoopInfo::new(input);
+    let li = super::version_cache::loop_info(input);
     if li.forest.loops.is_empty() {
         return PhaseOutput::unchanged(input);
     }

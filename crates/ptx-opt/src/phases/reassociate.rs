@@ -250,7 +250,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         _ => DEFAULT_WINDOW,
     };
     let large_imm = ctx.bool(knobs::ReassociateLargeImmInUIADD64);
-    let facts = Facts::new(input);
+    let facts = super::version_cache::facts(input);
     let f0: &Function = input;
     let ranks = Ranks::new(f0);
     let mut plans: Vec<Plan> = Vec::new();

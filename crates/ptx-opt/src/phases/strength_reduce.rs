@@ -83,7 +83,7 @@ pub const MAX_SIMULATED: u64 = 1 << 16;
 /// Runs phase 21 on one function.
 pub fn run(input: &Arc<Function>) -> PhaseOutput {
     let id = PhaseId::OriStrengthReduce;
-    let first = LoopInfo::new(input);
+    let first = super::version_cache::loop_info(input);
     if first.forest.loops.is_empty() {
         return PhaseOutput::unchanged(input);
     }
@@ -94,7 +94,7 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
     let (mut chains, mut pointers) = (0u64, 0u64);
     for header in headers {
         let current = func.as_ref().unwrap_or(input);
-        let li = info.get_or_insert_with(|| LoopInfo::new(current));
+        let li = info.get_or_insert_with(|| std::rc::Rc::new(LoopInfo::new(current)));
         let Some(lid) = li.forest.loop_with_header(header) else {
             continue;
         };

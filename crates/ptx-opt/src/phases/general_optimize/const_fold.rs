@@ -177,7 +177,9 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let dom = if global.is_empty() {
         None
     } else {
-        Some(ptx_analysis::dominators(&ptx_analysis::cfg(input)))
+        // The dominator tree of the scalar facts, which copy propagation
+        // (before this step) often made for this same version.
+        Some(crate::phases::version_cache::facts(input))
     };
     for &b in &input.layout {
         if !input.has_block(b) {
@@ -188,7 +190,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         guarded.clear();
         // Registers set once, to a constant, in a block that dominates
         // this one (cross-block constant propagation).
-        if let Some(dom) = &dom {
+        if let Some(dom) = dom.as_ref().map(|f| f.dom()) {
             for &(r, v, wb) in &global {
                 if dom.contains(b) && dom.contains(wb) && dom.strictly_dominates(wb, b) {
                     known.insert(r, v);
