@@ -14,9 +14,9 @@
 
 use la_arena::{Arena, ArenaMap};
 
-use super::block::{Block, BlockId};
+use super::block::BlockId;
 use super::inst::{Inst, InstId};
-use super::inst_arena::InstArena;
+use super::inst_arena::{BlockArena, InstArena};
 use super::module::VarDecl;
 use super::reg::{Reg, RegDecl};
 use super::shared::Shared;
@@ -114,7 +114,8 @@ pub struct Function {
     pub regs: Shared<Arena<Reg>>,
     /// Body declarations that are not registers, in source order.
     pub locals: Shared<Vec<LocalDecl>>,
-    pub blocks: Arena<Block>,
+    /// The blocks, shared like the instructions ([`BlockArena`]).
+    pub blocks: BlockArena,
     /// The instructions, each shared with the earlier versions of the
     /// function until a pass writes to it ([`InstArena`]).
     pub insts: InstArena,
@@ -142,7 +143,7 @@ impl Function {
             reg_decls: Shared::default(),
             regs: Shared::default(),
             locals: Shared::default(),
-            blocks: Arena::new(),
+            blocks: BlockArena::new(),
             insts: InstArena::new(),
             layout: Vec::new(),
             origins: ArenaMap::default(),

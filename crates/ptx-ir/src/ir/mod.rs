@@ -4,7 +4,7 @@
 //! - [`function`]: functions, signatures, parameters and body declarations.
 //! - [`block`]: basic blocks and control-flow successors.
 //! - [`inst`]: instructions, opcodes, guards and `.loc` positions.
-//! - [`inst_arena`]: a function's instructions, shared between versions.
+//! - [`inst_arena`]: a function's instructions and blocks, shared between versions.
 //! - [`operand`]: operands and immediates.
 //! - [`reg`]: virtual registers, their declarations and register classes.
 //! - [`shared`]: copy-on-write parts of a function.
@@ -29,7 +29,7 @@ pub use def_use::{defs_and_uses, Access, DefUse};
 pub use edit::RegionClone;
 pub use function::{Function, FunctionKind, LocalDecl, Param, PerfDirective, PtrAttr, Signature};
 pub use inst::{Guard, Inst, InstId, Loc, Opcode, OpcodeData};
-pub use inst_arena::InstArena;
+pub use inst_arena::{BlockArena, InstArena, SharedArena};
 pub use module::{Header, Module, ModuleItem, Target, VarDecl, Variable};
 pub use operand::{Address, AddressBase, Imm, ImmValue, Operand};
 pub use reg::{Reg, RegClass, RegDecl, RegDeclId, RegId};

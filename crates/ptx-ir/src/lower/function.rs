@@ -797,10 +797,7 @@ fn reg_name(decl: &str, index: Option<u32>) -> String {
 /// Reallocates the blocks in layout order (blocks of undefined labels last) and
 /// rewrites every block reference.
 fn renumber_blocks(f: &mut Function) {
-    let old: Vec<Block> = std::mem::take(&mut f.blocks)
-        .into_iter()
-        .map(|(_, b)| b)
-        .collect();
+    let old: Vec<Block> = std::mem::take(&mut f.blocks).into_values().collect();
     let mut order: Vec<usize> = f
         .layout
         .iter()

@@ -306,10 +306,16 @@ fn compact(func: &mut Function) {
         }
         v
     };
-    for (b, block) in func.blocks.iter_mut() {
-        if !in_layout[b.into_raw().into_u32() as usize] {
-            block.insts.clear();
-        }
+    let unplaced: Vec<ptx_ir::ir::BlockId> = func
+        .blocks
+        .iter()
+        .filter(|&(b, block)| {
+            !in_layout[b.into_raw().into_u32() as usize] && !block.insts.is_empty()
+        })
+        .map(|(b, _)| b)
+        .collect();
+    for b in unplaced {
+        func.blocks[b].insts.clear();
     }
     for &b in &func.layout {
         for i in func.blocks[b].insts.iter_mut() {
