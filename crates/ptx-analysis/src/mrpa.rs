@@ -268,6 +268,28 @@ impl Mrpa {
         set
     }
 
+    /// The end of every update: the function's maxima from the blocks', and
+    /// with `verify-update-mcse` the comparison with a full recomputation.
+    fn finish_update(&mut self, func: &Function) -> Result<(), MrpaMismatch> {
+        self.refresh_max();
+        if self.config.verify {
+            self.stats.verifications += 1;
+            return self.verify(func);
+        }
+        Ok(())
+    }
+
+    /// The union of the live-in sets of `b`'s successors: its live-out set.
+    fn union_of_succs(&self, b: BlockId, words: usize) -> Vec<u64> {
+        let mut out = vec![0u64; words];
+        for &s in self.cfg.succs(b) {
+            for (o, i) in out.iter_mut().zip(&self.live_in[bidx(s)]) {
+                *o |= i;
+            }
+        }
+        out
+    }
+
     fn refresh_max(&mut self) {
         let mut max = MaxPressure::default();
         for &b in &self.cfg.blocks {
@@ -396,12 +418,7 @@ impl Mrpa {
             self.live_in[bidx(b)] = std::mem::take(&mut next_in[k]);
         }
         for &b in &self.cfg.blocks {
-            let mut out = vec![0u64; words];
-            for &s in self.cfg.succs(b) {
-                for (o, i) in out.iter_mut().zip(&self.live_in[bidx(s)]) {
-                    *o |= i;
-                }
-            }
+            let out = self.union_of_succs(b, words);
             if out != self.live_out[bidx(b)] {
                 self.live_out[bidx(b)] = out;
                 if !walk.contains(&b) {
@@ -414,12 +431,7 @@ impl Mrpa {
             let live_in = self.walk(func, b);
             debug_assert_eq!(live_in, self.live_in[bidx(b)], "walk and data flow agree");
         }
-        self.refresh_max();
-        if self.config.verify {
-            self.stats.verifications += 1;
-            return self.verify(func);
-        }
-        Ok(())
+        self.finish_update(func)
     }
 
     /// After the instructions of `block` were only reordered, every
@@ -447,12 +459,74 @@ impl Mrpa {
             self.stats.updates -= 1;
             return self.update(func, &[block]);
         }
-        self.refresh_max();
-        if self.config.verify {
-            self.stats.verifications += 1;
-            return self.verify(func);
+        self.finish_update(func)
+    }
+
+    /// After a pass rewrote a region of the function, the control flow
+    /// inside it included (new blocks, new edges between them): `region`
+    /// names every block created, every block whose instructions changed,
+    /// and every block whose successors changed (a jump retargeted, a new
+    /// fallthrough). The CFG is built again; the liveness of the region is
+    /// solved from the live-in sets of the blocks it leaves to, and only
+    /// its blocks are walked. When the live-out set that a block outside
+    /// the region computes from it is not what it was (the rewrite changed
+    /// what is live where control enters the region), the data flow of the
+    /// whole function is redone instead ([`Mrpa::rebuild`]). A pipeliner
+    /// that replaces a loop by prologue, kernel and epilogue, with the
+    /// values live into and out of the loop in the registers they were in,
+    /// is the case this is for.
+    pub fn update_region(
+        &mut self,
+        func: &Function,
+        region: &[BlockId],
+    ) -> Result<(), MrpaMismatch> {
+        self.stats.updates += 1;
+        self.cfg = cfg(func);
+        if !self.config.incremental {
+            self.full(func);
+            return Ok(());
         }
-        Ok(())
+        self.sync_units(func);
+        let words = self.words();
+        let region: Vec<BlockId> = region
+            .iter()
+            .copied()
+            .filter(|b| self.cfg.blocks.contains(b))
+            .collect();
+        let outside_out: Vec<(BlockId, Vec<u64>)> = self
+            .cfg
+            .blocks
+            .iter()
+            .copied()
+            .filter(|b| {
+                !region.contains(b) && self.cfg.succs(*b).iter().any(|s| region.contains(s))
+            })
+            .map(|b| (b, self.live_out[bidx(b)].clone()))
+            .collect();
+        // The least solution over the region: its live-in sets start empty.
+        for &b in &region {
+            self.live_in[bidx(b)] = vec![0; words];
+        }
+        let mut again = true;
+        while again {
+            again = false;
+            for &b in region.iter().rev() {
+                self.live_out[bidx(b)] = self.union_of_succs(b, words);
+                let live_in = self.walk(func, b);
+                if live_in != self.live_in[bidx(b)] {
+                    self.live_in[bidx(b)] = live_in;
+                    again = true;
+                }
+            }
+        }
+        self.stats.blocks_walked += region.len() as u32;
+        let unchanged = outside_out
+            .iter()
+            .all(|(b, old)| self.union_of_succs(*b, words) == *old);
+        if !unchanged {
+            self.full(func);
+        }
+        self.finish_update(func)
     }
 
     /// Forgets a deleted instruction (its block is updated by [`Mrpa::update`]).

@@ -93,6 +93,24 @@ pub fn mrpa_config(ctx: &dyn PassContext) -> ptx_analysis::mrpa::MrpaConfig {
     }
 }
 
+/// The missed remark (`mrpa-verify`) of phase `id` for an incremental MRPA
+/// update that `verify-update-mcse` found different from a full
+/// recomputation: the seed's message, with the places that differ under
+/// `print-verify`.
+pub(crate) fn mrpa_mismatch_remark(
+    id: crate::PhaseId,
+    origin: Option<ptx_ir::ir::InstId>,
+    message: String,
+) -> crate::Remark {
+    crate::Remark {
+        phase: id,
+        kind: crate::RemarkKind::Missed,
+        name: "mrpa-verify",
+        origin,
+        message,
+    }
+}
+
 #[cfg(test)]
 mod mrpa_tests {
     use super::*;

@@ -327,13 +327,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 changed = true;
                 if let Err(e) = mrpa.update(&f, &blocks) {
                     mismatches += 1;
-                    remarks.push(Remark {
-                        phase: id,
-                        kind: RemarkKind::Missed,
-                        name: "mrpa-verify",
-                        origin: None,
-                        message: e.message,
-                    });
+                    remarks.push(crate::context::mrpa_mismatch_remark(id, None, e.message));
                     mrpa.rebuild(&f);
                 }
             }

@@ -141,13 +141,9 @@ impl Pressure {
     fn update(&mut self, f: &Function, blocks: &[BlockId]) {
         if let Err(e) = self.mrpa.update(f, blocks) {
             self.mismatches += 1;
-            self.remarks.push(Remark {
-                phase: self.id,
-                kind: RemarkKind::Missed,
-                name: "mrpa-verify",
-                origin: None,
-                message: e.message,
-            });
+            self.remarks.push(crate::context::mrpa_mismatch_remark(
+                self.id, None, e.message,
+            ));
             self.mrpa.rebuild(f);
         }
     }

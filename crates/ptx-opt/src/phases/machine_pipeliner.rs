@@ -37,6 +37,12 @@
 //!   the registers the overlapped iterations hold, so a pipelined loop that
 //!   becomes the function's pressure peak costs registers (and occupancy)
 //!   for a gain ptxas may not keep. Loops below the peak are pipelined.
+//!   The pressure after a schedule is emitted comes from one MRPA tracker
+//!   of the function, updated over the blocks the emission rewrote
+//!   (`Mrpa::update_region`: the values live into and out of the loop stay
+//!   in their registers, so nothing outside changes); `verify-update-mcse`
+//!   checks it against a full recomputation, a mismatch being a missed
+//!   remark `mrpa-verify`.
 //! - Not read: `enable-pipeliner-opt-size` (no -Os here),
 //!   `pipeliner-prune-deps` / `pipeliner-prune-loop-carried` (there are no
 //!   PHIs; the graph has no order edges to prune), the debug knobs
@@ -92,7 +98,7 @@ use std::sync::Arc;
 
 use ptx_analysis::Target;
 use ptx_ir::ir::def_use::defs_and_uses;
-use ptx_ir::ir::{Function, InstId, Operand};
+use ptx_ir::ir::{BlockId, Function, InstId, Operand};
 use ptx_isa::FamilyId;
 
 use super::loop_common::header_origin;
@@ -176,6 +182,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mrpa_cfg = crate::context::mrpa_config(ctx);
     let keep_peak = ctx.bool(knobs::pipeliner_keep_register_peak);
     let mut peak: Option<u32> = None;
+    // MRPA of the function as emitted so far (with `keep_peak`), brought up
+    // to date over the region each kept schedule rewrote.
+    let mut mrpa: Option<ptx_analysis::mrpa::Mrpa> = None;
     let mut out = PhaseOutput::unchanged(input);
     let (mut pipelined, mut missed) = (0u64, 0u64);
     for l in &li.forest.loops {
@@ -228,7 +237,10 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                         } else {
                             let peak = *peak.get_or_insert_with(|| {
                                 if keep_peak {
-                                    ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg).max().r.value
+                                    let m = ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg);
+                                    let value = m.max().r.value;
+                                    mrpa = Some(m);
+                                    value
                                 } else {
                                     u32::MAX
                                 }
@@ -246,11 +258,25 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                 s.num_stages + 1,
                                 &renamed,
                             );
-                            let after = match &before {
-                                Some(_) => {
-                                    ptx_analysis::mrpa::Mrpa::new(func, mrpa_cfg).max().r.value
+                            let mut updated = None;
+                            let after = match (&before, &mrpa) {
+                                (Some(before), Some(m)) => {
+                                    let mut m = m.clone();
+                                    if let Err(e) =
+                                        m.update_region(func, &rewritten_blocks(before, func))
+                                    {
+                                        out.remarks.push(crate::context::mrpa_mismatch_remark(
+                                            id,
+                                            report.header,
+                                            e.message,
+                                        ));
+                                        m.rebuild(func);
+                                    }
+                                    let value = m.max().r.value;
+                                    updated = Some(m);
+                                    value
                                 }
-                                None => 0,
+                                _ => 0,
                             };
                             if let Some(before) = before.filter(|_| after > peak) {
                                 *func = before;
@@ -260,6 +286,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                     format!("schedule found but not applied: it raises the function's register pressure from {peak} to {after} (MRPA R units), which ptxas would allocate: {numbers}"),
                                 )
                             } else {
+                                if updated.is_some() {
+                                    mrpa = updated;
+                                }
                                 changed = true;
                                 (
                                     RemarkKind::Applied,
@@ -299,6 +328,34 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         },
     ];
     out
+}
+
+/// The blocks of `after` that a rewrite of `before` created or changed:
+/// new blocks, blocks written (their `Arc` is no longer the one `before`
+/// shares), blocks holding an instruction written or new, and blocks
+/// whose fallthrough successor changed: what [`Mrpa::update_region`]
+/// (ptx_analysis::mrpa) needs named.
+fn rewritten_blocks(before: &Function, after: &Function) -> Vec<BlockId> {
+    let old_next = |b: BlockId| {
+        let pos = before.layout.iter().position(|&x| x == b)?;
+        before.layout.get(pos + 1).copied()
+    };
+    after
+        .layout
+        .iter()
+        .enumerate()
+        .filter(|&(pos, &b)| {
+            let n = b.into_raw().into_u32() as usize;
+            n >= before.blocks.len()
+                || !std::sync::Arc::ptr_eq(before.blocks.shared(b), after.blocks.shared(b))
+                || after.blocks[b].insts.iter().any(|&i| {
+                    i.into_raw().into_u32() as usize >= before.insts.len()
+                        || !std::sync::Arc::ptr_eq(before.insts.shared(i), after.insts.shared(i))
+                })
+                || old_next(b) != after.layout.get(pos + 1).copied()
+        })
+        .map(|(_, &b)| b)
+        .collect()
 }
 
 /// The largest body the pipeliner schedules (the seed: "bounded in

@@ -269,13 +269,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         }
     }
     if let Some(message) = mismatch {
-        remarks.push(Remark {
-            phase: id,
-            kind: RemarkKind::Missed,
-            name: "mrpa-verify",
-            origin: None,
-            message,
-        });
+        remarks.push(crate::context::mrpa_mismatch_remark(id, None, message));
     }
     if groups_total == 0 {
         return PhaseOutput {
