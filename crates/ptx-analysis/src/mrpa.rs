@@ -448,18 +448,16 @@ impl Mrpa {
         func: &Function,
         block: BlockId,
     ) -> Result<(), MrpaMismatch> {
-        self.stats.updates += 1;
-        if !self.config.incremental || !self.cfg.blocks.contains(&block) {
-            return self.update(func, &[block]);
+        if self.config.incremental && self.cfg.blocks.contains(&block) {
+            let live_in = self.walk(func, block);
+            if live_in == self.live_in[bidx(block)] {
+                self.stats.updates += 1;
+                self.stats.blocks_walked += 1;
+                return self.finish_update(func);
+            }
         }
-        self.stats.blocks_walked += 1;
-        let live_in = self.walk(func, block);
-        if live_in != self.live_in[bidx(block)] {
-            // Not a pure reorder after all: redo the data flow.
-            self.stats.updates -= 1;
-            return self.update(func, &[block]);
-        }
-        self.finish_update(func)
+        // Not a pure reorder after all: redo the data flow.
+        self.update(func, &[block])
     }
 
     /// After a pass rewrote a region of the function, the control flow

@@ -10,7 +10,7 @@
 //! (c) a knob that changes a loop phase's output re-runs the phases after it
 //!     in that function only.
 
-use expect_test::expect;
+use expect_test::{expect, Expect};
 use ptx_db::{build_file, EventLog, RootDatabase, SourceFile};
 use ptx_knobs::KnobValue;
 
@@ -116,57 +116,52 @@ fn an_edit_in_one_loop_reruns_only_its_functions_phases() {
     );
 }
 
+/// Builds the file, sets one knob, and checks what rebuilding re-ran.
+fn check_knob(name: &str, value: KnobValue, expect: Expect) {
+    let (mut db, log, file) = setup();
+    db.set_knob(name, value).unwrap();
+    check_rebuild(&db, &log, file, expect);
+}
+
 #[test]
 fn a_licm_knob_reruns_only_the_licm_instances_that_read_it() {
-    let (mut db, log, file) = setup();
-    db.set_knob("HoistConservativeScale", KnobValue::Int(5))
-        .unwrap();
-    check_rebuild(&db, &log, file, expect!["<phases phase_35_ori_hoist_invariants_early..phase_88_ori_hoist_invariants_late3 (4)>(a)"]);
+    check_knob(
+        "HoistConservativeScale", KnobValue::Int(5),
+        expect!["<phases phase_35_ori_hoist_invariants_early..phase_88_ori_hoist_invariants_late3 (4)>(a)"],
+    );
 }
 
 #[test]
 fn the_machine_licm_switch_reruns_from_early_machinelicm_on_only_in_the_function_with_a_loop() {
-    let (mut db, log, file) = setup();
-    db.set_knob("disable-machine-licm", KnobValue::Bool(true))
-        .unwrap();
-    check_rebuild(
-        &db,
-        &log,
-        file,
+    check_knob(
+        "disable-machine-licm",
+        KnobValue::Bool(true),
         expect![[r#"
-        <phases cicc_early_machine_licm..phase_88_ori_hoist_invariants_late3 (49)>(a)
-        kernel_ptx(a)
-        file_ptx(two.ptx)"#]],
+            <phases cicc_early_machine_licm..phase_88_ori_hoist_invariants_late3 (49)>(a)
+            kernel_ptx(a)
+            file_ptx(two.ptx)"#]],
     );
 }
 
 #[test]
 fn a_phase_18_knob_that_changes_no_code_reruns_phase_18_and_the_pass_through_reading_its_report() {
-    let (mut db, log, file) = setup();
-    db.set_knob("LoopInversionBudget", KnobValue::Int(4))
-        .unwrap();
-    check_rebuild(
-        &db,
-        &log,
-        file,
+    check_knob(
+        "LoopInversionBudget",
+        KnobValue::Int(4),
         expect![[r#"
-        phase_18_ori_loop_simplification(a)
-        phase_19_ori_split_live_ranges(a)"#]],
+            phase_18_ori_loop_simplification(a)
+            phase_19_ori_split_live_ranges(a)"#]],
     );
 }
 
 #[test]
 fn turning_loop_inversion_off_reruns_the_phases_after_18_in_that_function() {
-    let (mut db, log, file) = setup();
-    db.set_knob("LoopInversion", KnobValue::Bool(false))
-        .unwrap();
-    check_rebuild(
-        &db,
-        &log,
-        file,
+    check_knob(
+        "LoopInversion",
+        KnobValue::Bool(false),
         expect![[r#"
-        <phases phase_18_ori_loop_simplification..phase_88_ori_hoist_invariants_late3 (32)>(a)
-        kernel_ptx(a)
-        file_ptx(two.ptx)"#]],
+            <phases phase_18_ori_loop_simplification..phase_88_ori_hoist_invariants_late3 (32)>(a)
+            kernel_ptx(a)
+            file_ptx(two.ptx)"#]],
     );
 }

@@ -75,14 +75,7 @@ impl Function {
             let mut succs = Vec::with_capacity(2);
             let last = self.blocks[block].insts.last().map(|&i| &self.insts[i]);
             if let Some(inst) = last {
-                if inst.opcode.info.family == FamilyId::Bra {
-                    succs.extend(inst.operands.iter().filter_map(|op| match op {
-                        Operand::Label(b) => Some(*b),
-                        _ => None,
-                    }));
-                } else {
-                    succs.extend(self.branch_targets_of(inst));
-                }
+                self.for_each_branch_target(inst, |b| succs.push(b));
             }
             if last.is_none_or(|inst| inst.can_fall_through()) {
                 succs.extend(self.layout.get(pos + 1).copied());
@@ -95,26 +88,29 @@ impl Function {
 
     /// The blocks a `bra` or `brx.idx` can jump to (empty for other instructions).
     pub fn branch_targets_of(&self, inst: &super::Inst) -> Vec<BlockId> {
+        let mut targets = Vec::new();
+        self.for_each_branch_target(inst, |b| targets.push(b));
+        targets
+    }
+
+    /// Calls `f` on each block a `bra` or `brx.idx` can jump to, in operand
+    /// order (nothing for other instructions), without allocating.
+    pub fn for_each_branch_target(&self, inst: &super::Inst, mut f: impl FnMut(BlockId)) {
         match inst.opcode.info.family {
-            FamilyId::Bra => inst
-                .operands
-                .iter()
-                .filter_map(|op| match op {
-                    Operand::Label(b) => Some(*b),
-                    _ => None,
-                })
-                .collect(),
-            FamilyId::BrxIdx => inst
-                .operands
-                .iter()
-                .filter_map(|op| match op {
-                    Operand::Symbol { name, .. } => self.branch_targets(name),
-                    _ => None,
-                })
-                .flatten()
-                .copied()
-                .collect(),
-            _ => Vec::new(),
+            FamilyId::Bra => inst.operands.iter().for_each(|op| {
+                if let Operand::Label(b) = op {
+                    f(*b)
+                }
+            }),
+            FamilyId::BrxIdx => inst.operands.iter().for_each(|op| {
+                if let Operand::Symbol { name, .. } = op {
+                    self.branch_targets(name)
+                        .into_iter()
+                        .flatten()
+                        .for_each(|&b| f(b))
+                }
+            }),
+            _ => {}
         }
     }
 }

@@ -16,10 +16,9 @@ use la_arena::{Arena, ArenaMap};
 
 use super::block::BlockId;
 use super::inst::{Inst, InstId};
-use super::inst_arena::{BlockArena, InstArena};
 use super::module::VarDecl;
 use super::reg::{Reg, RegDecl};
-use super::shared::Shared;
+use super::shared::{BlockArena, InstArena, Shared};
 
 /// `.entry` (kernel) or `.func` (device function).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

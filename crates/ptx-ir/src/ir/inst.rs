@@ -105,13 +105,7 @@ impl Opcode {
     /// The interned opcode of a word and its modifiers, looking the family up
     /// and decoding the typed form the first time this opcode is seen.
     pub fn new(name: &str, modifiers: Vec<String>) -> Opcode {
-        intern(name, modifiers, None)
-    }
-
-    /// An opcode whose typed form is already known (`info` must be what
-    /// [`OpInfo::decode`] gives for `name` and `modifiers`).
-    pub fn with_info(name: &str, modifiers: Vec<String>, info: OpInfo) -> Opcode {
-        intern(name, modifiers, Some(info))
+        intern(name, modifiers)
     }
 
     /// The opcode's flags (`self.info.flags`).
@@ -146,7 +140,7 @@ impl Opcode {
 /// a large module; in a language server, also each misspelling typed).
 type Table = std::sync::RwLock<rustc_hash::FxHashMap<Box<str>, &'static OpcodeData>>;
 
-fn intern(name: &str, modifiers: Vec<String>, info: Option<OpInfo>) -> Opcode {
+fn intern(name: &str, modifiers: Vec<String>) -> Opcode {
     static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(Default::default);
     let mut key = String::with_capacity(name.len() + 8 * modifiers.len());
@@ -168,7 +162,7 @@ fn intern(name: &str, modifiers: Vec<String>, info: Option<OpInfo>) -> Opcode {
     if let Some(&data) = map.get(key.as_str()) {
         return Opcode(data);
     }
-    let info = info.unwrap_or_else(|| OpInfo::decode(name, &modifiers));
+    let info = OpInfo::decode(name, &modifiers);
     let text_hash = {
         use std::hash::{Hash, Hasher};
         let mut h = rustc_hash::FxHasher::default();

@@ -4,10 +4,10 @@
 //! - [`function`]: functions, signatures, parameters and body declarations.
 //! - [`block`]: basic blocks and control-flow successors.
 //! - [`inst`]: instructions, opcodes, guards and `.loc` positions.
-//! - [`inst_arena`]: a function's instructions and blocks, shared between versions.
 //! - [`operand`]: operands and immediates.
 //! - [`reg`]: virtual registers, their declarations and register classes.
-//! - [`shared`]: copy-on-write parts of a function.
+//! - [`shared`]: the copy-on-write parts of a function: instructions and
+//!   blocks ([`SharedArena`]), registers and declarations ([`Shared`]).
 //! - [`def_use`]: which registers an instruction defines and uses.
 //! - [`edit`]: the mutation API passes change functions with.
 //! - [`dump`]: a readable text dump of the IR (for snapshots and debugging).
@@ -18,7 +18,6 @@ pub mod dump;
 pub mod edit;
 pub mod function;
 pub mod inst;
-pub mod inst_arena;
 pub mod module;
 pub mod operand;
 pub mod reg;
@@ -29,8 +28,7 @@ pub use def_use::{defs_and_uses, Access, DefUse};
 pub use edit::RegionClone;
 pub use function::{Function, FunctionKind, LocalDecl, Param, PerfDirective, PtrAttr, Signature};
 pub use inst::{Guard, Inst, InstId, Loc, Opcode, OpcodeData};
-pub use inst_arena::{BlockArena, InstArena, SharedArena};
 pub use module::{Header, Module, ModuleItem, Target, VarDecl, Variable};
 pub use operand::{Address, AddressBase, Imm, ImmValue, Operand};
 pub use reg::{Reg, RegClass, RegDecl, RegDeclId, RegId};
-pub use shared::Shared;
+pub use shared::{BlockArena, InstArena, Shared, SharedArena};

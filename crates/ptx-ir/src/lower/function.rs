@@ -247,8 +247,8 @@ pub(crate) struct FnLowerer<'a> {
     /// at generation `reg_names_generation`.
     reg_names: FxHashMap<&'a str, RegId>,
     reg_names_generation: u64,
-    /// The ISA family of each opcode seen, keyed by its words separated by
-    /// spaces (`ld .global .f32`), and the buffer the key is built in.
+    /// The interned opcode of each opcode seen, keyed by its words separated
+    /// by spaces (`ld .global .f32`), and the buffer the key is built in.
     families: FxHashMap<String, Opcode>,
     opcode_key: String,
     /// The `ptxopt:` comments of the body not yet given to a block, in

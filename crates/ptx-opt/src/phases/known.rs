@@ -94,18 +94,17 @@ impl Accesses {
         // Pass 1 counts, pass 2 fills.
         let mut count = [vec![0u32; n + 1], vec![0u32; n + 1]];
         each_access(func, |k, r, _| count[k][r] += 1);
+        // Exclusive prefix sums: `count[k][n]` is 0, so `start[k][n]` is the
+        // total.
         let start = count.map(|c| {
             let mut acc = 0u32;
-            let mut start: Vec<u32> = c
-                .iter()
+            c.iter()
                 .map(|&x| {
                     let s = acc;
                     acc += x;
                     s
                 })
-                .collect();
-            start[n] = acc;
-            start
+                .collect::<Vec<u32>>()
         });
         let mut fill = start.clone();
         let mut items = [

@@ -176,15 +176,14 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     // The copy the schedules are emitted into, made at the first one.
     let mut func: Option<Function> = None;
     let mut changed = false;
-    // The function's peak R pressure (MRPA): a schedule that raises it is
-    // not kept (see the module documentation). Computed at the first
-    // schedule found.
+    // With `keep_peak`: the function's peak R pressure (MRPA) before any
+    // schedule, which a kept schedule may not raise (see the module
+    // documentation), and MRPA of the function as emitted so far, brought
+    // up to date over the region each kept schedule rewrote. Made at the
+    // first schedule emitted.
     let mrpa_cfg = crate::context::mrpa_config(ctx);
     let keep_peak = ctx.bool(knobs::pipeliner_keep_register_peak);
-    let mut peak: Option<u32> = None;
-    // MRPA of the function as emitted so far (with `keep_peak`), brought up
-    // to date over the region each kept schedule rewrote.
-    let mut mrpa: Option<ptx_analysis::mrpa::Mrpa> = None;
+    let mut pressure: Option<(u32, ptx_analysis::mrpa::Mrpa)> = None;
     let mut out = PhaseOutput::unchanged(input);
     let (mut pipelined, mut missed) = (0u64, 0u64);
     for l in &li.forest.loops {
@@ -235,16 +234,6 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                 format!("schedule found, code not generated (pipeliner-annotate-for-testing): {numbers}"),
                             )
                         } else {
-                            let peak = *peak.get_or_insert_with(|| {
-                                if keep_peak {
-                                    let m = ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg);
-                                    let value = m.max().r.value;
-                                    mrpa = Some(m);
-                                    value
-                                } else {
-                                    u32::MAX
-                                }
-                            });
                             let func = func.get_or_insert_with(|| (**input).clone());
                             let before = keep_peak.then(|| func.clone());
                             modulo::emit_pipelined(
@@ -258,37 +247,39 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                 s.num_stages + 1,
                                 &renamed,
                             );
-                            let mut updated = None;
-                            let after = match (&before, &mrpa) {
-                                (Some(before), Some(m)) => {
-                                    let mut m = m.clone();
-                                    if let Err(e) =
-                                        m.update_region(func, &rewritten_blocks(before, func))
-                                    {
-                                        out.remarks.push(crate::context::mrpa_mismatch_remark(
-                                            id,
-                                            report.header,
-                                            e.message,
-                                        ));
-                                        m.rebuild(func);
-                                    }
-                                    let value = m.max().r.value;
-                                    updated = Some(m);
-                                    value
+                            let raised = before.and_then(|before| {
+                                // Before the first emission `func` was `input`.
+                                let (peak, mrpa) = pressure.get_or_insert_with(|| {
+                                    let m = ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg);
+                                    (m.max().r.value, m)
+                                });
+                                let mut updated = mrpa.clone();
+                                if let Err(e) =
+                                    updated.update_region(func, &rewritten_blocks(&before, func))
+                                {
+                                    out.remarks.push(crate::context::mrpa_mismatch_remark(
+                                        id,
+                                        report.header,
+                                        e.message,
+                                    ));
+                                    updated.rebuild(func);
                                 }
-                                _ => 0,
-                            };
-                            if let Some(before) = before.filter(|_| after > peak) {
-                                *func = before;
+                                let after = updated.max().r.value;
+                                if after > *peak {
+                                    *func = before;
+                                    Some((*peak, after))
+                                } else {
+                                    *mrpa = updated;
+                                    None
+                                }
+                            });
+                            if let Some((peak, after)) = raised {
                                 report.facts.push(("pressure after", after.to_string()));
                                 (
                                     RemarkKind::Missed,
                                     format!("schedule found but not applied: it raises the function's register pressure from {peak} to {after} (MRPA R units), which ptxas would allocate: {numbers}"),
                                 )
                             } else {
-                                if updated.is_some() {
-                                    mrpa = updated;
-                                }
                                 changed = true;
                                 (
                                     RemarkKind::Applied,

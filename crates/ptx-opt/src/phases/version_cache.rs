@@ -38,17 +38,15 @@ thread_local! {
 fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T {
     LAST.with(|cell| {
         let mut cell = cell.borrow_mut();
-        if !matches!(&*cell, Some(e) if Arc::ptr_eq(&e.func, input)) {
-            *cell = Some(Entry {
+        let entry = match &mut *cell {
+            Some(e) if Arc::ptr_eq(&e.func, input) => e,
+            slot => slot.insert(Entry {
                 func: input.clone(),
                 loop_info: None,
                 facts: None,
-            });
-        }
-        match cell.as_mut() {
-            Some(entry) => get(entry),
-            None => unreachable!("the entry was just set"),
-        }
+            }),
+        };
+        get(entry)
     })
 }
 
