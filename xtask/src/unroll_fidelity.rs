@@ -36,11 +36,18 @@
 //!
 //! For the nvcc -O3 PTX of the same sources and every PTX file of
 //! `/work/shared/corpus` (`PTXOPT_CORPUS` overrides) that `ptxas
-//! -arch=sm_90` accepts: the loops of `cuobjdump -sass` of the cubin,
-//! compared with the decision of our phase 22 (`PhaseOutput.loops` of
-//! `PhaseId::OriLoopUnrolling`, after the ptxas phases before it, on the
-//! lowered function; "no decision" where it reports none), and with what
-//! "unroll nothing" would score.
+//! -arch=sm_90 -lineinfo` accepts: the loops of `cuobjdump -sass` of the
+//! cubin, compared with the decision of our phase 22 (`PhaseOutput.loops`
+//! of `PhaseId::OriLoopUnrolling`; "no decision" where it reports none),
+//! and with what "unroll nothing" would score.
+//!
+//! **What phase 22 is given** ([`ptxas_view`]): each function with SASS of
+//! its own, with the functions ptxas inlined into it (those of the module
+//! with a body and no SASS function of their name) inlined by our inliner,
+//! then the ptxas phases before 22. Constant arguments are folded there as
+//! in ptxas, so the loops of branches a call site never takes are gone
+//! before phase 22, as they are in ptxas. Rows of inlined code read
+//! `callee (in caller)`.
 //!
 //! The SASS loop analysis ([`sass_loops`]): per function, instructions with
 //! their addresses; a `BRA` whose target is at or before it is a back edge,
@@ -54,26 +61,39 @@
 //! otherwise), so that ptxas merging four `ld.shared.f32` into one
 //! `LDS.128` does not change the count. The PTX side counts the same of its
 //! innermost loops (`ld`/`st`/`atom`/`red` outside `.param`, `.const` and
-//! `.local`, type size times vector width). PTX and SASS loops, in layout order (PTX:
-//! header position; SASS: address), are aligned ([`match_loops`]: the
-//! order-preserving alignment with the most matches): a PTX loop with p
-//! bytes takes a SASS loop with k*p (**body replicated k times**; k = 1:
-//! **not unrolled**), and the SASS loop after it too when that one holds
-//! exactly p (**remainder loop**); a PTX loop left out takes, out of
-//! order, a SASS loop left out that holds exactly p (ptxas laid it out
-//! elsewhere: **not unrolled**), else it is **gone** (fully unrolled); a
-//! SASS loop left out is ptxas's own code; a PTX loop without
-//! memory accesses is unmatched. Functions ptxas inlines (no SASS function of
-//! their name) are compared where they are inlined: the PTX sequence of a
-//! function splices in, at each call site, the loops of the callees ptxas
-//! inlined (a loop calling one with loops is then no innermost loop, and
-//! the callee's loops stand for it); such rows read `callee (in caller)`.
-//! The matching is a heuristic
-//! (ptxas may also duplicate or restructure loops), stated here so that
-//! the numbers can be judged. A second summary line counts only the loops
-//! of functions ptxas did not inline: in an inlined copy, constant
-//! arguments remove code (whole loops among it), so "gone" there does not
-//! tell unrolled from removed.
+//! `.local`, type size times vector width).
+//!
+//! **With line information** (`.loc` in the PTX; `nvdisasm -g` gives the
+//! line of each SASS instruction, [`sass_line_table`]) the markers are
+//! counted per source line and loops are matched by lines
+//! ([`match_by_lines`]): a SASS loop belongs to the PTX loop whose lines it
+//! shares most; its factor is the median over lines of SASS bytes / PTX
+//! bytes (1: **not unrolled**, k: **body replicated k times**), a second
+//! SASS loop of factor 1 is the **remainder loop**; a PTX loop without a
+//! SASS loop is **gone** (fully unrolled) when accesses of its lines are
+//! in straight SASS code, and unmatched ("removed") when they are nowhere:
+//! ptxas deleted that code, which says nothing about unrolling. Copies of
+//! one loop (a function inlined at several call sites) take the SASS loops
+//! of their lines in order. This does not depend on the order ptxas lays
+//! out blocks in, which it changes (a loop on a cold path moves to the end
+//! of the function).
+//!
+//! **Without line information** (most of the corpus), PTX and SASS loops,
+//! in layout order (PTX: header position; SASS: address), are aligned by
+//! their bytes ([`match_loops`]: the order-preserving alignment with the
+//! most matches): a PTX loop with p bytes takes a SASS loop with k*p
+//! (**body replicated k times**; k = 1: **not unrolled**), and the SASS
+//! loop after it too when that one holds exactly p (**remainder loop**); a
+//! PTX loop left out takes, out of order, a SASS loop left out that holds
+//! exactly p (ptxas laid it out elsewhere: **not unrolled**), else it is
+//! **gone** (fully unrolled); a SASS loop left out is ptxas's own code. A
+//! call our inliner refused stays a call, and the callee's loops are
+//! spliced in at it ([`flatten`]).
+//!
+//! A PTX loop without memory accesses is unmatched. Both matchings are
+//! heuristics (ptxas may also duplicate or restructure loops), stated here
+//! so that the numbers can be judged. A second summary line counts only
+//! the loops of functions ptxas did not inline.
 //!
 //! Our decision for a loop is phase 22's report whose header (an origin:
 //! an instruction of the input) is the loop's first header instruction,
@@ -640,6 +660,9 @@ pub struct SassInst {
     pub opcode: String,
     /// The branch target of a `BRA`.
     pub target: Option<u64>,
+    /// Its source line (file name, line), from `nvdisasm -g` (see
+    /// [`sass_line_table`]).
+    pub line: Option<Key>,
 }
 
 /// The functions of `cuobjdump -sass` output with their instructions.
@@ -680,6 +703,7 @@ pub fn parse_sass(text: &str) -> Vec<(String, Vec<SassInst>)> {
                 addr,
                 opcode: opcode.to_string(),
                 target,
+                line: None,
             });
         }
     }
@@ -693,6 +717,52 @@ pub struct SassLoop {
     pub end: u64,
     /// Bytes its memory instructions move per thread.
     pub markers: u32,
+    /// Those bytes per source line (empty without line information).
+    pub lines: BTreeMap<Key, u32>,
+}
+
+/// Per function of `nvdisasm -g` output, the source line of each
+/// instruction address: the `//## File "PATH", line N` annotation above
+/// it, as (file name, line).
+pub fn sass_line_table(text: &str) -> BTreeMap<String, BTreeMap<u64, Key>> {
+    let mut out: BTreeMap<String, BTreeMap<u64, Key>> = BTreeMap::new();
+    let mut function: Option<String> = None;
+    let mut current: Option<Key> = None;
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(name) = t.strip_prefix(".text.").and_then(|n| n.strip_suffix(':')) {
+            function = Some(name.to_string());
+            current = None;
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("//## File \"") {
+            current = rest.split_once("\", line ").and_then(|(path, n)| {
+                let n: u32 = n
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()?
+                    .parse()
+                    .ok()?;
+                Some((base_name(path).to_string(), n))
+            });
+            continue;
+        }
+        let (Some(f), Some(key)) = (&function, &current) else {
+            continue;
+        };
+        let Some((addr, _)) = t.strip_prefix("/*").and_then(|r| r.split_once("*/")) else {
+            continue;
+        };
+        if let Ok(addr) = u64::from_str_radix(addr.trim(), 16) {
+            out.entry(f.clone()).or_default().insert(addr, key.clone());
+        }
+    }
+    out
+}
+
+/// The file name of a path (what [`Key`]s of the ptxas comparison hold:
+/// PTX `.file` paths and SASS line annotations spell directories apart).
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 /// The bytes a SASS memory instruction moves per thread (0: not one):
@@ -761,14 +831,20 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
         .collect();
     inner
         .into_iter()
-        .map(|(start, end)| SassLoop {
-            start,
-            end,
-            markers: insts
-                .iter()
-                .filter(|i| i.addr >= start && i.addr <= end)
-                .map(|i| sass_bytes(&i.opcode))
-                .sum(),
+        .map(|(start, end)| {
+            let body = || insts.iter().filter(|i| i.addr >= start && i.addr <= end);
+            let mut lines = BTreeMap::new();
+            for i in body() {
+                if let (Some(k), b @ 1..) = (&i.line, sass_bytes(&i.opcode)) {
+                    *lines.entry(k.clone()).or_insert(0) += b;
+                }
+            }
+            SassLoop {
+                start,
+                end,
+                markers: body().map(|i| sass_bytes(&i.opcode)).sum(),
+                lines,
+            }
         })
         .collect()
 }
@@ -878,6 +954,122 @@ pub fn match_loops(ptx: &[u32], sass: &[SassLoop]) -> Vec<Option<(Kindish, bool)
     out
 }
 
+/// Matches PTX innermost loops to SASS loops by source lines, for code
+/// with line information (`.loc` in the PTX, `-lineinfo` to ptxas): `ptx`
+/// holds, per PTX loop in layout order, the bytes its memory accesses move
+/// per source line; `sass` the SASS loops with theirs; `insts` the SASS
+/// function. Per PTX loop: `(kind, remainder)`, or why it is unmatched.
+///
+/// PTX loops with the same lines are copies of one loop (a function
+/// inlined at several call sites) and form a group. Each SASS loop goes to
+/// the group it shares the most lines with (then: the larger share of the
+/// group's lines). A group's copies, in layout order, take its SASS loops
+/// in address order: the factor of a SASS loop is the median over the
+/// shared lines of (its bytes on the line) / (the PTX loop's), **none**
+/// at 1, **partial k** above, and a following SASS loop of factor 1 is the
+/// remainder when enough SASS loops are left for the copies after it. A
+/// copy left without a SASS loop is **full** (unrolled into straight code)
+/// when memory accesses of its lines are in the SASS outside the group's
+/// loops, and unmatched ("removed") when none are: ptxas removed that code
+/// (a constant argument of an inlined call decides the branch that held
+/// it), which says nothing about unrolling. Unlike [`match_loops`], this
+/// does not depend on the order ptxas lays out blocks in.
+pub fn match_by_lines(
+    ptx: &[&BTreeMap<Key, u32>],
+    sass: &[SassLoop],
+    insts: &[SassInst],
+) -> Vec<Result<(Kindish, bool), &'static str>> {
+    let mut out: Vec<Result<(Kindish, bool), &'static str>> = ptx
+        .iter()
+        .map(|l| {
+            Err(if l.is_empty() {
+                "no memory access with a line"
+            } else {
+                ""
+            })
+        })
+        .collect();
+    // Groups of copies, in order of their first copy.
+    let mut groups: Vec<(BTreeSet<&Key>, Vec<usize>)> = Vec::new();
+    for (i, lines) in ptx.iter().enumerate() {
+        if lines.is_empty() {
+            continue;
+        }
+        let keys: BTreeSet<&Key> = lines.keys().collect();
+        match groups.iter_mut().find(|(k, _)| *k == keys) {
+            Some((_, copies)) => copies.push(i),
+            None => groups.push((keys, vec![i])),
+        }
+    }
+    let mut taken: Vec<Vec<&SassLoop>> = vec![Vec::new(); groups.len()];
+    for l in sass {
+        let best = groups
+            .iter()
+            .enumerate()
+            .map(|(g, (keys, _))| {
+                let shared = l.lines.keys().filter(|k| keys.contains(k)).count();
+                (shared, shared * 1000 / keys.len().max(1), g)
+            })
+            .filter(|&(shared, _, _)| shared > 0)
+            .max_by_key(|&(shared, share, g)| (shared, share, std::cmp::Reverse(g)));
+        if let Some((_, _, g)) = best {
+            taken[g].push(l);
+        }
+    }
+    for ((keys, copies), loops) in groups.iter().zip(&taken) {
+        let factor = |p: &BTreeMap<Key, u32>, l: &SassLoop| -> u32 {
+            let mut ratios: Vec<u32> = p
+                .iter()
+                .filter_map(|(k, &b)| {
+                    let q = *l.lines.get(k)?;
+                    Some(((q + b / 2) / b.max(1)).max(1))
+                })
+                .collect();
+            ratios.sort_unstable();
+            ratios.get(ratios.len() / 2).copied().unwrap_or(1)
+        };
+        // Memory accesses of the group's lines outside the SASS loops of
+        // every group (a line can be in several loops: a helper inlined
+        // into each).
+        let straight = insts.iter().any(|i| {
+            sass_bytes(&i.opcode) > 0
+                && i.line.as_ref().is_some_and(|k| keys.contains(k))
+                && !taken
+                    .iter()
+                    .flatten()
+                    .any(|l| i.addr >= l.start && i.addr <= l.end)
+        });
+        let mut next = 0;
+        for (c, &p) in copies.iter().enumerate() {
+            let Some(l) = loops.get(next) else {
+                out[p] = if straight {
+                    Ok((Kindish::Full, false))
+                } else {
+                    Err("removed (its code is not in the SASS)")
+                };
+                continue;
+            };
+            next += 1;
+            let k = factor(ptx[p], l);
+            let left_after = copies.len() - c - 1;
+            let remainder = k > 1
+                && loops
+                    .get(next)
+                    .is_some_and(|r| factor(ptx[p], r) == 1 && loops.len() - next > left_after);
+            if remainder {
+                next += 1;
+            }
+            let kind = if k == 1 {
+                Kindish::None
+            } else {
+                Kindish::Partial(k)
+            };
+            out[p] = Ok((kind, remainder));
+        }
+    }
+    out
+}
+
 /// What [`match_loops`] reports (public for the tests).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kindish {
@@ -906,40 +1098,66 @@ fn ptxas_file_rows(
         .unwrap_or(ptx)
         .to_string_lossy()
         .replace('/', "_");
-    let cubin = out.join(format!("{name}.cubin"));
+    let cubin = out.join(format!("{name}.lineinfo.cubin"));
     // ptxas is not run again for a cubin newer than its PTX (the tools
-    // are fixed: 13.0.88).
+    // are fixed: 13.0.88). `-lineinfo` keeps the PTX's `.loc` lines in
+    // the cubin (it does not change the code).
     if !is_newer(&cubin, ptx) {
         let mut cmd = Command::new(ptxas);
-        cmd.arg("-arch=sm_90").arg(ptx).arg("-o").arg(&cubin);
+        cmd.args(["-arch=sm_90", "-lineinfo"])
+            .arg(ptx)
+            .arg("-o")
+            .arg(&cubin);
         run_tool(&mut cmd, ptx)?;
     }
     let mut cmd = Command::new(cuobjdump);
     cmd.arg("-sass").arg(&cubin);
     let sass = run_tool(&mut cmd, &cubin)?;
-    let functions = parse_sass(&sass);
+    let mut functions = parse_sass(&sass);
     let module = lower(&text);
+    let files = file_names(&module);
+    if !files.is_empty() {
+        let mut cmd = Command::new(cuobjdump.with_file_name("nvdisasm"));
+        cmd.arg("-g").arg(&cubin);
+        let table = sass_line_table(&run_tool(&mut cmd, &cubin)?);
+        for (name, insts) in &mut functions {
+            if let Some(lines) = table.get(name.as_str()) {
+                for i in insts {
+                    i.line = lines.get(&i.addr).cloned();
+                }
+            }
+        }
+    }
     let ctx = Defaults::new(90);
     let display = ptx
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let in_sass: BTreeSet<&str> = functions.iter().map(|(n, _)| n.as_str()).collect();
-    // Our phase 22 decisions, per function and loop header.
+    // Functions ptxas inlined have no SASS of their own: their loops are
+    // rows of their callers, where phase 22 sees them (`ptxas_view`).
+    let inlined: BTreeMap<String, Arc<Function>> = module
+        .functions
+        .iter()
+        .filter(|g| !in_sass.contains(g.sig.name.as_str()) && !g.layout.is_empty())
+        .map(|g| (g.sig.name.clone(), Arc::new(g.clone())))
+        .collect();
+    // Our phase 22 decisions on the functions ptxas inlined, alone: for
+    // their loops at a call our inliner refused (`flatten`).
     let decisions: BTreeMap<&str, Vec<ptx_opt::LoopReport>> = module
         .functions
         .iter()
+        .filter(|g| inlined.contains_key(&g.sig.name))
         .map(|f| (f.sig.name.as_str(), phase_22_loops(&ctx, f)))
         .collect();
     let mut rows = Vec::new();
     for f in &module.functions {
-        // Functions ptxas inlined have no SASS of their own: their loops
-        // are rows of their callers, at each call site.
         let Some((_, insts)) = functions.iter().find(|(n, _)| *n == f.sig.name) else {
             continue;
         };
+        let view = ptxas_view(&ctx, f, &inlined);
         let mut seq = Vec::new();
-        flatten(&module, f, &in_sass, 0, &mut seq);
+        flatten(&module, &files, &view.function, &in_sass, 0, &mut seq);
         if seq.is_empty() {
             continue;
         }
@@ -966,11 +1184,31 @@ fn ptxas_file_rows(
                 eprintln!("  sass {:#x}..{:#x} {}", l.start, l.end, l.markers);
             }
         }
-        let observed = match_loops(&counts, &sloops);
+        let by_lines =
+            seq.iter().any(|e| !e.lines.is_empty()) && insts.iter().any(|i| i.line.is_some());
+        let observed: Vec<Result<(Kindish, bool), &'static str>> = if by_lines {
+            let ptx: Vec<&BTreeMap<Key, u32>> = seq.iter().map(|e| &e.lines).collect();
+            match_by_lines(&ptx, &sloops, insts)
+        } else {
+            match_loops(&counts, &sloops)
+                .into_iter()
+                .map(|o| o.ok_or("no memory access"))
+                .collect()
+        };
         for (e, obs) in seq.iter().zip(observed) {
-            let report = decisions
-                .get(e.function.as_str())
-                .and_then(|reports| report_of(reports, e));
+            let own = e.function == f.sig.name;
+            let report = if own {
+                report_of(&view.loops, e)
+            } else {
+                decisions
+                    .get(e.function.as_str())
+                    .and_then(|reports| report_of(reports, e))
+            };
+            // A loop of the view that came from an inlined callee is a row
+            // of that callee.
+            let from = own
+                .then(|| e.header.and_then(|h| view.inlined_from.get(&h)))
+                .flatten();
             let ours = report.and_then(|r| r.unroll.as_ref()).map(|u| {
                 if u.full {
                     Kind::Full
@@ -980,17 +1218,18 @@ fn ptxas_file_rows(
                     Kind::None
                 }
             });
-            let function = if e.function == f.sig.name {
-                e.function.clone()
+            let callee = from.unwrap_or(&e.function);
+            let function = if *callee == f.sig.name {
+                callee.clone()
             } else {
-                format!("{} (in {})", e.function, f.sig.name)
+                format!("{callee} (in {})", f.sig.name)
             };
             rows.push(PtxasRow {
                 file: display.clone(),
                 function,
                 line: e.line,
                 ours,
-                observed: obs.map(|(k, r)| (to_kind(k), r)),
+                observed: obs.ok().map(|(k, r)| (to_kind(k), r)),
                 why: report.map_or(String::new(), |r| {
                     if std::env::var_os("UNROLL_FIDELITY_DEBUG").is_some() {
                         format!("{} {:?}", r.summary, r.facts)
@@ -998,8 +1237,8 @@ fn ptxas_file_rows(
                         r.summary.clone()
                     }
                 }),
-                unmatched: "no memory access",
-                inlined: e.function != f.sig.name,
+                unmatched: obs.err().unwrap_or(""),
+                inlined: *callee != f.sig.name,
             });
         }
     }
@@ -1022,6 +1261,105 @@ fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
         func = out.function;
     }
     Vec::new()
+}
+
+/// A function as ptxas's phase 22 sees it: the module's functions ptxas
+/// inlined (no SASS of their own) inlined into it, and the ptxas phases
+/// before 22 run.
+struct PtxasView {
+    /// Phase 22's input, each instruction its own origin.
+    function: Function,
+    /// Phase 22's loop reports.
+    loops: Vec<ptx_opt::LoopReport>,
+    /// Instructions of `function` that came from an inlined function: the
+    /// function called at the outermost call site.
+    inlined_from: BTreeMap<ptx_ir::ir::InstId, String>,
+}
+
+/// The context ptxas's inlining runs under: the functions it inlined as
+/// the only callees, with no size threshold.
+struct InlineAll<'a> {
+    base: &'a Defaults,
+    callees: &'a BTreeMap<String, Arc<Function>>,
+}
+
+impl ptx_opt::PassContext for InlineAll<'_> {
+    fn knob(&self, id: ptx_knobs::KnobId) -> ptx_knobs::KnobValue {
+        if id == ptx_opt::knobs::inline_threshold.id() {
+            ptx_knobs::KnobValue::Int(i64::MAX / 64)
+        } else {
+            self.base.knob(id)
+        }
+    }
+    fn target(&self) -> ptx_analysis::target::Target {
+        self.base.target()
+    }
+    fn callee(&self, name: &str) -> Option<Arc<Function>> {
+        self.callees.get(name).cloned()
+    }
+}
+
+/// What phase 22 sees of `f` in ptxas. No seed describes ptxas's inliner;
+/// which functions it inlined is read from the SASS (every function of the
+/// module with a body and no SASS function of its name; on the corpus,
+/// every `.func` that is not `.noinline`), and our inliner (the cicc phase,
+/// whose refusals are about what PTX's `.param` passing allows, not cost)
+/// does the inlining. Constant arguments are then folded by the ptxas
+/// phases before 22 (GeneralOptimize, branch simplification, dead code),
+/// which removes the loops of branches a call site never takes, as ptxas
+/// does: without this, those loops counted as "fully unrolled" in the
+/// SASS, and the loops after them were matched to the wrong SASS loops.
+/// A call our inliner refuses stays a call, and `flatten` splices the
+/// callee's loops in at it as before.
+fn ptxas_view(
+    ctx: &Defaults,
+    f: &Function,
+    callees: &BTreeMap<String, Arc<Function>>,
+) -> PtxasView {
+    let input = Arc::new(f.clone());
+    let inline_ctx = InlineAll { base: ctx, callees };
+    let mut func = ptx_opt::run_phase(PhaseId::CiccInline, &inline_ctx, &input).function;
+    // Where each instruction came from: `f`'s own, or code inlined at a
+    // call of `f` (the inliner gives it the call's origin).
+    let call_target = |o: ptx_ir::ir::InstId| -> Option<String> {
+        let inst = f.insts.get(o)?;
+        if !inst.opcode.info.flags.is_call() {
+            return None;
+        }
+        inst.operands.iter().find_map(|op| match op {
+            ptx_ir::ir::Operand::Symbol { name, .. } if callees.contains_key(name) => {
+                Some(name.clone())
+            }
+            _ => None,
+        })
+    };
+    let mut loops = Vec::new();
+    for info in ptx_opt::PHASES.iter() {
+        if info.tool != ptx_opt::Tool::Ptxas {
+            continue;
+        }
+        if info.id == PhaseId::OriLoopUnrolling {
+            break;
+        }
+        func = ptx_opt::run_phase(info.id, ctx, &func).function;
+    }
+    let mut function = (*func).clone();
+    let mut inlined_from = BTreeMap::new();
+    let ids: Vec<ptx_ir::ir::InstId> = function.insts_in_order().map(|(i, _)| i).collect();
+    for i in ids {
+        if let Some(name) = function.origin(i).and_then(call_target) {
+            inlined_from.insert(i, name);
+        }
+        function.set_origin(i, Some(i));
+    }
+    let function_arc = Arc::new(function);
+    let out = ptx_opt::run_phase(PhaseId::OriLoopUnrolling, ctx, &function_arc);
+    loops.extend(out.loops);
+    PtxasView {
+        function: Arc::unwrap_or_clone(function_arc),
+        loops,
+        inlined_from,
+    }
 }
 
 /// Phase 22's report about loop `e`: the one whose header is `e`'s first
@@ -1056,6 +1394,9 @@ struct SeqLoop {
     insts: BTreeSet<ptx_ir::ir::InstId>,
     line: Option<u32>,
     bytes: u32,
+    /// Those bytes per source line (the `.loc` of each memory access, not
+    /// its call sites; empty without `.loc`).
+    lines: BTreeMap<Key, u32>,
 }
 
 /// The innermost loops of `f` in layout order, with the loops of the
@@ -1064,6 +1405,7 @@ struct SeqLoop {
 /// innermost loop any more, and the callee's loops stand for it.
 fn flatten(
     module: &Module,
+    files: &BTreeMap<u32, String>,
     f: &Function,
     in_sass: &BTreeSet<&str>,
     depth: u32,
@@ -1111,7 +1453,18 @@ fn flatten(
                     .collect();
                 if with_loops.is_empty() {
                     let first = f.blocks[lp.header].insts.first().copied();
+                    let mut lines = BTreeMap::new();
+                    for &b in &lp.blocks {
+                        for &i in &f.blocks[b].insts {
+                            let inst = &f.insts[i];
+                            if let (Some(loc), n @ 1..) = (inst.loc(), ptx_bytes(inst)) {
+                                let file = files.get(&loc.file).map_or("", |p| base_name(p));
+                                *lines.entry((file.to_string(), loc.line)).or_insert(0) += n;
+                            }
+                        }
+                    }
                     out.push(SeqLoop {
+                        lines,
                         function: f.sig.name.clone(),
                         header: first,
                         insts: lp
@@ -1129,13 +1482,13 @@ fn flatten(
                     });
                 } else {
                     for g in with_loops {
-                        flatten(module, g, in_sass, depth + 1, out);
+                        flatten(module, files, g, in_sass, depth + 1, out);
                     }
                 }
             }
             _ => {
                 for g in calls_in(&[b]) {
-                    flatten(module, g, in_sass, depth + 1, out);
+                    flatten(module, files, g, in_sass, depth + 1, out);
                 }
             }
         }
@@ -1291,11 +1644,13 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         .filter(|r| r.observed.is_some_and(|o| o.1))
         .count();
     let _ = writeln!(s, "  with a remainder loop: {rem}");
-    let _ = writeln!(
-        s,
-        "  unmatched (no memory access): {}",
-        ptxas.len() - measured.len()
-    );
+    let mut unmatched: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in ptxas.iter().filter(|r| r.observed.is_none()) {
+        *unmatched.entry(r.unmatched).or_default() += 1;
+    }
+    for (why, n) in unmatched {
+        let _ = writeln!(s, "  unmatched ({why}): {n}");
+    }
     s
 }
 
@@ -1372,6 +1727,110 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_line_of_each_sass_instruction_from_nvdisasm() {
+        let text = r#"
+//--------------------- .text.k --------------------------
+	.section	.text.k,"ax",@progbits
+.text.k:
+	//## File "/src/a/k.cu", line 7
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+        /*0010*/                   S2R R0, SR_TID.X ;
+	//## File "/src/a/k.cu", line 9 inlined at "/src/a/k.cu", line 30
+        /*0020*/                   LDG.E R2, desc[UR4][R4.64] ;
+.L_x_0:
+.text.j:
+        /*0000*/                   EXIT ;
+"#;
+        let t = sass_line_table(text);
+        let k = &t["k"];
+        assert_eq!(k[&0x0], ("k.cu".to_string(), 7));
+        assert_eq!(k[&0x10], ("k.cu".to_string(), 7));
+        assert_eq!(k[&0x20], ("k.cu".to_string(), 9));
+        // A function before any annotation has no lines.
+        assert!(!t.contains_key("j"));
+    }
+
+    /// A SASS loop `[start, end]` whose memory accesses move `lines`.
+    fn sloop(start: u64, end: u64, lines: &[(u32, u32)]) -> SassLoop {
+        SassLoop {
+            start,
+            end,
+            markers: lines.iter().map(|l| l.1).sum(),
+            lines: lines
+                .iter()
+                .map(|&(l, b)| (("k.cu".to_string(), l), b))
+                .collect(),
+        }
+    }
+
+    fn ptx_lines(lines: &[(u32, u32)]) -> BTreeMap<Key, u32> {
+        lines
+            .iter()
+            .map(|&(l, b)| (("k.cu".to_string(), l), b))
+            .collect()
+    }
+
+    /// A SASS instruction moving 4 bytes at `addr`, of source line `line`.
+    fn access(addr: u64, line: u32) -> SassInst {
+        SassInst {
+            addr,
+            opcode: "LDG.E".into(),
+            target: None,
+            line: Some(("k.cu".to_string(), line)),
+        }
+    }
+
+    #[test]
+    fn matches_loops_by_lines_whatever_the_layout() {
+        // PTX: loop A (line 5, 4 bytes), loop B (lines 8 and 9), loop C
+        // (line 12), loop D (line 20, removed by ptxas). SASS lays C out
+        // first, unrolls A by 4 with a remainder loop, and B fully (its
+        // accesses are straight code).
+        let a = ptx_lines(&[(5, 4)]);
+        let b = ptx_lines(&[(8, 4), (9, 8)]);
+        let c = ptx_lines(&[(12, 4)]);
+        let d = ptx_lines(&[(20, 4)]);
+        let none = BTreeMap::new();
+        let sass = [
+            sloop(0x10, 0x40, &[(12, 4)]),
+            sloop(0x100, 0x200, &[(5, 16)]),
+            sloop(0x210, 0x240, &[(5, 4)]),
+        ];
+        let insts = [access(0x20, 12), access(0x300, 8), access(0x310, 9)];
+        let got = match_by_lines(&[&a, &b, &c, &none, &d], &sass, &insts);
+        assert_eq!(
+            got,
+            vec![
+                Ok((Kindish::Partial(4), true)),
+                Ok((Kindish::Full, false)),
+                Ok((Kindish::None, false)),
+                Err("no memory access with a line"),
+                Err("removed (its code is not in the SASS)"),
+            ]
+        );
+    }
+
+    #[test]
+    fn copies_of_an_inlined_loop_take_its_sass_loops_in_order() {
+        // One callee loop inlined at two call sites: two PTX copies with
+        // the same lines and two SASS loops, neither unrolled; a third
+        // copy has no SASS loop of its own, and its accesses inside the
+        // other copies' loops do not make it "fully unrolled".
+        let a = ptx_lines(&[(5, 8)]);
+        let sass = [sloop(0x10, 0x40, &[(5, 8)]), sloop(0x100, 0x140, &[(5, 8)])];
+        let insts = [access(0x20, 5), access(0x110, 5)];
+        let got = match_by_lines(&[&a, &a, &a], &sass, &insts);
+        assert_eq!(
+            got,
+            vec![
+                Ok((Kindish::None, false)),
+                Ok((Kindish::None, false)),
+                Err("removed (its code is not in the SASS)"),
+            ]
+        );
+    }
+
+    #[test]
     fn memory_bytes_of_sass_opcodes() {
         assert_eq!(sass_bytes("LDS.128"), 16);
         assert_eq!(sass_bytes("LDG.E.64"), 8);
@@ -1403,6 +1862,7 @@ mod tests {
             start: 0,
             end: 0,
             markers,
+            lines: BTreeMap::new(),
         };
         // PTX: a loop with 2 accesses unrolled x4 with a remainder, a loop
         // with 3 accesses gone, a loop with 1 access kept.
@@ -1475,6 +1935,7 @@ mod tests {
             start: 0,
             end: 0,
             markers,
+            lines: BTreeMap::new(),
         };
         // A SASS loop no PTX loop explains (212 bytes) must not make every
         // later PTX loop "gone".
