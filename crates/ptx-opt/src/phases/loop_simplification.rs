@@ -68,6 +68,23 @@
 //! body that runs on every entry, so that loads can be hoisted under the
 //! guard without running in a loop that runs zero times.
 //!
+//! **The latch's branch.** Where a site must branch on the opposite of the
+//! header's test (the latch, which falls into the exit), ptxas keeps the
+//! branch as written, negation included, and compares the other way:
+//! `setp.lt; @!p bra E` at the header gives `setp.ge; @!p bra B` at the
+//! latch (`setp.lt` -> `setp.ge`; floats take the unordered complement,
+//! `lt` -> `geu`, so a NaN still leaves). This matters to phase 22, whose
+//! induction-variable analysis does not follow a negated predicate: ptxas
+//! 13.0.88 unrolls the `setp.ge; @p bra E` form of a `while` loop and
+//! leaves the `setp.lt; @!p bra E` form of the same loop rolled (both
+//! checked with `ptxas` and `cuobjdump -sass`; `-Xcicc -O0` PTX has the
+//! second form, through `not.pred`, which phase 15 folds into `@!p`). The
+//! `setp` is complemented only when it is plain (one result, no `.and`/
+//! `.or`/`.xor`) and its predicate is read by the header's branch alone;
+//! otherwise the guard is negated. The cicc unroller's rotation
+//! ([`rotate`]) makes the latch read its predicate as written wherever it
+//! can, as LLVM's `LoopRotate` does.
+//!
 //! # Not done
 //!
 //! Several back edges stay several (merging them into one latch block would
@@ -77,11 +94,13 @@
 
 use std::sync::Arc;
 
-use ptx_ir::ir::{BlockId, Function, InstId, Operand};
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{BlockId, Function, InstId, Opcode, Operand};
 use ptx_isa::FamilyId;
 
 use super::loop_common::{
-    block_name, continue_to, ends_with_jump_to, ensure_preheader, header_origin, LoopInfo,
+    block_name, complement_setp, continue_to, ends_with_jump_to, ensure_preheader, header_origin,
+    LoopInfo,
 };
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
@@ -191,7 +210,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
                 Ok(shape) => {
                     let f = func.get_or_insert_with(|| (**input).clone());
                     let n = shape.copies.len();
-                    invert(f, &shape);
+                    invert(f, &shape, Latch::KeepNegation);
                     info = None;
                     inverted += 1;
                     done.push("inverted into a guarded bottom-tested loop");
@@ -325,7 +344,7 @@ pub(crate) fn rotate(func: &mut Function, header: BlockId, budget: i64) -> Resul
     match invertible(func, &li, lid, Some(p), budget) {
         Ok(shape) => {
             let body = shape.body;
-            invert(func, &shape);
+            invert(func, &shape, Latch::Positive);
             Ok(body)
         }
         Err(why) if why.starts_with(NOT_LEAVING) => {
@@ -352,6 +371,11 @@ struct Shape {
     fallthrough: BlockId,
     /// The first block of the body (the new header).
     body: BlockId,
+    /// The header's `setp` whose predicate only the branch reads, and the
+    /// comparison that is its complement: where a site must branch on the
+    /// opposite condition, its copy of the `setp` compares the other way
+    /// and the branch keeps its guard as written (see [`complement`]).
+    complement: Option<(InstId, Opcode)>,
 }
 
 fn invertible(
@@ -447,10 +471,73 @@ fn invertible(
         taken,
         fallthrough,
         body,
+        complement: complement(func, copies, branch),
     })
 }
 
-fn invert(f: &mut Function, s: &Shape) {
+/// The `setp` of `copies` that computes the predicate `branch` reads, and
+/// its complementary comparison, when the copy at a site can compare the
+/// other way instead of the branch testing `@!p`: a plain one-result
+/// `setp` (no `.and`/`.or`/`.xor`, no guard), the only instruction of the
+/// function writing that predicate, and `branch` the only one reading it
+/// (so a site's copy changes nothing else). `None` otherwise: the site's
+/// branch then negates its guard.
+///
+/// This is what ptxas does: its inverted loop keeps the exit branch's
+/// negate bit and compares the other way. It matters to phase 22, whose
+/// induction-variable analysis (seed step M) does not follow a negated
+/// latch predicate: `setp.ge; @p bra EXIT` at the header of a `while` loop
+/// is unrolled by ptxas 13.0.88, `setp.lt; @!p bra EXIT` is not.
+fn complement(func: &Function, copies: &[InstId], branch: InstId) -> Option<(InstId, Opcode)> {
+    let guard = func.insts[branch].guard?;
+    let p = guard.reg;
+    let &def = copies.iter().rev().find(|&&i| {
+        let mut writes = false;
+        visit_defs_and_uses(&func.insts[i], |a, r| writes |= a == Access::Def && r == p);
+        writes
+    })?;
+    let setp = &func.insts[def];
+    let info = &setp.opcode.info;
+    if info.family != FamilyId::Setp
+        || info.bool_op.is_some()
+        || setp.guard.is_some()
+        || setp.operands.len() != 3
+    {
+        return None;
+    }
+    let complemented = complement_setp(setp.opcode)?;
+    for (i, inst) in func.insts_in_order() {
+        // Written only by `def`, read only by `branch`.
+        let mut other = false;
+        visit_defs_and_uses(inst, |a, r| {
+            if r == p {
+                other |= match a {
+                    Access::Def => i != def,
+                    Access::Use => i != branch,
+                };
+            }
+        });
+        if other || (i != branch && inst.guard.is_some_and(|g| g.reg == p)) {
+            return None;
+        }
+    }
+    Some((def, complemented))
+}
+
+/// How an inverted loop's latch branches on the opposite of the header's
+/// exit test.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Latch {
+    /// ptxas (phase 18): the branch keeps the exit branch's guard, negated
+    /// or not, and the `setp` compares the other way; the guard is negated
+    /// instead only where the `setp` cannot be complemented.
+    KeepNegation,
+    /// LLVM's `LoopRotate` as cicc emits it: a latch on a predicate read as
+    /// written (`@p bra`) wherever the `setp` allows it.
+    Positive,
+}
+
+fn invert(f: &mut Function, s: &Shape, latch: Latch) {
     // The header leaves the layout; its pragmas go to the new header.
     let pragmas = std::mem::take(&mut f.blocks[s.header].pragmas);
     if !pragmas.is_empty() {
@@ -473,9 +560,13 @@ fn invert(f: &mut Function, s: &Shape) {
                 f.remove_inst(last);
             }
         }
+        let mut setp_copy = None;
         for &i in &s.copies {
             if let Some(c) = f.clone_inst(i) {
                 f.insert_at_end(site, c);
+                if s.complement.is_some_and(|(d, _)| d == i) {
+                    setp_copy = Some(c);
+                }
             }
         }
         let Some(br) = f.clone_inst(s.branch) else {
@@ -483,11 +574,22 @@ fn invert(f: &mut Function, s: &Shape) {
         };
         let next = f.next_in_layout(site);
         if next == Some(s.taken) {
-            // Fall into the taken side: branch on the opposite condition.
-            let inst = &mut f.insts[br];
-            if let Some(g) = &mut inst.guard {
-                g.negated = !g.negated;
+            // Fall into the taken side: branch on the opposite condition,
+            // by comparing the other way where the `setp` allows it and the
+            // style asks for it, else by negating the guard.
+            let negated = f.insts[br].guard.is_some_and(|g| g.negated);
+            let compare_other_way = latch == Latch::KeepNegation || !negated;
+            match (setp_copy, s.complement) {
+                (Some(c), Some((_, complemented))) if compare_other_way => {
+                    f.insts[c].opcode = complemented
+                }
+                _ => {
+                    if let Some(g) = &mut f.insts[br].guard {
+                        g.negated = !g.negated;
+                    }
+                }
             }
+            let inst = &mut f.insts[br];
             let (taken, fall) = (s.taken, s.fallthrough);
             inst.map_labels(|l| if l == taken { fall } else { l });
             f.insert_at_end(site, br);

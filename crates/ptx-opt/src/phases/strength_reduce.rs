@@ -72,7 +72,7 @@ use ptx_ir::ir::{BlockId, Function, Imm, ImmValue, Inst, InstId, Opcode, Operand
 use ptx_isa::{Cmp, FamilyId, Ty};
 use rustc_hash::FxHashMap;
 
-use super::loop_common::{block_name, ensure_preheader, header_origin, LoopInfo};
+use super::loop_common::{block_name, complement_setp, ensure_preheader, header_origin, LoopInfo};
 use crate::origin::origin;
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
@@ -1434,9 +1434,12 @@ fn check_guard(
         return Err("the guard's predicate is not computed in its block".into());
     };
     let s = &func.insts[insts[sp]];
+    // The latch's compare, or its complement (phase 18's inverted loops:
+    // the latch compares the other way and keeps the guard's branch).
+    let complemented = s.opcode != t.setp.opcode;
     if s.guard.is_some()
         || s.opcode.info.family != FamilyId::Setp
-        || s.opcode != t.setp.opcode
+        || (complemented && complement_setp(t.setp.opcode) != Some(s.opcode))
         || s.operands.len() != 3
     {
         return Err("the guard's compare is not the latch's".into());
@@ -1467,7 +1470,8 @@ fn check_guard(
     let fall = func.next_in_layout(g);
     let enters =
         |x: Option<BlockId>| x.is_some_and(|x| x == l.header || li.dom.dominates(x, l.header));
-    let holds_on_taken = !guard.negated;
+    // Whether the latch's test holds when the guard's branch is taken.
+    let holds_on_taken = guard.negated == complemented;
     let entry_ok = if enters(target) && !enters(fall) {
         holds_on_taken == t.continue_if
     } else if enters(fall) && !enters(target) {

@@ -547,7 +547,20 @@ pub fn decide(cx: &LoopCtx) -> Decision {
         );
     }
 
-    // Step M: the induction variable.
+    // Step M: the induction variable. AnalyzeIV starts at the predicate
+    // the latch's branch reads and gives up on an operand with the negate
+    // bit (`@!p`, or `not.pred` folded into it by phase 15): ptxas 13.0.88
+    // unrolls `setp.lt; @p bra L` by 4 and leaves `setp.ge; @!p bra L`, the
+    // same loop, alone (checked with ptxas -v on both).
+    if let Some(&last) = l.latches.first().and_then(|&b| func.blocks[b].insts.last()) {
+        if func.insts[last].guard.is_some_and(|g| g.negated) {
+            return reject(
+                facts,
+                14,
+                "the latch's branch reads its predicate negated (`@!p`), which AnalyzeIV does not follow".into(),
+            );
+        }
+    }
     let Some(ivar) = &cx.trip.iv else {
         let reason = match &cx.trip.count {
             TripCount::Unknown(r) => r.clone(),

@@ -93,7 +93,17 @@
 //!   not constant need `UnrollVariableBounds` (code 12 otherwise). Then the
 //!   budget loop halves the factor until `factor * cost <= UnrollBudget`;
 //!   nothing left: code 12 (known count) or 24.
-//! - **Step M.** IADD3/ISETP/LEA/IMAD_WIDE become PTX's `add`/`sub` of the
+//! - **Step M.** AnalyzeIV gives up on a latch predicate with the negate
+//!   bit (the seed's `word1 & 1` checks): a latch ending `@!p bra` (or
+//!   reading a `not.pred`, which phase 15 folds into `@!p`) is refused with
+//!   code 14, whatever its trip count. Measured: ptxas 13.0.88 leaves
+//!   `setp.ge; @!p bra L` rolled and unrolls `setp.lt; @p bra L`, the same
+//!   loop, by 4 (fully at a trip count of 16); phase 18 keeps the negation
+//!   of the header's exit branch as ptxas does, so `-Xcicc -O0` loops
+//!   (`not.pred` before the exit branch) stay rolled, as they do in ptxas
+//!   (44 of 44 loops of the `-O0` PTX of `test-data/cuda` in `cargo xtask
+//!   unroll-fidelity`, where the unroller had unrolled 13 by 4 before).
+//!   IADD3/ISETP/LEA/IMAD_WIDE become PTX's `add`/`sub` of the
 //!   IV, the `setp` the latch branch reads, and the `mov` that completes a
 //!   step (`add %t, %r, s; mov %r, %t`, the seed's `chase_copy`; the `-O0`
 //!   form), by `ptx_analysis::trip_count`; address arithmetic derived from the IV
