@@ -36,6 +36,14 @@
 //! count that needs the IV to wrap around is `Unknown`. Floating-point compares
 //! and several latches give `Unknown`.
 //!
+//! A pointer IV tested for `!=` (or `==`) against an end pointer, the form
+//! phase 21's test replacement leaves (`P = base + i0 * S`, `E = base + n *
+//! S` in the preheader), has a known count when `INIT` and `LIMIT` are the
+//! same base plus constants (through `mov`, `add`, and `mul.wide`/`mul.lo`/
+//! `shl` of constants): the count needs only their distance. ptxas runs its
+//! strength reduction (phase 21) before the unroller too and still fully
+//! unrolls such a loop of 16 iterations; without this the count was lost.
+//!
 //! No knobs.
 
 use ptx_ir::ir::{Function, ImmValue, Inst, InstId, Operand, RegId};
@@ -44,7 +52,7 @@ use ptx_isa::{Cmp, FamilyId, OpFlags, Ty, TypeKind};
 use crate::cfg::Cfg;
 use crate::dominators::DomTree;
 use crate::loops::{Loop, LoopForest};
-use crate::reaching_defs::ReachingDefs;
+use crate::reaching_defs::{DefId, ReachingDefs};
 
 /// The trip count of a loop.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -253,6 +261,98 @@ fn constant_at(func: &Function, rd: &ReachingDefs, inst: InstId, op: &Operand) -
         }
     }
     IvValue::Reg(reg)
+}
+
+/// The base of an [`affine`] value: a register as one definition (or the
+/// function's entry) leaves it.
+type AffineBase = Option<(RegId, Option<DefId>)>;
+
+/// The value `inst` writes (its first operand) as `base + offset`: through
+/// unguarded `mov` of an immediate or a register, `add` of two such values
+/// (at most one with a base), and `mul.wide`/`mul.lo`/`shl` of a constant
+/// by an immediate; anything else is a base of its own (the register as
+/// that definition leaves it). Two values with the same base differ by a
+/// constant. At most 8 definitions deep.
+fn affine(
+    func: &Function,
+    rd: &ReachingDefs,
+    inst: InstId,
+    depth: u32,
+) -> Option<(AffineBase, i128)> {
+    let i = &func.insts[inst];
+    let dest = plain_reg(i.operands.first()?)?;
+    let opaque = || {
+        let d = rd
+            .defs_of_inst(inst)
+            .iter()
+            .copied()
+            .find(|&d| rd.def(d).reg == dest);
+        Some((Some((dest, d)), 0))
+    };
+    if depth > 8 || i.guard.is_some() {
+        return opaque();
+    }
+    // An operand's value: an immediate, or what its one reaching
+    // definition writes (the entry value: a base).
+    let operand = |op: &Operand| -> Option<(AffineBase, i128)> {
+        if let Some(v) = imm_int(op) {
+            return Some((None, v));
+        }
+        let r = plain_reg(op)?;
+        let chain = rd.reaching_use(inst, r)?;
+        match (chain.defs, chain.from_entry) {
+            ([d], false) => affine(func, rd, rd.def(*d).inst, depth + 1),
+            ([], true) => Some((Some((r, None)), 0)),
+            _ => None,
+        }
+    };
+    let info = &i.opcode.info;
+    let ops = &i.operands;
+    match info.family {
+        FamilyId::Mov if ops.len() == 2 => operand(&ops[1]).or_else(opaque),
+        FamilyId::Add
+            if ops.len() == 3 && info.ty().is_some_and(|t| t.kind() != TypeKind::Float) =>
+        {
+            let bits = info.ty()?.bits();
+            match (operand(&ops[1]), operand(&ops[2])) {
+                (Some((None, a)), Some((None, c))) => Some((None, wrap(a + c, bits, false))),
+                (Some((None, a)), Some((b, c))) | (Some((b, c)), Some((None, a))) => {
+                    Some((b, a + c))
+                }
+                _ => opaque(),
+            }
+        }
+        FamilyId::Mul | FamilyId::Shl if ops.len() == 3 => {
+            // Constants only, in the instruction's types: `mul.wide`
+            // widens its sources exactly, `mul.lo` and `shl` wrap.
+            let ty = info.ty()?;
+            let (bits, signed) = (ty.bits(), ty.kind() == TypeKind::Signed);
+            let shl = info.family == FamilyId::Shl;
+            let wide = i.opcode.has_modifier(".wide");
+            if !(shl || wide || i.opcode.has_modifier(".lo")) {
+                return opaque();
+            }
+            match (operand(&ops[1]), imm_int(&ops[2])) {
+                (Some((None, a)), Some(k)) => {
+                    let a = wrap(a, bits, signed);
+                    let v = if shl {
+                        wrap(
+                            a.checked_shl(u32::try_from(k).ok().filter(|&k| k < bits)?)?,
+                            bits,
+                            false,
+                        )
+                    } else if wide {
+                        a.checked_mul(wrap(k, bits, signed))?
+                    } else {
+                        wrap(a.checked_mul(k)?, bits, signed)
+                    };
+                    Some((None, v))
+                }
+                _ => opaque(),
+            }
+        }
+        _ => opaque(),
+    }
 }
 
 fn plain_reg(op: &Operand) -> Option<RegId> {
@@ -560,8 +660,32 @@ fn analyze(
             return unknown(iv, "the stride is redefined in the loop");
         }
     }
+    // A pointer IV tested with `!=`/`==` against an end pointer (phase 21's
+    // test replacement: `P = base + i0 * S` and `E = base + n * S` in the
+    // preheader): the count needs only the distance from start to end, so
+    // both as the same base plus constants will do.
+    let relative = match (&iv.init, &iv.limit, op) {
+        (IvValue::Defined(d), IvValue::Reg(m), CmpOp::Ne | CmpOp::Eq) => {
+            let start = affine(func, rd, *d, 0);
+            let end = rd
+                .reaching_use(cmp_id, *m)
+                .and_then(|c| match (c.defs, c.from_entry) {
+                    ([e], false) => affine(func, rd, rd.def(*e).inst, 0),
+                    _ => None,
+                });
+            match (start, end) {
+                (Some((b1, i)), Some((b2, e))) if b1 == b2 => Some((i, e)),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
     let (init, stride, limit) = match (&iv.init, &iv.stride, &iv.limit) {
         (IvValue::Const(i), IvValue::Const(s), IvValue::Const(m)) => (*i, *s, *m),
+        (_, IvValue::Const(s), _) if relative.is_some() => {
+            let (i, m) = relative.expect("checked");
+            (i, *s, m)
+        }
         (IvValue::Const(_), IvValue::Const(_), _) => {
             return unknown(iv, "the limit is not a constant")
         }
@@ -763,6 +887,44 @@ mod tests {
             ),
             vec!["4 [%r1 = 0; step +4; while %r1 < 16 (u32, compare after increment)]"]
         );
+    }
+
+    #[test]
+    fn a_pointer_tested_against_an_end_pointer_of_the_same_base() {
+        // Phase 21's test replacement: P = base + 0 * 4, E = base + 64.
+        let pointer = |end: &str| {
+            trip(&format!(
+                "ld.param.u64 %rd1, [p];
+                 cvta.to.global.u64 %rd2, %rd1;
+                 mov.u32 %r1, 0;
+                 mul.wide.s32 %rd3, %r1, 4;
+                 add.s64 %rd3, %rd3, %rd2;
+                 {end}
+               L:
+                 ld.global.f32 %f1, [%rd3];
+                 add.s64 %rd3, %rd3, 4;
+                 setp.ne.u64 %p1, %rd3, %rd4;
+                 @%p1 bra L;
+                 ret;"
+            ))
+            .remove(0)
+        };
+        assert!(
+            pointer("add.s64 %rd4, %rd2, 64;").starts_with("16 "),
+            "{}",
+            pointer("add.s64 %rd4, %rd2, 64;")
+        );
+        // The end from the same base through a constant scaled index.
+        assert!(
+            pointer("mov.u32 %r2, 10; mul.wide.u32 %rd5, %r2, 4; add.s64 %rd4, %rd2, %rd5;")
+                .starts_with("10 ")
+        );
+        // Another base, or a scaled register: unknown.
+        assert!(pointer("add.s64 %rd4, %rd1, 64;").starts_with("unknown"));
+        assert!(pointer(
+            "ld.param.u32 %r2, [p]; mul.wide.u32 %rd5, %r2, 4; add.s64 %rd4, %rd2, %rd5;"
+        )
+        .starts_with("unknown"));
     }
 
     #[test]
