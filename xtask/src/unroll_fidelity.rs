@@ -1161,14 +1161,9 @@ fn ptxas_file_rows(
         .filter(|g| !in_sass.contains(g.sig.name.as_str()) && !g.layout.is_empty())
         .map(|g| (g.sig.name.clone(), Arc::new(g.clone())))
         .collect();
-    // Our phase 22 decisions on the functions ptxas inlined, alone: for
-    // their loops at a call our inliner refused (`flatten`).
-    let decisions: BTreeMap<&str, Vec<ptx_opt::LoopReport>> = module
-        .functions
-        .iter()
-        .filter(|g| inlined.contains_key(&g.sig.name))
-        .map(|f| (f.sig.name.as_str(), phase_22_loops(&ctx, f)))
-        .collect();
+    // Our phase 22 decisions on a function ptxas inlined, alone: for its
+    // loops at a call our inliner refused (`flatten`); made when needed.
+    let mut decisions: BTreeMap<String, Vec<ptx_opt::LoopReport>> = BTreeMap::new();
     let mut rows = Vec::new();
     for f in &module.functions {
         let Some((_, insts)) = functions.iter().find(|(n, _)| *n == f.sig.name) else {
@@ -1219,9 +1214,12 @@ fn ptxas_file_rows(
             let report = if own {
                 report_of(&view.loops, e)
             } else {
-                decisions
-                    .get(e.function.as_str())
-                    .and_then(|reports| report_of(reports, e))
+                let reports = decisions.entry(e.function.clone()).or_insert_with(|| {
+                    inlined
+                        .get(&e.function)
+                        .map_or_else(Vec::new, |g| phase_22_loops(&ctx, g))
+                });
+                report_of(reports, e)
             };
             // A loop of the view that came from an inlined callee is a row
             // of that callee.
@@ -1269,18 +1267,21 @@ fn ptxas_file_rows(
 /// order up to and including 22 (what ptxas would have done to the code
 /// before it), the cicc phases left out (the PTX is what cicc wrote).
 fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
-    let mut func = Arc::new(f.clone());
+    let func = before_22(ctx, Arc::new(f.clone()));
+    ptx_opt::run_phase(PhaseId::OriLoopUnrolling, ctx, &func).loops
+}
+
+/// `func` after the ptxas phases of the pipeline before phase 22, in order.
+fn before_22(ctx: &Defaults, mut func: Arc<Function>) -> Arc<Function> {
     for info in ptx_opt::PHASES.iter() {
-        if info.tool != ptx_opt::Tool::Ptxas {
-            continue;
-        }
-        let out = ptx_opt::run_phase(info.id, ctx, &func);
         if info.id == PhaseId::OriLoopUnrolling {
-            return out.loops;
+            break;
         }
-        func = out.function;
+        if info.tool == ptx_opt::Tool::Ptxas {
+            func = ptx_opt::run_phase(info.id, ctx, &func).function;
+        }
     }
-    Vec::new()
+    func
 }
 
 /// A function as ptxas's phase 22 sees it: the module's functions ptxas
@@ -1288,7 +1289,7 @@ fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
 /// before 22 run.
 struct PtxasView {
     /// Phase 22's input, each instruction its own origin.
-    function: Function,
+    function: Arc<Function>,
     /// Phase 22's loop reports.
     loops: Vec<ptx_opt::LoopReport>,
     /// Instructions of `function` that came from an inlined function: the
@@ -1338,7 +1339,7 @@ fn ptxas_view(
 ) -> PtxasView {
     let input = Arc::new(f.clone());
     let inline_ctx = InlineAll { base: ctx, callees };
-    let mut func = ptx_opt::run_phase(PhaseId::CiccInline, &inline_ctx, &input).function;
+    let inlined = ptx_opt::run_phase(PhaseId::CiccInline, &inline_ctx, &input).function;
     // Where each instruction came from: `f`'s own, or code inlined at a
     // call of `f` (the inliner gives it the call's origin).
     let call_target = |o: ptx_ir::ir::InstId| -> Option<String> {
@@ -1353,17 +1354,7 @@ fn ptxas_view(
             _ => None,
         })
     };
-    let mut loops = Vec::new();
-    for info in ptx_opt::PHASES.iter() {
-        if info.tool != ptx_opt::Tool::Ptxas {
-            continue;
-        }
-        if info.id == PhaseId::OriLoopUnrolling {
-            break;
-        }
-        func = ptx_opt::run_phase(info.id, ctx, &func).function;
-    }
-    let mut function = (*func).clone();
+    let mut function = Arc::unwrap_or_clone(before_22(ctx, inlined));
     let mut inlined_from = BTreeMap::new();
     let ids: Vec<ptx_ir::ir::InstId> = function.insts_in_order().map(|(i, _)| i).collect();
     for i in ids {
@@ -1372,11 +1363,10 @@ fn ptxas_view(
         }
         function.set_origin(i, Some(i));
     }
-    let function_arc = Arc::new(function);
-    let out = ptx_opt::run_phase(PhaseId::OriLoopUnrolling, ctx, &function_arc);
-    loops.extend(out.loops);
+    let function = Arc::new(function);
+    let loops = ptx_opt::run_phase(PhaseId::OriLoopUnrolling, ctx, &function).loops;
     PtxasView {
-        function: Arc::unwrap_or_clone(function_arc),
+        function,
         loops,
         inlined_from,
     }
@@ -1473,32 +1463,25 @@ fn flatten(
                     .collect();
                 if with_loops.is_empty() {
                     let first = f.blocks[lp.header].insts.first().copied();
-                    let mut lines = BTreeMap::new();
-                    for &b in &lp.blocks {
-                        for &i in &f.blocks[b].insts {
-                            let inst = &f.insts[i];
-                            if let (Some(loc), n @ 1..) = (inst.loc(), ptx_bytes(inst)) {
-                                let file = files.get(&loc.file).map_or("", |p| base_name(p));
-                                *lines.entry((file.to_string(), loc.line)).or_insert(0) += n;
-                            }
+                    // One walk: every instruction, the bytes, the bytes per line.
+                    let (mut insts, mut bytes, mut lines) = (BTreeSet::new(), 0, BTreeMap::new());
+                    for &i in lp.blocks.iter().flat_map(|&b| &f.blocks[b].insts) {
+                        insts.insert(i);
+                        let inst = &f.insts[i];
+                        let n = ptx_bytes(inst);
+                        bytes += n;
+                        if let (Some(loc), 1..) = (inst.loc(), n) {
+                            let file = files.get(&loc.file).map_or("", |p| base_name(p));
+                            *lines.entry((file.to_string(), loc.line)).or_insert(0) += n;
                         }
                     }
                     out.push(SeqLoop {
-                        lines,
                         function: f.sig.name.clone(),
                         header: first,
-                        insts: lp
-                            .blocks
-                            .iter()
-                            .flat_map(|&b| f.blocks[b].insts.iter().copied())
-                            .collect(),
+                        insts,
                         line: first.and_then(|i| f.insts[i].loc().map(|l| l.line)),
-                        bytes: lp
-                            .blocks
-                            .iter()
-                            .flat_map(|&b| f.blocks[b].insts.iter())
-                            .map(|&i| ptx_bytes(&f.insts[i]))
-                            .sum(),
+                        bytes,
+                        lines,
                     });
                 } else {
                     for g in with_loops {

@@ -310,10 +310,12 @@ fn affine(
     let ops = &i.operands;
     match info.family {
         FamilyId::Mov if ops.len() == 2 => operand(&ops[1]).or_else(opaque),
-        FamilyId::Add
-            if ops.len() == 3 && info.ty().is_some_and(|t| t.kind() != TypeKind::Float) =>
-        {
-            let bits = info.ty()?.bits();
+        FamilyId::Add if ops.len() == 3 => {
+            let ty = info.ty()?;
+            if ty.kind() == TypeKind::Float {
+                return opaque();
+            }
+            let bits = ty.bits();
             match (operand(&ops[1]), operand(&ops[2])) {
                 (Some((None, a)), Some((None, c))) => Some((None, wrap(a + c, bits, false))),
                 (Some((None, a)), Some((b, c))) | (Some((b, c)), Some((None, a))) => {

@@ -579,6 +579,64 @@ impl Cmp {
             _ => return None,
         })
     }
+
+    /// The modifier as written (`.geu`): the inverse of [`Cmp::parse`].
+    pub fn modifier(self) -> &'static str {
+        match self {
+            Cmp::Eq => ".eq",
+            Cmp::Ne => ".ne",
+            Cmp::Lt => ".lt",
+            Cmp::Le => ".le",
+            Cmp::Gt => ".gt",
+            Cmp::Ge => ".ge",
+            Cmp::Lo => ".lo",
+            Cmp::Ls => ".ls",
+            Cmp::Hi => ".hi",
+            Cmp::Hs => ".hs",
+            Cmp::Equ => ".equ",
+            Cmp::Neu => ".neu",
+            Cmp::Ltu => ".ltu",
+            Cmp::Leu => ".leu",
+            Cmp::Gtu => ".gtu",
+            Cmp::Geu => ".geu",
+            Cmp::Num => ".num",
+            Cmp::Nan => ".nan",
+        }
+    }
+
+    /// The comparison true exactly where `self` is false, on operands of a
+    /// floating-point type (`float`) or not: for floating point the
+    /// unordered form of the opposite (`lt` -> `geu`: a NaN makes `lt`
+    /// false, so its complement true), for integers the opposite.
+    pub fn complement(self, float: bool) -> Cmp {
+        use Cmp::*;
+        match (self, float) {
+            (Eq, false) => Ne,
+            (Ne, false) => Eq,
+            (Lt, false) => Ge,
+            (Ge, false) => Lt,
+            (Le, false) => Gt,
+            (Gt, false) => Le,
+            (Lo, _) => Hs,
+            (Hs, _) => Lo,
+            (Ls, _) => Hi,
+            (Hi, _) => Ls,
+            (Eq, true) => Neu,
+            (Ne, true) => Equ,
+            (Lt, true) => Geu,
+            (Ge, true) => Ltu,
+            (Le, true) => Gtu,
+            (Gt, true) => Leu,
+            (Equ, _) => Ne,
+            (Neu, _) => Eq,
+            (Ltu, _) => Ge,
+            (Geu, _) => Lt,
+            (Leu, _) => Gt,
+            (Gtu, _) => Le,
+            (Num, _) => Nan,
+            (Nan, _) => Num,
+        }
+    }
 }
 
 /// `.and`/`.or`/`.xor`: how `setp`/`set` combine with a predicate, and the

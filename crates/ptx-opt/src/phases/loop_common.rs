@@ -199,72 +199,14 @@ pub(crate) fn complement_setp(op: Opcode) -> Option<Opcode> {
         return None;
     }
     let float = info.ty().is_some_and(|t| t.kind() == TypeKind::Float);
-    let cmp = complement_cmp(info.cmp?, float)?;
+    let cmp = info.cmp?.complement(float);
     let modifiers = op
         .modifiers
         .iter()
         .map(|m| match Cmp::parse(m) {
-            Some(_) => cmp_modifier(cmp).to_string(),
+            Some(_) => cmp.modifier().to_string(),
             None => m.clone(),
         })
         .collect();
     Some(Opcode::new(&op.name, modifiers))
-}
-
-/// The comparison true exactly where `cmp` is false: for floating point
-/// the unordered form of the opposite (`lt` -> `geu`: a NaN makes `lt`
-/// false, so its complement true), for integers the opposite.
-fn complement_cmp(cmp: Cmp, float: bool) -> Option<Cmp> {
-    use Cmp::*;
-    Some(match (cmp, float) {
-        (Eq, false) => Ne,
-        (Ne, false) => Eq,
-        (Lt, false) => Ge,
-        (Ge, false) => Lt,
-        (Le, false) => Gt,
-        (Gt, false) => Le,
-        (Lo, _) => Hs,
-        (Hs, _) => Lo,
-        (Ls, _) => Hi,
-        (Hi, _) => Ls,
-        (Eq, true) => Neu,
-        (Ne, true) => Equ,
-        (Lt, true) => Geu,
-        (Ge, true) => Ltu,
-        (Le, true) => Gtu,
-        (Gt, true) => Leu,
-        (Equ, _) => Ne,
-        (Neu, _) => Eq,
-        (Ltu, _) => Ge,
-        (Geu, _) => Lt,
-        (Leu, _) => Gt,
-        (Gtu, _) => Le,
-        (Num, _) => Nan,
-        (Nan, _) => Num,
-    })
-}
-
-/// The PTX modifier of a comparison (`.geu`).
-fn cmp_modifier(cmp: Cmp) -> &'static str {
-    use Cmp::*;
-    match cmp {
-        Eq => ".eq",
-        Ne => ".ne",
-        Lt => ".lt",
-        Le => ".le",
-        Gt => ".gt",
-        Ge => ".ge",
-        Lo => ".lo",
-        Ls => ".ls",
-        Hi => ".hi",
-        Hs => ".hs",
-        Equ => ".equ",
-        Neu => ".neu",
-        Ltu => ".ltu",
-        Leu => ".leu",
-        Gtu => ".gtu",
-        Geu => ".geu",
-        Num => ".num",
-        Nan => ".nan",
-    }
 }

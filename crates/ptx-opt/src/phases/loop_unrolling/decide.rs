@@ -552,14 +552,12 @@ pub fn decide(cx: &LoopCtx) -> Decision {
     // bit (`@!p`, or `not.pred` folded into it by phase 15): ptxas 13.0.88
     // unrolls `setp.lt; @p bra L` by 4 and leaves `setp.ge; @!p bra L`, the
     // same loop, alone (checked with ptxas -v on both).
-    if let Some(&last) = l.latches.first().and_then(|&b| func.blocks[b].insts.last()) {
-        if func.insts[last].guard.is_some_and(|g| g.negated) {
-            return reject(
-                facts,
-                14,
-                "the latch's branch reads its predicate negated (`@!p`), which AnalyzeIV does not follow".into(),
-            );
-        }
+    if last.and_then(|i| i.guard).is_some_and(|g| g.negated) {
+        return reject(
+            facts,
+            14,
+            "the latch's branch reads its predicate negated (`@!p`), which AnalyzeIV does not follow".into(),
+        );
     }
     let Some(ivar) = &cx.trip.iv else {
         let reason = match &cx.trip.count {
