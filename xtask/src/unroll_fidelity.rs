@@ -43,11 +43,14 @@
 //!
 //! **What phase 22 is given** ([`ptxas_view`]): each function with SASS of
 //! its own, with the functions ptxas inlined into it (those of the module
-//! with a body and no SASS function of their name) inlined by our inliner,
-//! then the ptxas phases before 22. Constant arguments are folded there as
-//! in ptxas, so the loops of branches a call site never takes are gone
-//! before phase 22, as they are in ptxas. Rows of inlined code read
-//! `callee (in caller)`.
+//! with a body, no SASS function of their name and no subroutine label
+//! `$caller$name` in `nvdisasm`'s output, [`sass_subroutines`]) inlined by
+//! our inliner, then the ptxas phases before 22. Constant arguments are
+//! folded there as in ptxas, so the loops of branches a call site never
+//! takes are gone before phase 22, as they are in ptxas. A function ptxas
+//! compiled as a subroutine of its caller's section (its code is in the
+//! caller's SASS, reached by `CALL.REL`) is given to phase 22 alone. Rows
+//! of a callee's code read `callee (in caller)`.
 //!
 //! The SASS loop analysis ([`sass_loops`]): per function, instructions with
 //! their addresses; a `BRA` whose target is at or before it is a back edge,
@@ -99,7 +102,8 @@
 //! A PTX loop without memory accesses is unmatched. Both matchings are
 //! heuristics (ptxas may also duplicate or restructure loops), stated here
 //! so that the numbers can be judged. A second summary line counts only
-//! the loops of functions ptxas did not inline.
+//! the loops of a function's own code (not those of a callee, inlined or
+//! a subroutine).
 //!
 //! Our decision for a loop is phase 22's report whose header (an origin:
 //! an instruction of the input) is the loop's first header instruction,
@@ -736,8 +740,21 @@ pub struct SassLoop {
     pub end: u64,
     /// Bytes its memory instructions move per thread.
     pub markers: u32,
-    /// Those bytes per source line (empty without line information).
+    /// Those bytes per source line (empty without line information); 0 for
+    /// a line whose access ptxas dispatches on the address space.
     pub lines: BTreeMap<Key, u32>,
+}
+
+/// The functions `nvdisasm` output shows as subroutines of a caller's
+/// section (the label `$caller$callee:`): ptxas 13.0.88 compiles a `.func`
+/// it does not inline into each caller's code as its own subroutine,
+/// called with `CALL.REL`, which `cuobjdump -sass` prints as part of the
+/// caller (no function of its own).
+pub fn sass_subroutines(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix('$')?.strip_suffix(':'))
+        .filter_map(|l| Some(l.split_once('$')?.1.to_string()))
+        .collect()
 }
 
 /// Per function of `nvdisasm -g` output, the source line of each
@@ -832,6 +849,13 @@ fn ptx_bytes(inst: &Inst) -> u32 {
 }
 
 /// The innermost loops of one function's SASS, by address.
+///
+/// The compare-and-swap spin loops ptxas writes for an atomic it has no
+/// instruction for (a generic-address `atom.add.f64` becomes a `REDG` or,
+/// on shared or local memory, a `*.CAST.SPIN` retry loop) are not loops of
+/// the source: they are left out, so that the source loop around them is
+/// innermost (it would otherwise look gone, its accesses outside every
+/// innermost loop).
 pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
     let mut loops: Vec<(u64, u64)> = insts
         .iter()
@@ -839,14 +863,23 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
         .collect();
     loops.sort();
     loops.dedup();
+    let contains =
+        |(s, e): (u64, u64), (s2, e2): (u64, u64)| (s2, e2) != (s, e) && s <= s2 && e2 <= e;
+    let spin: Vec<(u64, u64)> = loops
+        .iter()
+        .copied()
+        .filter(|&l| {
+            !loops.iter().any(|&l2| contains(l, l2))
+                && insts
+                    .iter()
+                    .any(|i| i.addr >= l.0 && i.addr <= l.1 && i.opcode.contains(".CAST.SPIN"))
+        })
+        .collect();
+    loops.retain(|l| !spin.contains(l));
     let inner: Vec<(u64, u64)> = loops
         .iter()
         .copied()
-        .filter(|&(s, e)| {
-            !loops
-                .iter()
-                .any(|&(s2, e2)| (s2, e2) != (s, e) && s <= s2 && e2 <= e)
-        })
+        .filter(|&l| !loops.iter().any(|&l2| contains(l, l2)))
         .collect();
     inner
         .into_iter()
@@ -856,6 +889,16 @@ pub fn sass_loops(insts: &[SassInst]) -> Vec<SassLoop> {
             for i in body() {
                 if let (Some(k), b @ 1..) = (&i.line, sass_bytes(&i.opcode)) {
                     *lines.entry(k.clone()).or_insert(0) += b;
+                }
+            }
+            // A line whose access ptxas dispatches on the address space
+            // (`QSPC`: one path per space, shared and local ones through
+            // the spin loops above) moves its bytes several times over in
+            // the code, once at run time: it says nothing of a factor (0
+            // bytes: the line still places the loop, see `match_by_lines`).
+            for i in body() {
+                if let (Some(k), true) = (&i.line, i.opcode.starts_with("QSPC")) {
+                    lines.insert(k.clone(), 0);
                 }
             }
             SassLoop {
@@ -1040,7 +1083,7 @@ pub fn match_by_lines(
             let mut ratios: Vec<u32> = p
                 .iter()
                 .filter_map(|(k, &b)| {
-                    let q = *l.lines.get(k)?;
+                    let q = *l.lines.get(k).filter(|&&q| q > 0)?;
                     Some(((q + b / 2) / b.max(1)).max(1))
                 })
                 .collect();
@@ -1135,10 +1178,14 @@ fn ptxas_file_rows(
     let mut functions = parse_sass(&sass);
     let module = lower(&text);
     let files = file_names(&module);
+    let mut cmd = Command::new(cuobjdump.with_file_name("nvdisasm"));
     if !files.is_empty() {
-        let mut cmd = Command::new(cuobjdump.with_file_name("nvdisasm"));
-        cmd.arg("-g").arg(&cubin);
-        let table = sass_line_table(&run_tool(&mut cmd, &cubin)?);
+        cmd.arg("-g");
+    }
+    let disassembly = run_tool(cmd.arg(&cubin), &cubin)?;
+    let subroutines = sass_subroutines(&disassembly);
+    if !files.is_empty() {
+        let table = sass_line_table(&disassembly);
         for (name, insts) in &mut functions {
             if let Some(lines) = table.get(name.as_str()) {
                 for i in insts {
@@ -1153,16 +1200,22 @@ fn ptxas_file_rows(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let in_sass: BTreeSet<&str> = functions.iter().map(|(n, _)| n.as_str()).collect();
-    // Functions ptxas inlined have no SASS of their own: their loops are
-    // rows of their callers, where phase 22 sees them (`ptxas_view`).
+    // Functions ptxas inlined have no SASS of their own, and are no
+    // subroutine of a caller's: their loops are rows of their callers,
+    // where phase 22 sees them (`ptxas_view`).
     let inlined: BTreeMap<String, Arc<Function>> = module
         .functions
         .iter()
-        .filter(|g| !in_sass.contains(g.sig.name.as_str()) && !g.layout.is_empty())
+        .filter(|g| {
+            !in_sass.contains(g.sig.name.as_str())
+                && !subroutines.contains(&g.sig.name)
+                && !g.layout.is_empty()
+        })
         .map(|g| (g.sig.name.clone(), Arc::new(g.clone())))
         .collect();
-    // Our phase 22 decisions on a function ptxas inlined, alone: for its
-    // loops at a call our inliner refused (`flatten`); made when needed.
+    // Our phase 22 decisions on a callee alone: for the loops of a
+    // subroutine, or of a function ptxas inlined at a call our inliner
+    // refused (`flatten`); made when needed.
     let mut decisions: BTreeMap<String, Vec<ptx_opt::LoopReport>> = BTreeMap::new();
     let mut rows = Vec::new();
     for f in &module.functions {
@@ -1215,8 +1268,10 @@ fn ptxas_file_rows(
                 report_of(&view.loops, e)
             } else {
                 let reports = decisions.entry(e.function.clone()).or_insert_with(|| {
-                    inlined
-                        .get(&e.function)
+                    module
+                        .functions
+                        .iter()
+                        .find(|g| g.sig.name == e.function && !g.layout.is_empty())
                         .map_or_else(Vec::new, |g| phase_22_loops(&ctx, g))
                 });
                 report_of(reports, e)
@@ -1267,7 +1322,14 @@ fn ptxas_file_rows(
 /// order up to and including 22 (what ptxas would have done to the code
 /// before it), the cicc phases left out (the PTX is what cicc wrote).
 fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
-    let func = before_22(ctx, Arc::new(f.clone()));
+    // Reports name the origin of a loop's header: each instruction is its
+    // own origin here, as in `ptxas_view`.
+    let mut own = f.clone();
+    let ids: Vec<ptx_ir::ir::InstId> = own.insts_in_order().map(|(i, _)| i).collect();
+    for i in ids {
+        own.set_origin(i, Some(i));
+    }
+    let func = before_22(ctx, Arc::new(own));
     ptx_opt::run_phase(PhaseId::OriLoopUnrolling, ctx, &func).loops
 }
 
@@ -1618,7 +1680,7 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         .filter(|r| r.observed.is_some() && r.cicc_o0)
         .collect();
     for (label, rows) in [
-        ("loops of functions ptxas did not inline", &own),
+        ("loops of a function's own code (not a callee's)", &own),
         ("on nvcc -Xcicc -O0 PTX (not in the figures above)", &o0),
     ] {
         let (a, nothing) = scores(rows);
@@ -1736,6 +1798,45 @@ mod tests {
         assert_eq!(
             (loops[1].start, loops[1].end, loops[1].markers),
             (0x60, 0x80, 8)
+        );
+    }
+
+    #[test]
+    fn atomic_spin_loops_are_not_source_loops() {
+        // A source loop (0x10..0xa0, line 5 loads, line 6 a generic
+        // `atom.add.f64`) whose atomic ptxas dispatched on the address
+        // space, with a compare-and-swap spin loop for shared memory
+        // (0x50..0x70): the source loop is the innermost one, and the
+        // atomic's line places it but gives no factor (0 bytes).
+        let at = |addr: u64, opcode: &str, line: u32, target: Option<u64>| SassInst {
+            addr,
+            opcode: opcode.into(),
+            target,
+            line: Some(("k.cu".to_string(), line)),
+        };
+        let insts = vec![
+            at(0x10, "LD.E.64", 5, None),
+            at(0x20, "QSPC.E.G", 6, None),
+            at(0x30, "REDG.E.ADD.F64.RN.STRONG.GPU", 6, None),
+            at(0x40, "QSPC.E.S", 6, None),
+            at(0x50, "LDS.64", 6, None),
+            at(0x60, "ATOMS.CAST.SPIN.64", 6, None),
+            at(0x70, "BRA", 6, Some(0x50)),
+            at(0x80, "LD.E.64", 6, None),
+            at(0x90, "ST.E.64", 6, None),
+            at(0xa0, "BRA", 5, Some(0x10)),
+        ];
+        let loops = sass_loops(&insts);
+        assert_eq!(loops.len(), 1);
+        assert_eq!((loops[0].start, loops[0].end), (0x10, 0xa0));
+        assert_eq!(loops[0].lines[&("k.cu".to_string(), 5)], 8);
+        assert_eq!(loops[0].lines[&("k.cu".to_string(), 6)], 0);
+        // Matched by its lines, not unrolled (the atomic's 5 copies in the
+        // code do not count as a factor).
+        let ptx = ptx_lines(&[(5, 8), (6, 8)]);
+        assert_eq!(
+            match_by_lines(&[&ptx], &loops, &insts),
+            vec![Ok((Kindish::None, false))]
         );
     }
 

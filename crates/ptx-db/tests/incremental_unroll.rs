@@ -42,7 +42,7 @@ $L__BB0_1:
 	mad.lo.s32 %r2, %r2, 3, %r3;
 	xor.b32 %r2, %r2, %r1;
 	add.s32 %r3, %r3, 1;
-	setp.lt.s32 %p1, %r3, %r5;
+	setp.lt.s32 %p1, %r3, 100;
 	@%p1 bra $L__BB0_1;
 $L__BB0_3:
 	st.global.u32 [%rd2], %r2;
@@ -103,7 +103,7 @@ fn setup() -> (RootDatabase, EventLog, SourceFile) {
     assert_eq!(
         summaries,
         [
-            "unrolled x4: unknown trip count, UnrollUnknownCount=4",
+            "unrolled x4: trip count 100: x4, 25 loop trips",
             "fully unrolled (x8): trip count 8, 200 / 8 > cost 4 (UnrollFullInstLimit)"
         ]
     );
@@ -130,7 +130,8 @@ fn a_budget_that_decides_the_same_reruns_phase_22_only_where_there_are_loops() {
 #[test]
 fn a_budget_that_changes_a_decision_reruns_the_phases_after_it_in_that_function() {
     let (mut db, log, file) = setup();
-    // 4 x 5 > 12: `a` is unrolled x2 instead; `b`'s full unroll does not
+    // 4 x 5 > 12: `a` is unrolled x2 instead (the budget halves the factor
+    // of a loop of known trip count, 100 here); `b`'s full unroll does not
     // depend on the budget (its output is equal: backdated).
     db.set_knob("UnrollBudget", KnobValue::Int(12)).unwrap();
     check_rebuild(
@@ -152,7 +153,7 @@ fn a_budget_that_changes_a_decision_reruns_the_phases_after_it_in_that_function(
     };
     assert_eq!(
         phase_22(&loops[0]).as_deref().unwrap_or(""),
-        "unrolled x2: unknown trip count, UnrollUnknownCount=4"
+        "unrolled x2: trip count 100: x2, 50 loop trips"
     );
 }
 

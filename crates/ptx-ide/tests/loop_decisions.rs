@@ -121,7 +121,7 @@ fn lens_hover_and_nounroll_action() {
 
     // The knobs setting changes the decision live.
     host.set_file_text(path, TEXT);
-    host.set_knob("UnrollBudget", "8").unwrap();
+    host.set_knob("LoopUnrollFactor", "1").unwrap();
     let titles = lenses(&host, path);
     assert!(
         titles

@@ -68,7 +68,7 @@ fn json_is_versioned_and_a_knob_changes_the_decision() {
         "--format",
         "json",
         "--knob",
-        "UnrollBudget=8",
+        "LoopUnrollFactor=1",
         "--knob",
         "disable-LoopUnrollPass=true",
     ]);

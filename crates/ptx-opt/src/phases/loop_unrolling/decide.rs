@@ -74,6 +74,43 @@ pub struct BodyInfo {
     pub indirect: bool,
     /// A warp-synchronous instruction ([`OpFlags::CONVERGENT`]).
     pub convergent: bool,
+    /// A `call`, or an instruction ptxas implements by calling a
+    /// subroutine of its own (64-bit integer division, `sqrt`/`rcp` of
+    /// `f64`): ptxas 13.0.88 leaves such a loop rolled (measured).
+    pub subroutine: bool,
+    /// Loads from global, local or generic memory (`ld.global.nc`
+    /// included): what ptxas counts where the seed reads `tex_count` in
+    /// step K2 (measured, see the module documentation of [`super`]).
+    pub global_loads: i64,
+    /// Loads from shared memory: what ptxas counts in step K1's texture
+    /// budget (measured).
+    pub shared_loads: i64,
+    /// 64-bit `add`s that form an address from a `mul.wide` or `shl`
+    /// result and feed only memory addresses: ptxas folds each pair into
+    /// one `IMAD.WIDE`/`LEA` before phase 22.
+    pub folded_addresses: i64,
+}
+
+impl BodyInfo {
+    /// Step K2's `tex_count`: texture instructions and the loads ptxas
+    /// counts with them.
+    pub fn k2_count(&self) -> i64 {
+        self.tex_count + self.global_loads
+    }
+
+    /// Step K1's `tex_inst`: texture instructions and shared loads.
+    pub fn k1_count(&self) -> i64 {
+        self.tex_count + self.shared_loads
+    }
+
+    /// What ptxas's own body count adds to the PTX instruction count: each
+    /// load of global, local, generic or shared memory counts twice, less
+    /// one for the loop (none without loads), and an address `add` folded
+    /// into the `mul.wide`/`shl` before it counts nothing.
+    pub fn ptxas_adjustment(&self) -> i64 {
+        let loads = self.global_loads + self.shared_loads;
+        loads - i64::from(loads > 0) - self.folded_addresses
+    }
 }
 
 /// The induction variable as the transform needs it.
@@ -216,13 +253,17 @@ pub fn scan_body(func: &Function, forest: &LoopForest, id: LoopId) -> BodyInfo {
         for &i in &func.blocks[b].insts {
             let inst = &func.insts[i];
             let info_op = &inst.opcode.info;
-            info.body_size += 1;
+            match ptxas_count(inst) {
+                Some(n) => info.body_size += n,
+                None => info.subroutine = true,
+            }
             let name = inst.opcode.name.as_str();
             if TEX_OPS.contains(&name) {
                 info.tex_count += 1;
             }
             if info_op.flags.contains(OpFlags::CALL) {
                 info.call_weight += 9;
+                info.subroutine = true;
             }
             if info_op.flags.contains(OpFlags::CONVERGENT) {
                 info.convergent = true;
@@ -240,6 +281,13 @@ pub fn scan_body(func: &Function, forest: &LoopForest, id: LoopId) -> BodyInfo {
             }
             if is_load {
                 info.load_count += 1;
+                match info_op.space {
+                    Some(Space::Global) | Some(Space::Local) | Some(Space::Generic) | None => {
+                        info.global_loads += 1
+                    }
+                    Some(Space::Shared) => info.shared_loads += 1,
+                    Some(Space::Const) | Some(Space::Param) => {}
+                }
                 // A constant-bank load whose address the IV computes folds
                 // into an immediate address once the loop is unrolled.
                 if matches!(info_op.space, Some(Space::Const) | Some(Space::Param))
@@ -271,7 +319,135 @@ pub fn scan_body(func: &Function, forest: &LoopForest, id: LoopId) -> BodyInfo {
             }
         }
     }
+    info.folded_addresses = folded_addresses(func, l);
     info
+}
+
+/// How many instructions a PTX instruction counts as in ptxas's body size
+/// (`None`: ptxas calls a subroutine for it). ptxas expands division,
+/// remainder, square root and reciprocal, and the approximate math
+/// functions without `.ftz` (their denormal scaling), before phase 22.
+/// Measured on ptxas 13.0.88: in a loop of one global load and a chain of
+/// `fma` (unrolled by 4 up to 48 instructions), the instruction added once
+/// moves the largest body still unrolled down by its count less one.
+fn ptxas_count(inst: &ptx_ir::ir::Inst) -> Option<i64> {
+    let info = &inst.opcode.info;
+    let m = |s: &str| inst.opcode.has_modifier(s);
+    let Some(ty) = info.types.last() else {
+        return Some(1);
+    };
+    let (float, bits, signed) = (ty.is_float(), ty.bits(), ty.is_signed());
+    let ftz = m(".ftz");
+    let n = match info.family {
+        FamilyId::Div | FamilyId::Rem if !float && bits == 64 => return None,
+        // 32-bit integer division and remainder; an immediate divisor
+        // (even a power of two: ptxas has not reduced it yet) saves the
+        // divisor's own conversion.
+        FamilyId::Div | FamilyId::Rem if !float => {
+            let n = match (info.family == FamilyId::Div, signed) {
+                (true, true) => 27,
+                (true, false) => 21,
+                (false, true) => 24,
+                (false, false) => 19,
+            };
+            let immediate = matches!(inst.operands.get(2), Some(Operand::Imm(_)));
+            n - if !immediate {
+                0
+            } else if signed {
+                3
+            } else {
+                2
+            }
+        }
+        FamilyId::Div if bits == 64 => 40,
+        FamilyId::Sqrt | FamilyId::Rcp | FamilyId::Rsqrt if bits == 64 => return None,
+        FamilyId::Div if m(".approx") => 7,
+        FamilyId::Div if m(".full") => {
+            if ftz {
+                8
+            } else {
+                12
+            }
+        }
+        FamilyId::Div => {
+            if ftz {
+                20
+            } else {
+                10
+            }
+        }
+        FamilyId::Sqrt if !m(".approx") => {
+            if ftz {
+                36
+            } else {
+                34
+            }
+        }
+        FamilyId::Rcp if !m(".approx") => 26,
+        FamilyId::Rcp if !ftz => 7,
+        FamilyId::Sqrt | FamilyId::Rcp | FamilyId::Rsqrt | FamilyId::Ex2 | FamilyId::Lg2
+            if !ftz =>
+        {
+            6
+        }
+        _ => 1,
+    };
+    Some(n)
+}
+
+/// The 64-bit `add`s of the loop whose result only memory instructions of
+/// the loop read, as their address, and one of whose operands a `mul.wide`
+/// or `shl` of the loop computes (see [`BodyInfo::folded_addresses`]).
+fn folded_addresses(func: &Function, l: &ptx_analysis::loops::Loop) -> i64 {
+    let insts = || {
+        l.blocks
+            .iter()
+            .flat_map(|&b| func.blocks[b].insts.iter().copied())
+    };
+    let mut scaled: FxHashSet<RegId> = FxHashSet::default();
+    let mut uses: rustc_hash::FxHashMap<RegId, (u32, u32)> = Default::default();
+    for i in insts() {
+        let inst = &func.insts[i];
+        let info = &inst.opcode.info;
+        let wide = info.family == FamilyId::Mul && inst.opcode.has_modifier(".wide");
+        if wide || info.family == FamilyId::Shl {
+            if let Some(d) = inst.operands.first().and_then(Operand::as_reg) {
+                scaled.insert(d);
+            }
+        }
+        visit_defs_and_uses(inst, |access, r| {
+            if access == Access::Use {
+                uses.entry(r).or_default().0 += 1;
+            }
+        });
+        if info.flags.loads() || info.flags.stores() || info.flags.is_atomic() {
+            for op in &inst.operands {
+                if let Operand::Address(a) = op {
+                    if let ptx_ir::ir::AddressBase::Reg(r) = a.base {
+                        uses.entry(r).or_default().1 += 1;
+                    }
+                }
+            }
+        }
+    }
+    insts()
+        .filter(|&i| {
+            let inst = &func.insts[i];
+            let info = &inst.opcode.info;
+            if info.family != FamilyId::Add || info.types.last().is_none_or(|t| t.bits() != 64) {
+                return false;
+            }
+            let Some(d) = inst.operands.first().and_then(Operand::as_reg) else {
+                return false;
+            };
+            let from_scaled = inst.guard.is_none()
+                && inst.operands[1..]
+                    .iter()
+                    .any(|op| op.as_reg().is_some_and(|r| scaled.contains(&r)));
+            let (all, address) = uses.get(&d).copied().unwrap_or_default();
+            from_scaled && address > 0 && all == address
+        })
+        .count() as i64
 }
 
 /// Which rejection code a failed or partial IV analysis maps to (steps M
@@ -386,6 +562,12 @@ pub fn decide(cx: &LoopCtx) -> Decision {
     if body.tex_count > 0 {
         facts.push(("texture count", body.tex_count.to_string()));
     }
+    if body.global_loads > 0 {
+        facts.push(("global loads", body.global_loads.to_string()));
+    }
+    if body.shared_loads > 0 {
+        facts.push(("shared loads", body.shared_loads.to_string()));
+    }
     if body.foldable_ldc > 0 {
         facts.push(("foldable constant loads", body.foldable_ldc.to_string()));
     }
@@ -402,6 +584,12 @@ pub fn decide(cx: &LoopCtx) -> Decision {
             "the loop exits other than at its latch (a `break`): not a candidate".into(),
         );
     }
+    if body.subroutine && !force {
+        return skip(
+            facts,
+            "the loop calls a subroutine (a `call`, 64-bit integer division, `sqrt` or `rcp` of `f64`): ptxas leaves it rolled".into(),
+        );
+    }
     if body.indirect {
         return reject(
             facts,
@@ -413,7 +601,8 @@ pub fn decide(cx: &LoopCtx) -> Decision {
     // Step G: the budget.
     let penalty = (k.nounroll_scale * body.inner_nounroll as f64) as i64;
     let remaining =
-        body.call_weight + body.body_size - body.foldable_ldc - body.killed_defs - penalty;
+        body.call_weight + body.body_size - body.foldable_ldc - body.killed_defs - penalty
+            + body.ptxas_adjustment();
     let remaining = remaining.max(1);
     facts.push(("unroll cost", remaining.to_string()));
 
@@ -507,7 +696,9 @@ pub fn decide(cx: &LoopCtx) -> Decision {
         );
     }
     // Budget loop: halve the factor until the copies fit UnrollBudget.
-    if !full_ok && !force {
+    // Only for a known trip count: ptxas 13.0.88 unrolls a loop of
+    // unknown trip count and cost 48 by 4 (192 > 140).
+    if !full_ok && !force && known.is_some() {
         while factor >= 2 && factor * remaining > k.budget {
             factor /= 2;
         }
@@ -749,7 +940,10 @@ fn unknown_factor(k: &Knobs, body: &BodyInfo, remaining: i64, innermost: bool) -
     let tex_budget = tex_budget(k, body);
     // No profile: no loop is "hot" (see the module documentation), so the
     // tex-dominated hot multi-block case (factor 2) never applies.
-    let mut factor = if body.tex_count > 0 && remaining <= 49 {
+    // K2's `remaining <= 49` is `< 49` with ptxas's count as
+    // `BodyInfo::ptxas_adjustment` makes it (measured: a loop of one global
+    // load is unrolled up to 48 PTX instructions, not at 49).
+    let mut factor = if body.k2_count() > 0 && remaining < 49 {
         k.unknown_count
     } else if tex_budget <= remaining {
         0
@@ -768,7 +962,7 @@ fn tex_budget(k: &Knobs, body: &BodyInfo) -> i64 {
     if k.num_inst_tex != 0 {
         k.num_inst_tex
     } else {
-        (5 * body.tex_count + 22).min(100)
+        (5 * body.k1_count() + 22).min(100)
     }
 }
 
@@ -831,4 +1025,73 @@ fn iv_of(func: &Function, v: &InductionVar) -> Option<Iv> {
 
 fn describe(func: &Function, iv: &InductionVar) -> String {
     ptx_analysis::trip_count::describe_iv(func, iv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn function(body: &str) -> Function {
+        let text = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n\
+             .visible .entry k(.param .u64 k_in, .param .u32 k_n)\n{{\n\
+             .reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n.reg .f32 %f<8>;\n\
+             .reg .f64 %fd<4>;\n\
+             ld.param.u64 %rd1, [k_in];\nld.param.u32 %r1, [k_n];\nmov.u32 %r2, 0;\n\
+             L1:\n{body}\tadd.s32 %r2, %r2, 1;\n\tsetp.lt.u32 %p1, %r2, %r1;\n\t@%p1 bra L1;\n\
+             \tret;\n}}\n"
+        );
+        let (module, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&text));
+        assert!(errors.is_empty(), "{errors:?}");
+        module.functions.into_iter().next().unwrap()
+    }
+
+    fn scan(body: &str) -> BodyInfo {
+        let f = function(body);
+        let cfg = ptx_analysis::cfg(&f);
+        let forest = ptx_analysis::loops(&cfg, &ptx_analysis::dominators(&cfg));
+        let id = forest.innermost_loops()[0];
+        scan_body(&f, &forest, id)
+    }
+
+    #[test]
+    fn loads_count_as_ptxas_counts_them() {
+        // One global load through a scaled index: the mul.wide/add pair
+        // folds, the load counts twice less one for the loop.
+        let b = scan(
+            "\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+             \tld.global.f32 %f1, [%rd3];\n\tld.shared.f32 %f2, [%r3];\n\
+             \tst.global.f32 [%rd3], %f2;\n",
+        );
+        assert_eq!(
+            (b.global_loads, b.shared_loads, b.folded_addresses),
+            (1, 1, 1)
+        );
+        assert_eq!(b.body_size, 8);
+        assert_eq!(b.ptxas_adjustment(), 0);
+        assert_eq!((b.k2_count(), b.k1_count()), (1, 1));
+        // An address read by something else does not fold.
+        let b = scan(
+            "\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+             \tld.global.f32 %f1, [%rd3];\n\tst.global.u64 [%rd1], %rd3;\n",
+        );
+        assert_eq!(b.folded_addresses, 0);
+    }
+
+    #[test]
+    fn expanded_instructions_count_as_what_ptxas_makes_of_them() {
+        let size = |inst: &str| scan(&format!("\t{inst}\n")).body_size - 3;
+        assert_eq!(size("rem.s32 %r3, %r2, %r1;"), 24);
+        assert_eq!(size("rem.s32 %r3, %r2, 7;"), 21);
+        assert_eq!(size("div.u32 %r3, %r2, %r1;"), 21);
+        assert_eq!(size("div.rn.f32 %f1, %f2, %f3;"), 10);
+        assert_eq!(size("sqrt.rn.f32 %f1, %f2;"), 34);
+        assert_eq!(size("ex2.approx.f32 %f1, %f2;"), 6);
+        assert_eq!(size("ex2.approx.ftz.f32 %f1, %f2;"), 1);
+        assert_eq!(size("div.rn.f64 %fd1, %fd2, %fd3;"), 40);
+        assert_eq!(size("add.f32 %f1, %f2, %f3;"), 1);
+        assert!(scan("\tdiv.s64 %rd4, %rd2, %rd3;\n").subroutine);
+        assert!(scan("\tsqrt.rn.f64 %fd1, %fd2;\n").subroutine);
+        assert!(!scan("\tsqrt.rn.f32 %f1, %f2;\n").subroutine);
+    }
 }

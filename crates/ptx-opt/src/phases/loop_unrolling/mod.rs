@@ -68,7 +68,12 @@
 //!   register written twice in a block with no read between; inner nounroll
 //!   blocks are the blocks of inner loops whose header has the pragma. A
 //!   loop leaving other than at its latch (`has_cross_edges`) is skipped
-//!   (no code, as the seed).
+//!   (no code, as the seed). `body_size` is ptxas's count, not PTX's
+//!   (measured, see "The body as ptxas counts it" below); a loop that calls
+//!   a subroutine is skipped too (no code): ptxas 13.0.88 leaves loops with
+//!   a `call` of a `.func`, a 64-bit integer division or remainder, or an
+//!   `f64` `sqrt`/`rcp` (which it implements by calls to routines of its
+//!   own) rolled at every size.
 //! - **Step H.** The `N` of `-N-`/`+N+` is the header's index in the layout
 //!   of the function phase 22 receives (`ptxopt explain` prints it as
 //!   `block`). A skipped loop reports no code.
@@ -90,9 +95,13 @@
 //!   innermost loop of unknown trip count by 2 and leaves those of cost 35
 //!   and 59 rolled); multi-block bodies need
 //!   `LoopUnrollUnknownMultiBlock` (off by default) and trip counts that are
-//!   not constant need `UnrollVariableBounds` (code 12 otherwise). Then the
-//!   budget loop halves the factor until `factor * cost <= UnrollBudget`;
-//!   nothing left: code 12 (known count) or 24.
+//!   not constant need `UnrollVariableBounds` (code 12 otherwise). K2's
+//!   `tex_count` and K1's `tex_inst` are not texture instructions alone:
+//!   see below. For a known trip count the budget loop then halves the
+//!   factor until `factor * cost <= UnrollBudget` (code 12 when nothing is
+//!   left); a loop of unknown trip count keeps its factor (ptxas unrolls
+//!   one of cost 48 by 4, 192 > 140). Step P's catch-all, code 24, is a
+//!   factor under 2 after step L (`LoopUnrollFactor=1`).
 //! - **Step M.** AnalyzeIV gives up on a latch predicate with the negate
 //!   bit (the seed's `word1 & 1` checks): a latch ending `@!p bra` (or
 //!   reading a `not.pred`, which phase 15 folds into `@!p`) is refused with
@@ -123,17 +132,53 @@
 //!   `DisablePartialUnrollOverflowCheck`); the runtime check's own constant
 //!   must always fit, whatever the knob says.
 //!
+//! # The body as ptxas counts it (measured)
+//!
+//! The seed's counts are of Ori instructions after ptxas's lowering, which
+//! expands some PTX instructions and folds others. They were measured on
+//! ptxas 13.0.88 (sm_90) by bisection: a loop of unknown trip count, an
+//! `add`/`setp`/`bra` latch and a chain of `k` dependent `fma`s, with one
+//! instruction of each kind under test, assembled for every `k`; the
+//! largest body still unrolled by 4 (counted in the SASS) gives the
+//! threshold, and an instruction that lowers the largest body by `n - 1`
+//! counts as `n`.
+//!
+//! | body | largest body unrolled by 4 (PTX instructions) |
+//! |---|---|
+//! | no load | 21 (cost < 22: K3 with the budget of 22) |
+//! | 1, 2, 4, 8, 12, 16 global loads | 48, 47, 45, 41, 37, none at 35 (cost = body + loads - 1 < 49: K2) |
+//! | one generic or local load, `ld.global.nc` | 48 (as global) |
+//! | 1, 2, 4, 8 shared loads | 26, 30, 38, 54 (cost = body + loads - 1 < 22 + 5 x loads: K3) |
+//! | stores, atomics, `red` | do not count |
+//! | `mul.wide` or `cvt`+`shl` and the `add.s64` of an address | one less (`IMAD.WIDE`/`LEA`) |
+//!
+//! So ptxas's `tex_count` (K2) counts loads of global, local and generic
+//! memory (`BodyInfo::global_loads`) and `tex_inst` (K1) shared loads, each
+//! load counts twice in the body less one for the loop, and K2's bound is
+//! `< 49`. Instructions ptxas expands count as (`decide::ptxas_count`):
+//! `div`/`rem` `.s32` 27/24 (24/21 by an immediate), `.u32` 21/19 (19/17);
+//! `div.rn.f32` 10 (`.ftz` 20), `div.full.f32` 12 (8), `div.approx.f32` 7,
+//! `sqrt.rn.f32` 34 (36), `rcp.rn.f32` 26, `div.rn.f64` 40, and the
+//! approximate `sqrt`, `rsqrt`, `rcp`, `ex2`, `lg2` without `.ftz` 6-7
+//! (their denormal scaling; with `.ftz` 1).
+//!
 //! # Calibration against ptxas
 //!
 //! `cargo xtask unroll-fidelity` compares these decisions with the SASS
 //! ptxas 13.0.88 makes of nvcc -O3 PTX (`test-data/cuda`) and the corpus.
 //! One reading of the seed was chosen by it: K4's factor 2 applies to
-//! loops that are not innermost only (above). The seed's numbers are kept
-//! as they are; in particular the texture budget 22 leaves two innermost
-//! loops of cost 22 and 25 (PTX instructions) rolled that ptxas unrolls by
-//! 4 -- Ori counts instructions after ptxas's own early phases, which PTX
-//! cannot reproduce exactly, and two loops do not tell an offset in the
-//! count from a different threshold, so neither was changed.
+//! loops that are not innermost only (above). The measured body count
+//! above brought the two loops of PTX cost 22 and 25 that ptxas unrolls by
+//! 4 (global loads: K2) into agreement, and left every other row as it
+//! was (table in `docs/loop-unrolling.md`).
+//!
+//! Not modelled: ptxas 13.0.88 ignores `.pragma "nounroll"` on some loops
+//! of the dealii module (the constant-trip-count loops of
+//! `HelmholtzOperator::operator()`, fully unrolled in the SASS): there the
+//! pragma sits alone between the header's label and a `$L__tmp` label of
+//! clang's, and moving that label before the pragma, or deleting it, makes
+//! ptxas honour it; small kernels with the same lines keep the pragma, so
+//! the rule is not known.
 
 pub mod decide;
 pub mod transform;
