@@ -1541,7 +1541,14 @@ fn flatten(
                         function: f.sig.name.clone(),
                         header: first,
                         insts,
-                        line: first.and_then(|i| f.insts[i].loc().map(|l| l.line)),
+                        // The first line in the loop (a header holding only
+                        // `.pragma "nounroll"` before a label has none).
+                        line: f
+                            .layout
+                            .iter()
+                            .filter(|b| lp.blocks.contains(b))
+                            .flat_map(|&b| &f.blocks[b].insts)
+                            .find_map(|&i| f.insts[i].loc().map(|l| l.line)),
                         bytes,
                         lines,
                     });
