@@ -31,6 +31,18 @@
 //!   ([`Facts::unchanged_between`], or the path search
 //!   [`Facts::no_write_on_paths`], at most `path_checks` per run).
 //!
+//! # Copies in a block
+//!
+//! Within the block being walked, an unguarded same-type `mov %d, %s` (in
+//! the input, or made by a merge) makes `%d` name `%s`'s value until either
+//! is written again; a raw `%d` is then keyed as `%s` (and so on through
+//! chains of copies). This is what merges the two loads of `a[i] * a[i]`
+//! in each copy of a loop body that cicc's unroller replicated with the
+//! same registers: their addresses, computed twice, are merged first, and
+//! the second load then reads the first one's address register through
+//! the copy. Sound because the two registers hold one value at the reader,
+//! and the checks below are made on `%s`.
+//!
 //! Commutative opcodes (`add`, `mul`, `and`, `or`, `xor`, `min`, `max`,
 //! `mad`/`fma` in their first two sources, `setp.eq`/`.ne`: the ISA table's
 //! `COMMUTATIVE` flag) sort their first two source keys, so `a + b` and
@@ -220,6 +232,11 @@ struct Engine<'a> {
     readonly_params: FxHashSet<String>,
     /// The head of each block's extended basic block.
     ebb_head: FxHashMap<BlockId, BlockId>,
+    /// In the block being walked: a register (written more than once in
+    /// the function) that holds what another register holds, since an
+    /// unguarded `mov` between them (or a merge that made one) with neither
+    /// written after it. See "Copies in a block" in the module docs.
+    local: FxHashMap<RegId, RegId>,
 }
 
 /// A caller's say over each merge (cicc machine-cse's register-pressure
@@ -293,6 +310,7 @@ fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outc
         canon: FxHashMap::default(),
         readonly_params,
         ebb_head,
+        local: FxHashMap::default(),
     };
     let mut table: FxHashMap<Key, Vec<InstId>> = FxHashMap::default();
     // Removed only after the walk: the facts' positions stay valid.
@@ -306,11 +324,16 @@ fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outc
             .and_then(|d| bloom.get(&d).copied())
             .unwrap_or(0);
         let insts = f.blocks[b].insts.clone();
+        e.local.clear();
         for k in insts {
             if e.cfg.through_moves {
                 e.note_copy(f, k);
             }
-            let Some((key, dk, load)) = e.key_of(f, k) else {
+            let key_of = e.key_of(f, k);
+            // `k`'s writes end the copies they overwrite (its sources were
+            // read above, before them); a copy `k` now is starts one.
+            e.note_local(f, k);
+            let Some((key, dk, load)) = key_of else {
                 continue;
             };
             out.eligible += 1;
@@ -369,6 +392,7 @@ fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outc
                     removals.push((b, k));
                 } else {
                     make_copy(f, k, dk, dl);
+                    e.note_local(f, k);
                     if e.cfg.through_moves
                         && e.stable(f, dk)
                         && e.stable(f, dl)
@@ -388,7 +412,16 @@ fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outc
                     why: w,
                 });
             }
-            if !reads_reg(f, k, dk) {
+            // A leader must not overwrite what its key reads: its own
+            // sources, or the register a copy in the block stands for.
+            let mut raws = Vec::new();
+            if let Some((OpKey::Raw(r), _)) = &key.guard {
+                raws.push(*r);
+            }
+            for s in &key.srcs {
+                collect_raw(s, &mut raws);
+            }
+            if !reads_reg(f, k, dk) && !raws.contains(&dk) {
                 let list = table.entry(key).or_default();
                 if list.len() >= MAX_LEADERS {
                     list.remove(0);
@@ -512,7 +545,49 @@ impl Engine<'_> {
         }
     }
 
+    /// Updates [`Engine::local`] after `k` (unchanged or made a copy):
+    /// entries `k` overwrites go, and an unguarded same-type `mov %d, %s`
+    /// between registers makes `%d` an alias of `%s` (or of what `%s`
+    /// aliases).
+    fn note_local(&mut self, f: &Function, k: InstId) {
+        let inst = &f.insts[k];
+        let mut written = Vec::new();
+        visit_defs_and_uses(inst, |a, r| {
+            if a == Access::Def {
+                written.push(r);
+            }
+        });
+        if self.local.is_empty() && written.is_empty() {
+            return;
+        }
+        self.local
+            .retain(|d, s| !written.contains(d) && !written.contains(s));
+        if inst.opcode.info.family != FamilyId::Mov
+            || inst.guard.is_some()
+            || inst.operands.len() != 2
+        {
+            return;
+        }
+        let (Some(d), Some(s)) = (plain(&inst.operands[0]), plain(&inst.operands[1])) else {
+            return;
+        };
+        if d == s || f.regs[d].ty != f.regs[s].ty || f.regs[d].vector.is_some() {
+            return;
+        }
+        let s = self.local.get(&s).copied().unwrap_or(s);
+        self.local.insert(d, s);
+    }
+
     fn reg_key(&self, f: &Function, r: RegId, at: InstId) -> OpKey {
+        if !self.stable(f, r) {
+            if let Some(&a) = self.local.get(&r) {
+                return self.value_key(f, a, at);
+            }
+        }
+        self.value_key(f, r, at)
+    }
+
+    fn value_key(&self, f: &Function, r: RegId, at: InstId) -> OpKey {
         if self.stable(f, r) {
             if let Some(w) = self.facts.single_writer(r) {
                 if self.facts.dominates(w, at) {
