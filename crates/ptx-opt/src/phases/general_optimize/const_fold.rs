@@ -22,7 +22,15 @@
 //! definition in the function is an unguarded `mov` of an immediate (not a
 //! `.reg` parameter) is known at the start of every block its definition's
 //! block strictly dominates (it holds that value wherever the definition
-//! dominates, loops included). An
+//! dominates, loops included). And in the bundles right after each
+//! unroller (13 and 29), a forward dataflow over the blocks: a register is
+//! known at a block's start when every predecessor leaves it holding one
+//! and the same constant, each block's walk (this folder itself) being the
+//! transfer function, iterated to a fixed point (at most six passes, else
+//! nothing is assumed). This is what folds the copies of a fully unrolled
+//! loop, which step one register (`add %r2, %r2, 1`) in blocks of their
+//! own. Only run where some register written more than once is set by a
+//! `mov` of an immediate somewhere. An
 //! instruction whose sources are all immediates or known registers becomes
 //! `mov` of its result, computed by `ptx-sem`, the functions the emulator
 //! executes, so the folded value is bit for bit the emulated one:
@@ -66,8 +74,9 @@
 //! kernel's report does not repeat them six times; a bundle phase that
 //! folds nothing (and, for 13, misses nothing) reports no counters.
 //!
-//! Values defined in another block are not known (no remark: that is most
-//! of the code); nor are special registers, symbols and vector elements.
+//! Other values defined in another block are not known (no remark: that is
+//! most of the code); nor are special registers, symbols and vector
+//! elements.
 //!
 //! # Adapted from Ori to PTX
 //!
@@ -76,11 +85,13 @@
 //! semantics are the emulator's (`ptx-sem`), and a fold is proved by the
 //! differential run of every pass filetest.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
-use ptx_ir::ir::{Function, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegClass, RegId};
+use ptx_ir::ir::{
+    BlockId, Function, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegClass, RegId,
+};
 use ptx_isa::{FamilyId as F, OpFlags, Rnd, Ty};
 use ptx_sem::cvt::{cvt, CvtSpec};
 use ptx_sem::fops::{compare, farity, feval, harity, heval, FMods};
@@ -127,7 +138,8 @@ enum Eval {
 /// a `.reg` parameter): the register, its bits, the defining block. Such a
 /// register holds that value wherever its definition dominates.
 fn global_constants(func: &Function) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
-    let mut writers: HashMap<RegId, (u32, Option<(InstId, ptx_ir::ir::BlockId)>)> = HashMap::new();
+    let mut writers: HashMap<RegId, (u32, Option<(InstId, ptx_ir::ir::BlockId)>)> =
+        HashMap::default();
     for &b in &func.layout {
         if !func.has_block(b) {
             continue;
@@ -142,7 +154,7 @@ fn global_constants(func: &Function) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
             });
         }
     }
-    let (empty_known, empty_guarded) = (HashMap::new(), HashSet::new());
+    let (empty_known, empty_guarded) = (HashMap::default(), HashSet::default());
     let mut out = Vec::new();
     for (r, (n, at)) in writers {
         let (1, Some((i, b))) = (n, at) else { continue };
@@ -171,8 +183,8 @@ fn global_constants(func: &Function) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut folds: Vec<(InstId, Kind, Vec<Inst>)> = Vec::new();
     let mut missed: Vec<(InstId, &'static str, String)> = Vec::new();
-    let mut known: HashMap<RegId, u64> = HashMap::new();
-    let mut guarded: HashSet<RegId> = HashSet::new();
+    let mut known: HashMap<RegId, u64> = HashMap::default();
+    let mut guarded: HashSet<RegId> = HashSet::default();
     let global = global_constants(input);
     let dom = if global.is_empty() {
         None
@@ -181,13 +193,25 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         // (before this step) often made for this same version.
         Some(crate::phases::version_cache::facts(input))
     };
+    // The dataflow across blocks runs in the bundles right after each
+    // unroller (cicc's before 13, ptxas's phase 22 before 29), where the
+    // copies of a body hold the constants it finds.
+    let entries = if matches!(id, PhaseId::GeneralOptimizeEarly | PhaseId::GeneralOptimize) {
+        block_entry_constants(input)
+    } else {
+        HashMap::default()
+    };
     for &b in &input.layout {
         if !input.has_block(b) {
             continue;
         }
-        let block = &input.blocks[b];
         known.clear();
         guarded.clear();
+        // Registers every predecessor leaves with one constant (the
+        // dataflow of `block_entry_constants`).
+        if let Some(e) = entries.get(&b) {
+            known.extend(e.iter().map(|(&r, &v)| (r, v)));
+        }
         // Registers set once, to a constant, in a block that dominates
         // this one (cross-block constant propagation).
         if let Some(dom) = dom.as_ref().map(|f| f.dom()) {
@@ -197,80 +221,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
                 }
             }
         }
-        for &iid in &block.insts {
-            if !input.has_inst(iid) {
-                continue;
-            }
-            let inst = &input.insts[iid];
-            let mut srcs = Srcs::new(&known, &guarded);
-            let eval = evaluate(input, inst, &mut srcs);
-            let guarded_miss = srcs.guarded_only();
-            // What the instruction leaves in the registers it writes.
-            let mut defs = Vec::new();
-            visit_defs_and_uses(inst, |a, r| {
-                if a == Access::Def {
-                    defs.push(r)
-                }
-            });
-            for r in &defs {
-                known.remove(r);
-                guarded.remove(r);
-            }
-            match eval {
-                Eval::Fold(kind, emits) if inst.guard.is_none() => {
-                    let mut new = Vec::new();
-                    for e in &emits {
-                        match make_mov(input, e) {
-                            Some(i) => new.push(i),
-                            None => break,
-                        }
-                    }
-                    if new.len() != emits.len() {
-                        continue;
-                    }
-                    for e in &emits {
-                        if let Some((r, v)) = emit_value(input, e, &known) {
-                            known.insert(r, v);
-                        }
-                    }
-                    folds.push((iid, kind, new));
-                }
-                Eval::Fold(..) => {
-                    let g = inst
-                        .guard
-                        .map(|g| input.regs[g.reg].name.clone())
-                        .unwrap_or_default();
-                    missed.push((
-                        iid,
-                        "guarded",
-                        format!(
-                            "not folded: `{}` has constant sources but is guarded by {g} (its result is a may-def)",
-                            inst.opcode.text()
-                        ),
-                    ));
-                }
-                Eval::Track(r, v) if inst.guard.is_none() => {
-                    known.insert(r, v);
-                }
-                Eval::Track(r, _) => {
-                    guarded.insert(r);
-                }
-                Eval::Missed(name, why) => missed.push((iid, name, why)),
-                Eval::Nothing => {
-                    if let Some(r) = guarded_miss {
-                        missed.push((
-                            iid,
-                            "guarded-source",
-                            format!(
-                                "not folded: `{}` reads {}, whose definition in this block is a guarded `mov`",
-                                inst.opcode.text(),
-                                input.regs[r].name
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
+        walk_block(input, b, &mut known, &mut guarded, &mut folds, &mut missed);
     }
 
     // The bundle runs six times per kernel: what was left is said once,
@@ -374,6 +325,184 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         loops: Vec::new(),
         remarks,
         stats,
+    }
+}
+
+/// The most passes of [`block_entry_constants`] over the blocks.
+const MAX_PASSES: usize = 6;
+
+/// Per block, the registers that every predecessor leaves holding one and
+/// the same constant: a forward dataflow over the blocks with this module's
+/// own walk as the transfer function (so a value folded in one block is
+/// known in the next), optimistic across back edges until they are
+/// computed, iterated to a fixed point. Empty when no fixed point is
+/// reached within [`MAX_PASSES`] (nothing is assumed then).
+fn block_entry_constants(input: &Function) -> HashMap<BlockId, HashMap<RegId, u64>> {
+    let blocks: Vec<BlockId> = input
+        .layout
+        .iter()
+        .copied()
+        .filter(|&b| input.has_block(b))
+        .collect();
+    let Some(&entry_block) = blocks.first() else {
+        return HashMap::default();
+    };
+    // Constants reach other blocks through registers written more than
+    // once (those written once are `global_constants`), set somewhere by a
+    // `mov` of an immediate; without one there is nothing to find.
+    let mut writes: HashMap<RegId, (u32, bool)> = HashMap::default();
+    for &b in &blocks {
+        for &i in &input.blocks[b].insts {
+            let inst = &input.insts[i];
+            let imm = inst.guard.is_none()
+                && inst.opcode.info.family == F::Mov
+                && matches!(inst.operands.get(1), Some(Operand::Imm(_)));
+            visit_defs_and_uses(inst, |a, r| {
+                if a == Access::Def {
+                    let e = writes.entry(r).or_default();
+                    e.0 += 1;
+                    e.1 |= imm;
+                }
+            });
+        }
+    }
+    if !writes.values().any(|&(n, imm)| n > 1 && imm) {
+        return HashMap::default();
+    }
+    let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::default();
+    for (b, succs) in input.all_successors().iter() {
+        for &s in succs {
+            preds.entry(s).or_default().push(b);
+        }
+    }
+    let mut exits: HashMap<BlockId, HashMap<RegId, u64>> = HashMap::default();
+    let mut entries: HashMap<BlockId, HashMap<RegId, u64>> = HashMap::default();
+    let (mut folds, mut missed) = (Vec::new(), Vec::new());
+    for _ in 0..MAX_PASSES {
+        let mut changed = false;
+        for &b in &blocks {
+            let entry = if b == entry_block {
+                HashMap::default()
+            } else {
+                let mut computed = preds
+                    .get(&b)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|p| exits.get(p));
+                match computed.next() {
+                    None => HashMap::default(),
+                    Some(first) => {
+                        let mut m = first.clone();
+                        for other in computed {
+                            m.retain(|r, v| other.get(r) == Some(v));
+                        }
+                        m
+                    }
+                }
+            };
+            let mut known = entry.clone();
+            let mut guarded = HashSet::default();
+            folds.clear();
+            missed.clear();
+            walk_block(input, b, &mut known, &mut guarded, &mut folds, &mut missed);
+            entries.insert(b, entry);
+            if exits.get(&b) != Some(&known) {
+                exits.insert(b, known);
+                changed = true;
+            }
+        }
+        if !changed {
+            return entries;
+        }
+    }
+    HashMap::default()
+}
+
+/// Walks block `b` in order from what `known` holds at its start: folds
+/// (recorded in `folds`), misses, and what each instruction leaves in
+/// `known`.
+fn walk_block(
+    input: &Function,
+    b: BlockId,
+    known: &mut HashMap<RegId, u64>,
+    guarded: &mut HashSet<RegId>,
+    folds: &mut Vec<(InstId, Kind, Vec<Inst>)>,
+    missed: &mut Vec<(InstId, &'static str, String)>,
+) {
+    let block = &input.blocks[b];
+    for &iid in &block.insts {
+        if !input.has_inst(iid) {
+            continue;
+        }
+        let inst = &input.insts[iid];
+        let mut srcs = Srcs::new(known, guarded);
+        let eval = evaluate(input, inst, &mut srcs);
+        let guarded_miss = srcs.guarded_only();
+        // What the instruction leaves in the registers it writes.
+        let mut defs = Vec::new();
+        visit_defs_and_uses(inst, |a, r| {
+            if a == Access::Def {
+                defs.push(r)
+            }
+        });
+        for r in &defs {
+            known.remove(r);
+            guarded.remove(r);
+        }
+        match eval {
+            Eval::Fold(kind, emits) if inst.guard.is_none() => {
+                let mut new = Vec::new();
+                for e in &emits {
+                    match make_mov(input, e) {
+                        Some(i) => new.push(i),
+                        None => break,
+                    }
+                }
+                if new.len() != emits.len() {
+                    continue;
+                }
+                for e in &emits {
+                    if let Some((r, v)) = emit_value(input, e, known) {
+                        known.insert(r, v);
+                    }
+                }
+                folds.push((iid, kind, new));
+            }
+            Eval::Fold(..) => {
+                let g = inst
+                    .guard
+                    .map(|g| input.regs[g.reg].name.clone())
+                    .unwrap_or_default();
+                missed.push((
+                    iid,
+                    "guarded",
+                    format!(
+                        "not folded: `{}` has constant sources but is guarded by {g} (its result is a may-def)",
+                        inst.opcode.text()
+                    ),
+                ));
+            }
+            Eval::Track(r, v) if inst.guard.is_none() => {
+                known.insert(r, v);
+            }
+            Eval::Track(r, _) => {
+                guarded.insert(r);
+            }
+            Eval::Missed(name, why) => missed.push((iid, name, why)),
+            Eval::Nothing => {
+                if let Some(r) = guarded_miss {
+                    missed.push((
+                        iid,
+                        "guarded-source",
+                        format!(
+                            "not folded: `{}` reads {}, whose definition in this block is a guarded `mov`",
+                            inst.opcode.text(),
+                            input.regs[r].name
+                        ),
+                    ));
+                }
+            }
+        }
     }
 }
 
@@ -820,7 +949,7 @@ fn emit_value(func: &Function, e: &Emit, known: &HashMap<RegId, u64>) -> Option<
                     component: None,
                 }),
             )?;
-            let empty = HashSet::new();
+            let empty = HashSet::default();
             let mut s = Srcs::new(known, &empty);
             let v = s.get(Some(src), *ty)?;
             Some((*reg, write_bits(v, ty.bits(), ty.is_signed(), rbits)))
