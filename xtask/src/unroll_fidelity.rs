@@ -1322,14 +1322,7 @@ fn ptxas_file_rows(
 /// order up to and including 22 (what ptxas would have done to the code
 /// before it), the cicc phases left out (the PTX is what cicc wrote).
 fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
-    // Reports name the origin of a loop's header: each instruction is its
-    // own origin here, as in `ptxas_view`.
-    let mut own = f.clone();
-    let ids: Vec<ptx_ir::ir::InstId> = own.insts_in_order().map(|(i, _)| i).collect();
-    for i in ids {
-        own.set_origin(i, Some(i));
-    }
-    let func = before_22(ctx, Arc::new(own));
+    let func = before_22(ctx, Arc::new(f.clone()));
     ptx_opt::run_phase(PhaseId::OriLoopUnrolling, ctx, &func).loops
 }
 

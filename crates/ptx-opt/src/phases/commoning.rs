@@ -523,17 +523,10 @@ impl Engine<'_> {
     /// A same-type copy `mov %d, %s` of stable registers makes `%d` a name
     /// of `%s`'s value.
     fn note_copy(&mut self, f: &Function, k: InstId) {
-        let inst = &f.insts[k];
-        if inst.opcode.info.family != FamilyId::Mov
-            || inst.guard.is_some()
-            || inst.operands.len() != 2
-        {
-            return;
-        }
-        let (Some(d), Some(s)) = (plain(&inst.operands[0]), plain(&inst.operands[1])) else {
+        let Some((d, s)) = plain_copy(f, k) else {
             return;
         };
-        if d == s || f.regs[d].ty != f.regs[s].ty || !self.stable(f, d) || !self.stable(f, s) {
+        if !self.stable(f, d) || !self.stable(f, s) {
             return;
         }
         let Some(w) = self.facts.single_writer(s) else {
@@ -562,18 +555,9 @@ impl Engine<'_> {
         }
         self.local
             .retain(|d, s| !written.contains(d) && !written.contains(s));
-        if inst.opcode.info.family != FamilyId::Mov
-            || inst.guard.is_some()
-            || inst.operands.len() != 2
-        {
-            return;
-        }
-        let (Some(d), Some(s)) = (plain(&inst.operands[0]), plain(&inst.operands[1])) else {
+        let Some((d, s)) = plain_copy(f, k).filter(|&(d, _)| f.regs[d].vector.is_none()) else {
             return;
         };
-        if d == s || f.regs[d].ty != f.regs[s].ty || f.regs[d].vector.is_some() {
-            return;
-        }
         let s = self.local.get(&s).copied().unwrap_or(s);
         self.local.insert(d, s);
     }
@@ -855,6 +839,17 @@ fn collect_raw(k: &OpKey, out: &mut Vec<RegId>) {
         OpKey::Addr(b, _) | OpKey::NegPred(b) => collect_raw(b, out),
         _ => {}
     }
+}
+
+/// `k` as an unguarded same-type copy `mov %d, %s` of two registers.
+fn plain_copy(f: &Function, k: InstId) -> Option<(RegId, RegId)> {
+    let inst = &f.insts[k];
+    if inst.opcode.info.family != FamilyId::Mov || inst.guard.is_some() || inst.operands.len() != 2
+    {
+        return None;
+    }
+    let (d, s) = (plain(&inst.operands[0])?, plain(&inst.operands[1])?);
+    (d != s && f.regs[d].ty == f.regs[s].ty).then_some((d, s))
 }
 
 fn plain(op: &Operand) -> Option<RegId> {

@@ -134,30 +134,58 @@ enum Eval {
     Nothing,
 }
 
-/// Registers whose one definition is an unguarded `mov` of an immediate (not
-/// a `.reg` parameter): the register, its bits, the defining block. Such a
-/// register holds that value wherever its definition dominates.
-fn global_constants(func: &Function) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
-    let mut writers: HashMap<RegId, (u32, Option<(InstId, ptx_ir::ir::BlockId)>)> =
-        HashMap::default();
+/// The definitions of one register in the function's blocks.
+struct Writes {
+    count: u32,
+    /// The last one (instruction, block), in layout order.
+    last: (InstId, BlockId),
+    /// Whether one of them is an unguarded `mov` of an immediate.
+    from_imm: bool,
+}
+
+/// Every written register's [`Writes`], in one walk.
+fn writes(func: &Function) -> HashMap<RegId, Writes> {
+    let mut out: HashMap<RegId, Writes> = HashMap::default();
     for &b in &func.layout {
         if !func.has_block(b) {
             continue;
         }
         for &i in &func.blocks[b].insts {
-            visit_defs_and_uses(&func.insts[i], |a, r| {
+            let inst = &func.insts[i];
+            let imm = inst.guard.is_none()
+                && inst.opcode.info.family == F::Mov
+                && matches!(inst.operands.get(1), Some(Operand::Imm(_)));
+            visit_defs_and_uses(inst, |a, r| {
                 if a == Access::Def {
-                    let e = writers.entry(r).or_insert((0, None));
-                    e.0 += 1;
-                    e.1 = Some((i, b));
+                    let e = out.entry(r).or_insert(Writes {
+                        count: 0,
+                        last: (i, b),
+                        from_imm: false,
+                    });
+                    e.count += 1;
+                    e.last = (i, b);
+                    e.from_imm |= imm;
                 }
             });
         }
     }
+    out
+}
+
+/// Registers whose one definition is an unguarded `mov` of an immediate (not
+/// a `.reg` parameter): the register, its bits, the defining block. Such a
+/// register holds that value wherever its definition dominates.
+fn global_constants(
+    func: &Function,
+    writes: &HashMap<RegId, Writes>,
+) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
     let (empty_known, empty_guarded) = (HashMap::default(), HashSet::default());
     let mut out = Vec::new();
-    for (r, (n, at)) in writers {
-        let (1, Some((i, b))) = (n, at) else { continue };
+    for (&r, w) in writes {
+        if w.count != 1 {
+            continue;
+        }
+        let (i, b) = w.last;
         let inst = &func.insts[i];
         if inst.guard.is_some()
             || inst.opcode.info.family != ptx_isa::FamilyId::Mov
@@ -185,7 +213,8 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut missed: Vec<(InstId, &'static str, String)> = Vec::new();
     let mut known: HashMap<RegId, u64> = HashMap::default();
     let mut guarded: HashSet<RegId> = HashSet::default();
-    let global = global_constants(input);
+    let writes = writes(input);
+    let global = global_constants(input, &writes);
     let dom = if global.is_empty() {
         None
     } else {
@@ -197,7 +226,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     // unroller (cicc's before 13, ptxas's phase 22 before 29), where the
     // copies of a body hold the constants it finds.
     let entries = if matches!(id, PhaseId::GeneralOptimizeEarly | PhaseId::GeneralOptimize) {
-        block_entry_constants(input)
+        block_entry_constants(input, &writes)
     } else {
         HashMap::default()
     };
@@ -337,7 +366,10 @@ const MAX_PASSES: usize = 6;
 /// known in the next), optimistic across back edges until they are
 /// computed, iterated to a fixed point. Empty when no fixed point is
 /// reached within [`MAX_PASSES`] (nothing is assumed then).
-fn block_entry_constants(input: &Function) -> HashMap<BlockId, HashMap<RegId, u64>> {
+fn block_entry_constants(
+    input: &Function,
+    writes: &HashMap<RegId, Writes>,
+) -> HashMap<BlockId, HashMap<RegId, u64>> {
     let blocks: Vec<BlockId> = input
         .layout
         .iter()
@@ -350,23 +382,7 @@ fn block_entry_constants(input: &Function) -> HashMap<BlockId, HashMap<RegId, u6
     // Constants reach other blocks through registers written more than
     // once (those written once are `global_constants`), set somewhere by a
     // `mov` of an immediate; without one there is nothing to find.
-    let mut writes: HashMap<RegId, (u32, bool)> = HashMap::default();
-    for &b in &blocks {
-        for &i in &input.blocks[b].insts {
-            let inst = &input.insts[i];
-            let imm = inst.guard.is_none()
-                && inst.opcode.info.family == F::Mov
-                && matches!(inst.operands.get(1), Some(Operand::Imm(_)));
-            visit_defs_and_uses(inst, |a, r| {
-                if a == Access::Def {
-                    let e = writes.entry(r).or_default();
-                    e.0 += 1;
-                    e.1 |= imm;
-                }
-            });
-        }
-    }
-    if !writes.values().any(|&(n, imm)| n > 1 && imm) {
+    if !writes.values().any(|w| w.count > 1 && w.from_imm) {
         return HashMap::default();
     }
     let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::default();

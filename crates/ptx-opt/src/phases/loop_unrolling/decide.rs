@@ -332,6 +332,10 @@ pub fn scan_body(func: &Function, forest: &LoopForest, id: LoopId) -> BodyInfo {
 /// moves the largest body still unrolled down by its count less one.
 fn ptxas_count(inst: &ptx_ir::ir::Inst) -> Option<i64> {
     let info = &inst.opcode.info;
+    use FamilyId::{Div, Ex2, Lg2, Rcp, Rem, Rsqrt, Sqrt};
+    if !matches!(info.family, Div | Rem | Sqrt | Rcp | Rsqrt | Ex2 | Lg2) {
+        return Some(1);
+    }
     let m = |s: &str| inst.opcode.has_modifier(s);
     let Some(ty) = info.types.last() else {
         return Some(1);
