@@ -3,7 +3,8 @@
 //! The register file of the current frame is `regs[slot * 32 + lane]` (every
 //! value zero- or sign-extended to its register's width) with a bit per lane
 //! saying whether the value is defined (`def`). Definedness propagates like
-//! memcheck's: a result computed from an undefined source is undefined, and
+//! memcheck's: a result computed from an undefined source is undefined
+//! (`selp` looks only at the operand it selects), and
 //! only a use that matters is an error (an address, a stored value, a
 //! branch condition or guard, an operand of a warp-wide or barrier
 //! instruction, a call target). So a dead computation on an uninitialized
@@ -1571,10 +1572,19 @@ fn exec(cx: &mut Ctx, w: &mut Warp, op: &Op, active: u32) -> F<()> {
             let av = val(cx, w, *a);
             let bv = val(cx, w, *b);
             let cv = val(cx, w, *c);
-            let def = dm(w, &[*a, *b, *c]);
+            // A lane's result is defined when its condition and the
+            // operand it selects are: `selp r, x, y, p` with `x` written
+            // only under `@p` (what if-conversion leaves) is a defined
+            // value in every lane.
+            let (da, db, dc) = (dm(w, &[*a]), dm(w, &[*b]), dm(w, &[*c]));
             let mut out = [0u64; 32];
+            let mut def = 0u32;
             for l in 0..32 {
-                out[l] = if cv[l] & 1 == 1 { av[l] } else { bv[l] };
+                let take_a = cv[l] & 1 == 1;
+                out[l] = if take_a { av[l] } else { bv[l] };
+                let bit = 1u32 << l;
+                let operand = if take_a { da } else { db };
+                def |= bit & dc & operand;
             }
             write(w, *d, &out, active, def);
         }

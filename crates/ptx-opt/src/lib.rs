@@ -75,6 +75,7 @@ pub fn run_phase(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> P
         PhaseId::LateOriCommoning => phases::late_commoning::run(id, ctx, input),
         PhaseId::OriLoopUnrolling => phases::loop_unrolling::run(ctx, input),
         PhaseId::OriBranchOpt => phases::branch_opt::run(id, ctx, input),
+        PhaseId::OriDoPredication => phases::predication::run(id, ctx, input),
         PhaseId::CiccBlockRemat => phases::block_remat::run(id, ctx, input),
         PhaseId::CiccMachineCse => phases::machine_cse::run(id, ctx, input),
         PhaseId::CiccMachineScheduler => phases::machine_scheduler::run(id, ctx, input),

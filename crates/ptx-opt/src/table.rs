@@ -163,6 +163,7 @@ pub fn status_note(id: PhaseId) -> Option<&'static str> {
         ),
         PhaseId::OriLoopUnrolling => Some("full and partial unrolling, seed steps A-P, rejection codes (ptx_opt::phases::loop_unrolling)"),
         PhaseId::OriBranchOpt => Some("branch simplification (ptx_opt::phases::branch_opt)"),
+        PhaseId::OriDoPredication => Some("if-conversion of short triangles and diamonds into guarded instructions; two guarded copies into selp (ptx_opt::phases::predication)"),
         PhaseId::OriPerformLiveDeadFourth => {
             Some("dead-code elimination, as phase 16 (ptx_opt::phases::live_dead)")
         }
@@ -227,6 +228,7 @@ const fn implemented(id: PhaseId) -> bool {
         PhaseId::OriPerformLiveDeadFirst
             | PhaseId::OriPerformLiveDeadFourth
             | PhaseId::OriBranchOpt
+            | PhaseId::OriDoPredication
             | PhaseId::GvnCse
             | PhaseId::LateOriCommoning
             | PhaseId::OriReassociateAndCommon

@@ -32,6 +32,7 @@ pub mod machine_pipeliner;
 pub mod machine_scheduler;
 pub mod modulo;
 pub mod pipelining;
+pub mod predication;
 pub mod reassociate;
 pub mod strength_reduce;
 pub mod texture_group_merge;

@@ -1,0 +1,912 @@
+//! Phase 63, OriDoPredication: if-conversion. A short conditional branch
+//! around one or two short blocks becomes predicated instructions, and the
+//! two guarded copies of a diamond that write one register become `selp`.
+//!
+//! Seed `001_3e9d45dd172cfaf4.txt`, "Phase 63: OriDoPredication" ("converts
+//! branches to predicated instructions; previously mutually-exclusive code
+//! becomes linear") and the placement it gives: after OriLoopFusion (59,
+//! seed `000_ed667d9feced6e07.txt`, "fusion gives predication a larger basic
+//! block"), right before LateOriCommoning (64, which commons what the
+//! linearized paths now share), GeneralOptimizeLate2 (65, copy propagation
+//! and dead code over the guarded copies) and OriHoistInvariantsLate (66:
+//! "if the condition is loop-invariant, the entire predicated instruction
+//! becomes invariant"). The seeds give the purpose and the placement, not
+//! the algorithm nor its budget; this module writes both, as below.
+//!
+//! Knobs: none (the seeds name no knob for phase 63).
+//!
+//! # What it does
+//!
+//! Repeated (at most [`MAX_ROUNDS`] rounds, inner shapes first) over the
+//! layout, for a block `A` ending with a guarded `@g bra T` (`bra` or
+//! `bra.uni`):
+//!
+//! - **Triangle.** The block `S` after `A` in the layout is entered only
+//!   from `A` (by falling through) and continues to `T` (falling through or
+//!   by an unguarded `bra T`): `S`'s instructions get the guard `!g` (they
+//!   ran exactly when the branch was not taken), the branch goes and `A`
+//!   takes them. `if (x < 0) x = -x;` is one `@p neg`.
+//! - **Diamond.** `S` ends with an unguarded `bra J`, the block `T` after it
+//!   in the layout is entered only by `A`'s branch, and `T` continues to `J`
+//!   too: `S`'s instructions get `!g`, `T`'s get `g`, and `A` takes both
+//!   (plus a `bra J` when `J` does not follow). Each thread runs one side,
+//!   exactly as before.
+//! - **`selp`.** In a block this phase changed, `@!g mov r, a` (or an
+//!   unguarded `mov r, a`) followed by `@g mov r, b` of the same type, with
+//!   nothing between that reads or writes `r` or writes `a` or `g`'s
+//!   predicate, becomes `selp r, b, a, p` in the second's place (`r = g ?
+//!   b : a`): the `c ? x : y` that `-O0` code writes as a diamond of two
+//!   copies is one instruction, as cicc's `select`.
+//! - **`setp.and`/`.or`.** Likewise `mov.pred p, 1` followed by `@g setp.CMP
+//!   p, a, b` becomes `setp.CMP.or p, a, b, !g`, and `mov.pred p, 0` with it
+//!   `setp.CMP.and p, a, b, g`: the short-circuit `a || b` and `a && b` of
+//!   `-O0` code, which cicc selects as `or.pred`/`and.pred`.
+//!
+//! # The budget, chosen here
+//!
+//! A branch costs one instruction for every thread that reaches it, and a
+//! diamond's first side one more (its `bra J`); a predicated instruction
+//! costs one for every thread, whether its guard holds or not. With each
+//! side taken by half the threads, predication costs no more when a
+//! triangle's side holds at most [`TRIANGLE_MAX`] = 2 instructions (2
+//! against 1 + 2/2) and a diamond's two sides together at most
+//! [`DIAMOND_MAX`] = 3 (3 against 1 + (1+1)/2 + 2/2 at worst), where a
+//! copy on each side into the same register counts once (the two become
+//! one `selp`). Beyond that a
+//! warp whose threads all skip a side would pay for it. On the hardware a
+//! divergent branch costs more than one issue slot (the reconvergence
+//! barrier `BSSY`/`BSYNC` ptxas adds around it), so the budget is on the
+//! safe side; ptxas predicates longer sides itself.
+//!
+//! # What it never predicates
+//!
+//! - An instruction that already has a guard (PTX has one guard per
+//!   instruction; combining two would take an `and.pred`).
+//! - A branch, `ret`, `exit`, `call`; anything that synchronizes or
+//!   exchanges values between threads (`bar`, `shfl.sync`, `vote`, `mma`,
+//!   ...: which threads take part would change from the branch's to the
+//!   guard's), a fence, a volatile access, a carry-flag instruction, an
+//!   instruction with side effects other than a store or an atomic (async
+//!   copies, prefetches), and an opcode the ISA table does not know.
+//! - An instruction that writes the branch's predicate (the instructions
+//!   after it read the guard).
+//! - A block with a `.pragma`, in a `.branchtargets` list, or whose label
+//!   another instruction names.
+//!
+//! - A load. A guarded-off load would not fault, but ptxas issues the
+//!   guarded loads of a run of triangles together and keeps every result
+//!   live at once: `stencil1d` of `bench/stencil.cu` at `-O3`, seven
+//!   `if (in range) acc += w * in[i + k]` triangles, took 20 registers
+//!   against 19 with the branches (`cargo xtask regs`).
+//!
+//! Stores and atomics are predicated: a guarded-off access does not
+//! happen, so it cannot fault where the branch would have skipped it.
+//!
+//! # Adapted from Ori/SASS to PTX
+//!
+//! Ori predicates with physical predicate registers and may need to
+//! materialise the complement of a condition; a PTX guard can read a
+//! predicate negated (`@!%p`), so no instruction is added for `!g`. The
+//! `selp` rewrite is this module's: Ori selects with `SEL` after register
+//! allocation, and at the PTX level two guarded copies keep two
+//! instructions where one suffices.
+
+use std::sync::Arc;
+
+use ptx_analysis::cfg;
+use ptx_analysis::reaching_defs::{reaching_defs, ReachingDefs};
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{BlockId, Function, Guard, Inst, InstId, LocalDecl, Opcode, Operand, RegId};
+use ptx_isa::{FamilyId, OpFlags};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::known::{give_locs, remove_keeping_locs};
+use crate::origin::origin;
+use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
+use crate::{PassContext, PhaseId};
+
+/// The most instructions of a triangle's side that are predicated.
+pub const TRIANGLE_MAX: usize = 2;
+/// The most instructions of a diamond's two sides together.
+pub const DIAMOND_MAX: usize = 3;
+/// The most rounds over the layout (an outer shape becomes a candidate once
+/// its inner one is linear; each round only removes blocks).
+pub const MAX_ROUNDS: u32 = 8;
+
+#[derive(Default)]
+struct Counts {
+    triangles: u64,
+    diamonds: u64,
+    predicated: u64,
+    selects: u64,
+    speculated: u64,
+    refused_size: u64,
+    refused_kind: u64,
+}
+
+struct State {
+    id: PhaseId,
+    remarks: Vec<Remark>,
+    counts: Counts,
+}
+
+impl State {
+    fn remark(&mut self, kind: RemarkKind, name: &'static str, at: Option<InstId>, msg: String) {
+        self.remarks.push(Remark {
+            phase: self.id,
+            kind,
+            name,
+            origin: at,
+            message: msg,
+        });
+    }
+}
+
+/// Runs if-conversion on one function (phase `id`).
+pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
+    let mut f = (**input).clone();
+    let mut st = State {
+        id,
+        remarks: Vec::new(),
+        counts: Counts::default(),
+    };
+    let mut any = false;
+    for _ in 0..MAX_ROUNDS {
+        let mut round = Vec::new();
+        predicate_round(&mut f, &mut st, &mut round);
+        if round.is_empty() {
+            break;
+        }
+        any = true;
+        // The join now follows the block that took the sides: one block,
+        // so that an outer shape sees one side and `selp` sees both copies.
+        super::branch_opt::merge_straight_line(&mut f);
+        let placed = f.inst_blocks();
+        let mut blocks: Vec<BlockId> = round
+            .iter()
+            .filter_map(|&i| placed.get(i).copied())
+            .collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        let writers = writer_counts(&f);
+        for &b in &blocks {
+            speculate(&mut f, b, &writers, &mut st);
+        }
+        // Before the next round, so that an outer shape sees the inner one
+        // as the unguarded instructions it has become.
+        let rd = reaching_defs(&f, &cfg::cfg(&f));
+        for &b in &blocks {
+            form_selects(&mut f, b, &rd, &mut st);
+        }
+    }
+    // A refusal is looked at again each round: report it once.
+    let mut seen = FxHashSet::default();
+    st.remarks
+        .retain(|r| r.kind == RemarkKind::Applied || seen.insert((r.origin, r.name)));
+    st.remarks
+        .sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
+    if !any {
+        return PhaseOutput {
+            function: input.clone(),
+            loops: Vec::new(),
+            remarks: st.remarks,
+            stats: Vec::new(),
+        };
+    }
+    let c = &st.counts;
+    let stats = vec![
+        Stat {
+            name: "triangles predicated",
+            value: c.triangles,
+        },
+        Stat {
+            name: "diamonds predicated",
+            value: c.diamonds,
+        },
+        Stat {
+            name: "instructions predicated",
+            value: c.predicated,
+        },
+        Stat {
+            name: "selp and setp.and/.or formed",
+            value: c.selects,
+        },
+        Stat {
+            name: "guards dropped from pure single-writer instructions",
+            value: c.speculated,
+        },
+        Stat {
+            name: "refused: over the budget",
+            value: c.refused_size,
+        },
+        Stat {
+            name: "refused: an instruction that cannot be predicated",
+            value: c.refused_kind,
+        },
+    ];
+    PhaseOutput {
+        function: Arc::new(f),
+        loops: Vec::new(),
+        remarks: st.remarks,
+        stats,
+    }
+}
+
+/// One side of a shape: the block, the instructions to predicate, its
+/// closing unguarded `bra` (if any) and where it continues.
+struct Side {
+    block: BlockId,
+    body: Vec<InstId>,
+    jump: Option<InstId>,
+    exit: Option<BlockId>,
+}
+
+/// The side at layout position `pos`, or `None` when the block ends with
+/// anything but an unguarded `bra` or a fall-through.
+fn side(f: &Function, pos: usize) -> Option<Side> {
+    let block = *f.layout.get(pos)?;
+    let insts = &f.blocks[block].insts;
+    let mut body = insts.clone();
+    let mut jump = None;
+    let mut exit = f.layout.get(pos + 1).copied();
+    if let Some(&last) = insts.last() {
+        let inst = &f.insts[last];
+        if inst.is_terminator() {
+            let target = unguarded_bra(inst)?;
+            body.pop();
+            jump = Some(last);
+            exit = Some(target);
+        }
+    }
+    if body.iter().any(|&i| f.insts[i].is_terminator()) {
+        return None;
+    }
+    Some(Side {
+        block,
+        body,
+        jump,
+        exit,
+    })
+}
+
+fn unguarded_bra(inst: &Inst) -> Option<BlockId> {
+    if inst.guard.is_some() || inst.opcode.info.family != FamilyId::Bra {
+        return None;
+    }
+    match inst.operands.as_slice() {
+        [Operand::Label(t)] => Some(*t),
+        _ => None,
+    }
+}
+
+/// `(guard, target)` of a guarded `bra` ending `block`.
+fn guarded_bra(f: &Function, block: BlockId) -> Option<(InstId, Guard, BlockId)> {
+    let &last = f.blocks[block].insts.last()?;
+    let inst = &f.insts[last];
+    let guard = inst.guard?;
+    if inst.opcode.info.family != FamilyId::Bra {
+        return None;
+    }
+    match inst.operands.as_slice() {
+        [Operand::Label(t)] => Some((last, guard, *t)),
+        _ => None,
+    }
+}
+
+/// Why `inst` cannot run under a guard instead of a branch, if it cannot.
+fn not_predicable(inst: &Inst, guard_reg: RegId) -> Option<&'static str> {
+    let flags = inst.opcode.info.flags;
+    if inst.guard.is_some() {
+        return Some("it already has a guard");
+    }
+    if inst.opcode.family.is_none() {
+        return Some("its opcode is not in the ISA table");
+    }
+    if flags.is_terminator() || flags.is_call() {
+        return Some("it is a branch, return or call");
+    }
+    if flags.intersects(OpFlags::BARRIER | OpFlags::CONVERGENT) {
+        return Some(
+            "it synchronizes or exchanges values between threads (which threads take part would change)",
+        );
+    }
+    if flags.intersects(OpFlags::FENCE | OpFlags::VOLATILE) {
+        return Some("it is a fence or a volatile access");
+    }
+    if flags.intersects(OpFlags::CARRY_IN | OpFlags::CARRY_OUT) {
+        return Some("it reads or writes the carry flag");
+    }
+    if flags.contains(OpFlags::LOAD) && !flags.intersects(OpFlags::STORE | OpFlags::ATOMIC) {
+        return Some(
+            "it is a load (ptxas issues the guarded loads of consecutive shapes together and holds all their results)",
+        );
+    }
+    if flags.contains(OpFlags::SIDE_EFFECTS) && !flags.intersects(OpFlags::STORE | OpFlags::ATOMIC)
+    {
+        return Some("it has side effects other than a store");
+    }
+    let mut writes_guard = false;
+    visit_defs_and_uses(inst, |access, r| {
+        if access == Access::Def && r == guard_reg {
+            writes_guard = true;
+        }
+    });
+    if writes_guard {
+        return Some("it writes the branch's predicate");
+    }
+    None
+}
+
+/// How many label operands name each block.
+fn label_refs(f: &Function) -> FxHashMap<BlockId, u32> {
+    let mut refs = FxHashMap::default();
+    for (_, inst) in f.insts_in_order() {
+        for op in &inst.operands {
+            if let Operand::Label(b) = op {
+                *refs.entry(*b).or_insert(0) += 1;
+            }
+        }
+    }
+    refs
+}
+
+fn branch_target_blocks(f: &Function) -> FxHashSet<BlockId> {
+    f.locals
+        .iter()
+        .filter_map(|l| match l {
+            LocalDecl::BranchTargets { targets, .. } => Some(targets.iter().copied()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn label_name(f: &Function, b: BlockId) -> String {
+    f.blocks[b]
+        .label
+        .clone()
+        .unwrap_or_else(|| "(unlabeled block)".to_string())
+}
+
+fn guard_text(f: &Function, g: Guard) -> String {
+    format!(
+        "@{}{}",
+        if g.negated { "!" } else { "" },
+        f.regs[g.reg].name
+    )
+}
+
+/// One pass over the layout; pushes an instruction of each block it
+/// changed.
+fn predicate_round(f: &mut Function, st: &mut State, changed: &mut Vec<InstId>) {
+    let g = cfg::cfg(f);
+    let refs = label_refs(f);
+    let listed = branch_target_blocks(f);
+    // A block may take part in a shape when only its predecessor's edge
+    // enters it and nothing else names it.
+    let enterable = |f: &Function, b: BlockId, labels: u32| {
+        !listed.contains(&b)
+            && f.blocks[b].pragmas.is_empty()
+            && refs.get(&b).copied().unwrap_or(0) == labels
+    };
+    let mut pos = 0;
+    while pos + 1 < f.layout.len() {
+        let a = f.layout[pos];
+        let Some((br, guard, target)) = guarded_bra(f, a) else {
+            pos += 1;
+            continue;
+        };
+        let Some(s) = side(f, pos + 1) else {
+            pos += 1;
+            continue;
+        };
+        if s.block == target || s.block == a || g.preds(s.block) != [a] || !enterable(f, s.block, 0)
+        {
+            pos += 1;
+            continue;
+        }
+        let inverse = Guard {
+            reg: guard.reg,
+            negated: !guard.negated,
+        };
+        if s.exit == Some(target) {
+            // Triangle.
+            if !check(f, st, br, &[&s.body], guard.reg, TRIANGLE_MAX, "triangle") {
+                pos += 1;
+                continue;
+            }
+            let keep_jump = s.jump.filter(|_| f.layout.get(pos + 2) != Some(&target));
+            let dropped = s.jump.filter(|_| keep_jump.is_none());
+            let n = s.body.len();
+            for &i in &s.body {
+                f.insts[i].guard = Some(inverse);
+            }
+            let mut insts = std::mem::take(&mut f.blocks[a].insts);
+            insts.pop();
+            let at = insts.len();
+            insts.extend(s.body.iter().copied());
+            insts.extend(keep_jump);
+            let end = insts.len();
+            f.blocks[a].insts = insts;
+            f.blocks[s.block].insts.clear();
+            f.layout.remove(pos + 1);
+            move_locs(f, a, br, at);
+            if let Some(j) = dropped {
+                move_locs(f, a, j, end);
+            }
+            st.counts.triangles += 1;
+            st.counts.predicated += n as u64;
+            st.remark(
+                RemarkKind::Applied,
+                "predicated",
+                origin(f, br),
+                format!(
+                    "branch to {} if-converted: {} instruction{} of block {} now run under `{}`",
+                    label_name(f, target),
+                    n,
+                    if n == 1 { "" } else { "s" },
+                    label_name(f, s.block),
+                    guard_text(f, inverse)
+                ),
+            );
+            changed.extend(f.blocks[a].insts.first().copied());
+            // `a` may head another shape now; look at it again.
+            continue;
+        }
+        // Diamond: `s` jumps over `t` to the join.
+        let Some(t) = side(f, pos + 2) else {
+            pos += 1;
+            continue;
+        };
+        let join = s.exit;
+        if s.jump.is_none()
+            || t.block != target
+            || join.is_none()
+            || t.exit != join
+            || join == Some(t.block)
+            || join == Some(s.block)
+            || join == Some(a)
+            || g.preds(t.block) != [a]
+            || !enterable(f, t.block, 1)
+        {
+            pos += 1;
+            continue;
+        }
+        let join = join.expect("checked");
+        if !check(
+            f,
+            st,
+            br,
+            &[&s.body, &t.body],
+            guard.reg,
+            DIAMOND_MAX,
+            "diamond",
+        ) {
+            pos += 1;
+            continue;
+        }
+        let n = s.body.len() + t.body.len();
+        for &i in &s.body {
+            f.insts[i].guard = Some(inverse);
+        }
+        for &i in &t.body {
+            f.insts[i].guard = Some(guard);
+        }
+        let s_jump = s.jump.expect("checked");
+        let keep_jump = f.layout.get(pos + 3) != Some(&join);
+        let mut insts = std::mem::take(&mut f.blocks[a].insts);
+        insts.pop();
+        let at = insts.len();
+        insts.extend(s.body.iter().copied());
+        let at_t = insts.len();
+        insts.extend(t.body.iter().copied());
+        if keep_jump {
+            insts.push(s_jump);
+        }
+        let end = insts.len();
+        f.blocks[a].insts = insts;
+        f.blocks[s.block].insts.clear();
+        f.blocks[t.block].insts.clear();
+        f.layout.drain(pos + 1..pos + 3);
+        move_locs(f, a, br, at);
+        if !keep_jump {
+            move_locs(f, a, s_jump, at_t);
+        }
+        if let Some(j) = t.jump {
+            move_locs(f, a, j, end);
+        }
+        st.counts.diamonds += 1;
+        st.counts.predicated += n as u64;
+        st.remark(
+            RemarkKind::Applied,
+            "predicated",
+            origin(f, br),
+            format!(
+                "diamond if-converted: block {} ({} instruction{}) now runs under `{}`, block {} ({}) under `{}`, both continue to {}",
+                label_name(f, s.block),
+                s.body.len(),
+                if s.body.len() == 1 { "" } else { "s" },
+                guard_text(f, inverse),
+                label_name(f, t.block),
+                t.body.len(),
+                guard_text(f, guard),
+                label_name(f, join)
+            ),
+        );
+        changed.extend(f.blocks[a].insts.first().copied());
+    }
+}
+
+/// Hands the `.loc` lines of `gone` (an instruction no longer placed) to
+/// the instruction at `pos` of `block` or the first after it.
+fn move_locs(f: &mut Function, block: BlockId, gone: InstId, pos: usize) {
+    let locs = std::mem::take(&mut f.insts[gone].locs);
+    give_locs(f, block, pos, locs);
+}
+
+/// Whether the sides fit the budget and every instruction can be
+/// predicated; a missed remark at the branch otherwise.
+fn check(
+    f: &Function,
+    st: &mut State,
+    br: InstId,
+    sides: &[&Vec<InstId>],
+    guard_reg: RegId,
+    max: usize,
+    shape: &str,
+) -> bool {
+    for side in sides {
+        for &i in side.iter() {
+            if let Some(why) = not_predicable(&f.insts[i], guard_reg) {
+                st.counts.refused_kind += 1;
+                st.remark(
+                    RemarkKind::Missed,
+                    "not-predicable",
+                    origin(f, br),
+                    format!(
+                        "{shape} not if-converted: `{}` cannot be predicated: {why}",
+                        f.insts[i].opcode.text()
+                    ),
+                );
+                return false;
+            }
+        }
+    }
+    let n: usize = sides.iter().map(|s| s.len()).sum();
+    // A copy on each side into one register becomes one `selp`.
+    let pairs = match sides {
+        [s, t] => s
+            .iter()
+            .filter_map(|&i| select_copy(&f.insts[i]).map(|(d, _)| (d, f.insts[i].opcode)))
+            .filter(|&(d, op)| {
+                t.iter().any(|&k| {
+                    f.insts[k].opcode == op && select_copy(&f.insts[k]).is_some_and(|(e, _)| e == d)
+                })
+            })
+            .count(),
+        _ => 0,
+    };
+    let n = n - pairs.min(n);
+    if n > max {
+        st.counts.refused_size += 1;
+        st.remark(
+            RemarkKind::Missed,
+            "budget",
+            origin(f, br),
+            format!(
+                "{shape} not if-converted: {n} instructions to predicate, over the budget of {max} (a predicated instruction costs every thread; the branch only those that take its side)"
+            ),
+        );
+        return false;
+    }
+    true
+}
+
+/// `selp` types (a `mov` of another type stays two copies).
+const SELP_TYPES: [&str; 11] = [
+    ".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".f32", ".f64",
+];
+
+/// How many instructions write each register.
+fn writer_counts(f: &Function) -> FxHashMap<RegId, u32> {
+    let mut counts = FxHashMap::default();
+    for (_, inst) in f.insts_in_order() {
+        visit_defs_and_uses(inst, |access, r| {
+            if access == Access::Def {
+                *counts.entry(r).or_insert(0) += 1;
+            }
+        });
+    }
+    counts
+}
+
+/// Drops the guard of a predicated instruction that is pure, cannot trap
+/// and is the only writer of its destinations: where the guard was false
+/// the destination held no value before (nothing else writes it), so
+/// computing one there changes nothing a thread can observe, and every
+/// later reader sees a defined value (what lets `setp.and`/`.or` read it).
+/// `@!%p sub.s32 %r12, %r6, 1` becomes `sub.s32 %r12, %r6, 1`.
+fn speculate(f: &mut Function, block: BlockId, writers: &FxHashMap<RegId, u32>, st: &mut State) {
+    for k in 0..f.blocks[block].insts.len() {
+        let id = f.blocks[block].insts[k];
+        let inst = &f.insts[id];
+        if inst.guard.is_none()
+            || !inst.is_pure()
+            || inst.opcode.info.flags.intersects(OpFlags::MAY_TRAP)
+        {
+            continue;
+        }
+        let mut only_writer = true;
+        let mut any = false;
+        visit_defs_and_uses(inst, |access, r| {
+            if access == Access::Def {
+                any = true;
+                only_writer &= writers.get(&r).copied() == Some(1);
+            }
+        });
+        if any && only_writer {
+            f.insts[id].guard = None;
+            st.counts.speculated += 1;
+        }
+    }
+}
+
+/// `(dst, src)` of a `mov` that `selp` can take: a plain register
+/// destination, a plain register or immediate source, a `selp` type.
+fn select_copy(inst: &Inst) -> Option<(RegId, &Operand)> {
+    if inst.opcode.info.family != FamilyId::Mov
+        || inst.operands.len() != 2
+        || inst.opcode.modifiers.len() != 1
+        || !SELP_TYPES.contains(&inst.opcode.modifiers[0].as_str())
+    {
+        return None;
+    }
+    let dst = match &inst.operands[0] {
+        Operand::Reg {
+            reg,
+            component: None,
+        } => *reg,
+        _ => return None,
+    };
+    match &inst.operands[1] {
+        Operand::Reg {
+            reg,
+            component: None,
+        } if *reg != dst => Some((dst, &inst.operands[1])),
+        Operand::Imm(_) => Some((dst, &inst.operands[1])),
+        _ => None,
+    }
+}
+
+fn touches(inst: &Inst, r: RegId) -> (bool, bool) {
+    let (mut reads, mut writes) = (false, false);
+    visit_defs_and_uses(inst, |access, x| {
+        if x == r {
+            match access {
+                Access::Use => reads = true,
+                Access::Def => writes = true,
+            }
+        }
+    });
+    (reads, writes)
+}
+
+/// The `selp` rewrite within `block`.
+fn form_selects(f: &mut Function, block: BlockId, rd: &ReachingDefs, st: &mut State) {
+    let mut j = 0;
+    while j < f.blocks[block].insts.len() {
+        let insts = &f.blocks[block].insts;
+        let jid = insts[j];
+        let ji = &f.insts[jid];
+        if ji.guard.is_some() && guarded_setp(ji).is_some() {
+            if !combine_setp(f, block, j, rd, st) {
+                j += 1;
+            }
+            continue;
+        }
+        let (Some(gj), Some((r, b))) = (ji.guard, select_copy(ji)) else {
+            j += 1;
+            continue;
+        };
+        let opcode = ji.opcode;
+        let b = b.clone();
+        // Walk back to the copy that gives `r` its value for the other
+        // threads.
+        let mut found = None;
+        for i in (0..j).rev() {
+            let inst = &f.insts[insts[i]];
+            let complement = inst.guard.is_none()
+                || inst.guard
+                    == Some(Guard {
+                        reg: gj.reg,
+                        negated: !gj.negated,
+                    });
+            if inst.opcode == opcode && complement {
+                if let Some((d, a)) = select_copy(inst) {
+                    if d == r {
+                        found = Some((i, a.clone()));
+                        break;
+                    }
+                }
+            }
+            let (reads_r, writes_r) = touches(inst, r);
+            let (_, writes_p) = touches(inst, gj.reg);
+            if reads_r || writes_r || writes_p {
+                break;
+            }
+        }
+        let Some((i, a)) = found else {
+            j += 1;
+            continue;
+        };
+        // `a` is read at `j` now: nothing between may write it.
+        if let Operand::Reg { reg: ar, .. } = &a {
+            if insts[i + 1..j].iter().any(|&k| touches(&f.insts[k], *ar).1) {
+                j += 1;
+                continue;
+            }
+        }
+        let (x, y) = if gj.negated { (a, b) } else { (b, a) };
+        let iid = insts[i];
+        let selp = Opcode::new("selp", opcode.modifiers.clone());
+        let inst = &mut f.insts[jid];
+        inst.guard = None;
+        inst.opcode = selp;
+        inst.operands = vec![
+            Operand::Reg {
+                reg: r,
+                component: None,
+            },
+            x,
+            y,
+            Operand::Reg {
+                reg: gj.reg,
+                component: None,
+            },
+        ];
+        st.counts.selects += 1;
+        st.remark(
+            RemarkKind::Applied,
+            "selp",
+            origin(f, jid),
+            format!(
+                "two copies into {} under complementary guards became one `{}`",
+                f.regs[r].name,
+                selp.text()
+            ),
+        );
+        // `i` goes; the `selp` moves down to `j - 1` and `j` is the
+        // instruction after it.
+        remove_keeping_locs(f, block, iid);
+    }
+}
+
+/// The destination of a `setp` with one destination and no `.and`/`.or`/
+/// `.xor` of its own.
+fn guarded_setp(inst: &Inst) -> Option<RegId> {
+    if inst.opcode.info.family != FamilyId::Setp
+        || inst.operands.len() != 3
+        || inst
+            .opcode
+            .modifiers
+            .iter()
+            .any(|m| matches!(m.as_str(), ".and" | ".or" | ".xor"))
+    {
+        return None;
+    }
+    match &inst.operands[0] {
+        Operand::Reg {
+            reg,
+            component: None,
+        } => Some(*reg),
+        _ => None,
+    }
+}
+
+/// The constant of an unguarded `mov.pred p, C` into `p`.
+fn pred_constant(inst: &Inst, p: RegId) -> Option<bool> {
+    if inst.guard.is_some()
+        || inst.opcode.info.family != FamilyId::Mov
+        || inst.opcode.modifiers.as_slice() != [".pred"]
+    {
+        return None;
+    }
+    match inst.operands.as_slice() {
+        [Operand::Reg {
+            reg,
+            component: None,
+        }, Operand::Imm(imm)]
+            if *reg == p =>
+        {
+            match imm.value {
+                ptx_ir::ir::ImmValue::Int(v) => Some(v != 0),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `mov.pred p, 1` .. `@g setp.CMP p, a, b` becomes `setp.CMP.or p, a, b,
+/// !g` (`p` is the comparison where `g` holds, true elsewhere), and
+/// `mov.pred p, 0` .. `@g setp.CMP p, a, b` becomes `setp.CMP.and p, a, b,
+/// g`, with nothing between reading or writing `p` or writing `g`'s
+/// predicate: the `a || b` and `a && b` that `-O0` code writes as a branch
+/// around the second test. Returns whether it rewrote instruction `j`.
+fn combine_setp(
+    f: &mut Function,
+    block: BlockId,
+    j: usize,
+    rd: &ReachingDefs,
+    st: &mut State,
+) -> bool {
+    let insts = &f.blocks[block].insts;
+    let jid = insts[j];
+    let (Some(g), Some(p)) = (f.insts[jid].guard, guarded_setp(&f.insts[jid])) else {
+        return false;
+    };
+    // The comparison now runs for every thread: its operands must hold a
+    // value in all of them (a register written only under the guard would
+    // make `cmp || !g` read an undefined value where `!g` decides).
+    for op in &f.insts[jid].operands[1..] {
+        if let Operand::Reg { reg, .. } = op {
+            if rd.reaching_use(jid, *reg).is_none_or(|u| u.from_entry) {
+                return false;
+            }
+        }
+    }
+    let mut found = None;
+    for i in (0..j).rev() {
+        let inst = &f.insts[insts[i]];
+        if let Some(c) = pred_constant(inst, p) {
+            found = Some((i, c));
+            break;
+        }
+        let (reads_p, writes_p) = touches(inst, p);
+        let (_, writes_g) = touches(inst, g.reg);
+        if reads_p || writes_p || writes_g {
+            break;
+        }
+    }
+    let Some((i, constant)) = found else {
+        return false;
+    };
+    let iid = insts[i];
+    // True elsewhere: `cmp || !g`; false elsewhere: `cmp && g`.
+    let (op, negated) = if constant {
+        (".or", !g.negated)
+    } else {
+        (".and", g.negated)
+    };
+    let inst = &f.insts[jid];
+    let mut modifiers = inst.opcode.modifiers.clone();
+    let at = modifiers.len().saturating_sub(1);
+    modifiers.insert(at, op.to_string());
+    let opcode = Opcode::new("setp", modifiers);
+    let c = if negated {
+        Operand::NegPred(g.reg)
+    } else {
+        Operand::Reg {
+            reg: g.reg,
+            component: None,
+        }
+    };
+    let inst = &mut f.insts[jid];
+    inst.guard = None;
+    inst.opcode = opcode;
+    inst.operands.push(c);
+    st.counts.selects += 1;
+    st.remark(
+        RemarkKind::Applied,
+        "setp-combine",
+        origin(f, jid),
+        format!(
+            "`mov.pred {}, {}` and the guarded comparison that follows it became one `{}`",
+            f.regs[p].name,
+            u8::from(constant),
+            opcode.text()
+        ),
+    );
+    remove_keeping_locs(f, block, iid);
+    true
+}
