@@ -364,6 +364,21 @@ fn undefined_values() {
         32,
     );
     assert_eq!(e.location.unwrap().thread.unwrap().tid, [5, 0, 0]);
+    // `selp` is defined where the operand it selects is: %r2, written only
+    // where %p1 holds, is never selected elsewhere (what if-conversion
+    // leaves); selecting it where it was not written is still a fault.
+    let text = kernel(
+        "",
+        "mov.u32 %r1, %laneid;\nsetp.lt.u32 %p1, %r1, 5;\n@%p1 mov.u32 %r2, 1;\nselp.u32 %r3, %r2, 7, %p1;\nst.global.u32 [%rd0], %r3;",
+    );
+    assert!(run_words(&text, 32, 4).is_ok());
+    let e = error_of(
+        "",
+        "mov.u32 %r1, %laneid;\nsetp.lt.u32 %p1, %r1, 5;\n@%p1 mov.u32 %r2, 1;\nselp.u32 %r3, 7, %r2, %p1;\nst.global.u32 [%rd0], %r3;",
+        32,
+    );
+    assert_eq!(e.kind, ErrorKind::UndefinedRegister("%r3".into()), "{e}");
+    assert_eq!(e.location.unwrap().thread.unwrap().tid, [5, 0, 0]);
 }
 
 #[test]
