@@ -21,7 +21,10 @@
 //! Conditions (PTX registers are not SSA, so they are checked over the whole
 //! function): the copy `mov.T %d, %s` is unguarded, between plain registers
 //! of the same declared type (not `.reg` parameters); `%s` has exactly one
-//! definition, in the copy's block before it, unguarded, writing `%s` alone;
+//! definition, before the copy in its block or in a straight-line chain of
+//! blocks ending there (each the only predecessor of the next, which is its
+//! only successor: `-O0` code puts a loop's last computation and the
+//! loop-carried copy in blocks of their own), unguarded, writing `%s` alone;
 //! the copy is `%s`'s only reader; and between that definition and the copy
 //! nothing reads or writes `%d`. Then every reader of `%d` sees the same
 //! values as before: those before the definition the old `%d`, those after
@@ -39,6 +42,7 @@
 
 use std::sync::Arc;
 
+use ptx_analysis::cfg;
 use ptx_ir::ir::def_use::{visit_defs_and_uses, writes_first_operand, Access};
 use ptx_ir::ir::{Function, InstId, Operand, RegId};
 use ptx_isa::FamilyId;
@@ -50,6 +54,10 @@ use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
 
+/// The most blocks of a straight-line chain searched for a copy's source
+/// definition.
+const MAX_CHAIN: usize = 8;
+
 /// Runs backward copy propagation on one function.
 pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     if ctx.bool(knobs::disable_copyprop) {
@@ -58,9 +66,28 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut access = Accesses::new(input);
     let mut f: Option<Function> = None;
     let mut remarks = Vec::new();
+    let g0 = cfg::cfg(input);
     for &b in &input.layout {
-        let insts = input.blocks[b].insts.clone();
-        for (pos, &m) in insts.iter().enumerate() {
+        // The straight-line chain ending at `b` (each block the only
+        // predecessor of the next, which is its only successor), as one
+        // instruction list: what cicc sees as one block once SimplifyCFG
+        // has merged the blocks `-O0` code leaves apart.
+        let mut chain = vec![b];
+        while chain.len() < MAX_CHAIN {
+            let &[p] = g0.preds(chain[chain.len() - 1]) else {
+                break;
+            };
+            if g0.succs(p) != [chain[chain.len() - 1]] || chain.contains(&p) {
+                break;
+            }
+            chain.push(p);
+        }
+        let mut insts: Vec<InstId> = Vec::new();
+        for &c in chain.iter().rev() {
+            insts.extend(input.blocks[c].insts.iter().copied());
+        }
+        let start = insts.len() - input.blocks[b].insts.len();
+        for (pos, &m) in insts.iter().enumerate().skip(start) {
             let cur = f.as_ref().unwrap_or(input);
             let Some((d, s)) = copy(cur, m) else {
                 continue;
