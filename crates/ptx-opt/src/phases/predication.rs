@@ -37,6 +37,13 @@
 //!   predicate, becomes `selp r, b, a, p` in the second's place (`r = g ?
 //!   b : a`): the `c ? x : y` that `-O0` code writes as a diamond of two
 //!   copies is one instruction, as cicc's `select`.
+//! - **`min`/`max`.** A `selp` just formed whose condition is a `setp` of
+//!   its own two integer operands becomes `min` or `max` (`v > 1000 ? 1000
+//!   : v` is `min.s32 v, 1000`), as cicc selects the clamps `-O0` code
+//!   writes as branches. Not for floating point (`min.f32` of a NaN returns
+//!   the other operand, the `selp` would not).
+//! - **`abs`.** `@g neg.sN r, x` next to `@!g mov r, x` where `g` is the
+//!   test `x < 0` (or `<= 0`) becomes `abs.sN r, x`.
 //! - **`setp.and`/`.or`.** Likewise `mov.pred p, 1` followed by `@g setp.CMP
 //!   p, a, b` becomes `setp.CMP.or p, a, b, !g`, and `mov.pred p, 0` with it
 //!   `setp.CMP.and p, a, b, g`: the short-circuit `a || b` and `a && b` of
@@ -119,6 +126,7 @@ struct Counts {
     diamonds: u64,
     predicated: u64,
     selects: u64,
+    min_max: u64,
     speculated: u64,
     refused_size: u64,
     refused_kind: u64,
@@ -210,6 +218,10 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
         Stat {
             name: "selp and setp.and/.or formed",
             value: c.selects,
+        },
+        Stat {
+            name: "selp into min/max, neg and mov into abs",
+            value: c.min_max,
         },
         Stat {
             name: "guards dropped from pure single-writer instructions",
@@ -695,6 +707,11 @@ fn touches(inst: &Inst, r: RegId) -> (bool, bool) {
 fn form_selects(f: &mut Function, block: BlockId, rd: &ReachingDefs, st: &mut State) {
     let mut j = 0;
     while j < f.blocks[block].insts.len() {
+        let guarded = f.insts[f.blocks[block].insts[j]].guard.is_some();
+        // `abs` takes the pair at `j - 1`, `j`; `j` is then the next one.
+        if guarded && j > 0 && absolute(f, block, j, st) {
+            continue;
+        }
         let insts = &f.blocks[block].insts;
         let jid = insts[j];
         let ji = &f.insts[jid];
@@ -778,6 +795,7 @@ fn form_selects(f: &mut Function, block: BlockId, rd: &ReachingDefs, st: &mut St
         // `i` goes; the `selp` moves down to `j - 1` and `j` is the
         // instruction after it.
         remove_keeping_locs(f, block, iid);
+        min_max(f, block, j - 1, st);
     }
 }
 
@@ -904,6 +922,244 @@ fn combine_setp(
             "`mov.pred {}, {}` and the guarded comparison that follows it became one `{}`",
             f.regs[p].name,
             u8::from(constant),
+            opcode.text()
+        ),
+    );
+    remove_keeping_locs(f, block, iid);
+    true
+}
+
+/// Whether two source operands are the same plain register or the same
+/// immediate value.
+fn same_value(a: &Operand, b: &Operand) -> bool {
+    match (a, b) {
+        (
+            Operand::Reg {
+                reg: x,
+                component: None,
+            },
+            Operand::Reg {
+                reg: y,
+                component: None,
+            },
+        ) => x == y,
+        (Operand::Imm(x), Operand::Imm(y)) => x.value == y.value,
+        _ => false,
+    }
+}
+
+/// `selp r, A, B, p` at index `k` of `block`, where `p` is `setp.CMP.T x,
+/// y` of the same two values and nothing between writes `p`, `x` or `y`,
+/// becomes `min`/`max` (integers only: `min.f32` returns the other operand
+/// of a NaN where the `selp` would not). `x < y ? x : y` is `min`,
+/// `x < y ? y : x` is `max`, and the same with `>`: the clamps `-O0` code
+/// writes as branches (`v > 1000 ? 1000 : v`), which cicc selects as
+/// `min`/`max`. The `setp` stays for dead-code elimination when nothing
+/// else reads it.
+fn min_max(f: &mut Function, block: BlockId, k: usize, st: &mut State) {
+    let insts = &f.blocks[block].insts;
+    let kid = insts[k];
+    let sel = &f.insts[kid];
+    if sel.guard.is_some() || sel.opcode.info.family != FamilyId::Selp || sel.operands.len() != 4 {
+        return;
+    }
+    let Operand::Reg {
+        reg: p,
+        component: None,
+    } = sel.operands[3]
+    else {
+        return;
+    };
+    let Some(sel_ty) = sel.opcode.info.types.last() else {
+        return;
+    };
+    let (a, b) = (&sel.operands[1], &sel.operands[2]);
+    let regs_of = |op: &Operand| match op {
+        Operand::Reg { reg, .. } => Some(*reg),
+        _ => None,
+    };
+    let mut setp = None;
+    for i in (0..k).rev() {
+        let inst = &f.insts[insts[i]];
+        if touches(inst, p).1 {
+            setp = Some(insts[i]);
+            break;
+        }
+        if [a, b]
+            .iter()
+            .filter_map(|op| regs_of(op))
+            .any(|r| touches(inst, r).1)
+        {
+            return;
+        }
+    }
+    let Some(sid) = setp else {
+        return;
+    };
+    let cmp_inst = &f.insts[sid];
+    if cmp_inst.guard.is_some()
+        || cmp_inst.opcode.info.family != FamilyId::Setp
+        || cmp_inst.opcode.info.bool_op.is_some()
+        || cmp_inst.operands.len() != 3
+        || cmp_inst.operands[0]
+            != (Operand::Reg {
+                reg: p,
+                component: None,
+            })
+    {
+        return;
+    }
+    let Some(ty) = cmp_inst.opcode.info.types.last() else {
+        return;
+    };
+    if !ty.is_int() || ty.bits() != sel_ty.bits() || !matches!(ty.bits(), 16 | 32 | 64) {
+        return;
+    }
+    use ptx_isa::Cmp;
+    let (less, unsigned) = match cmp_inst.opcode.info.cmp {
+        Some(Cmp::Lt | Cmp::Le) => (true, !ty.is_signed()),
+        Some(Cmp::Gt | Cmp::Ge) => (false, !ty.is_signed()),
+        Some(Cmp::Lo | Cmp::Ls) => (true, true),
+        Some(Cmp::Hi | Cmp::Hs) => (false, true),
+        _ => return,
+    };
+    let (x, y) = (&cmp_inst.operands[1], &cmp_inst.operands[2]);
+    let takes_x = if same_value(a, x) && same_value(b, y) {
+        true
+    } else if same_value(a, y) && same_value(b, x) {
+        false
+    } else {
+        return;
+    };
+    // `x < y ? x : y` is the smaller one.
+    let name = if less == takes_x { "min" } else { "max" };
+    let ty_text = format!(".{}{}", if unsigned { "u" } else { "s" }, ty.bits());
+    let (mut first, mut second) = (x.clone(), y.clone());
+    if matches!(first, Operand::Imm(_)) {
+        std::mem::swap(&mut first, &mut second);
+    }
+    let opcode = Opcode::new(name, vec![ty_text]);
+    let dst = f.insts[kid].operands[0].clone();
+    let inst = &mut f.insts[kid];
+    inst.opcode = opcode;
+    inst.operands = vec![dst, first, second];
+    st.counts.min_max += 1;
+    st.remark(
+        RemarkKind::Applied,
+        "min-max",
+        origin(f, kid),
+        format!(
+            "`selp` of the two values its `setp` compares is `{}`",
+            opcode.text()
+        ),
+    );
+}
+
+/// `@g neg.sN r, x` next to `@!g mov r, x` (either order), where `g` holds
+/// exactly when `x < 0` (`setp.lt/le.sN p, x, 0` with `g = p`, or
+/// `setp.gt/ge` with `g = !p`; nothing between writes `p` or `x`), becomes
+/// `abs.sN r, x` in the second's place (`abs` of the most negative value is
+/// itself, as its `neg` is): the `x < 0 ? -x : x` of `-O0` code. Returns
+/// whether it rewrote instruction `j`.
+fn absolute(f: &mut Function, block: BlockId, j: usize, st: &mut State) -> bool {
+    let insts = &f.blocks[block].insts;
+    let (iid, jid) = (insts[j - 1], insts[j]);
+    let (ii, ji) = (&f.insts[iid], &f.insts[jid]);
+    let (Some(gi), Some(gj)) = (ii.guard, ji.guard) else {
+        return false;
+    };
+    if gi.reg != gj.reg || gi.negated == gj.negated {
+        return false;
+    }
+    let (neg, neg_guard, mov) = match (ii.opcode.info.family, ji.opcode.info.family) {
+        (FamilyId::Neg, FamilyId::Mov) => (ii, gi, ji),
+        (FamilyId::Mov, FamilyId::Neg) => (ji, gj, ii),
+        _ => return false,
+    };
+    let Some(ty) = neg.opcode.info.types.last() else {
+        return false;
+    };
+    if !ty.is_int() || !ty.is_signed() || neg.operands.len() != 2 || mov.operands.len() != 2 {
+        return false;
+    }
+    let plain = |op: &Operand| match op {
+        Operand::Reg {
+            reg,
+            component: None,
+        } => Some(*reg),
+        _ => None,
+    };
+    let (Some(r), Some(x)) = (plain(&neg.operands[0]), plain(&neg.operands[1])) else {
+        return false;
+    };
+    if plain(&mov.operands[0]) != Some(r)
+        || plain(&mov.operands[1]) != Some(x)
+        || r == x
+        || mov.opcode.info.types.last().map(|t| t.bits()) != Some(ty.bits())
+    {
+        return false;
+    }
+    // The comparison that sets the guard.
+    let p = gi.reg;
+    let mut setp = None;
+    for k in (0..j - 1).rev() {
+        let inst = &f.insts[insts[k]];
+        if touches(inst, p).1 {
+            setp = Some(insts[k]);
+            break;
+        }
+        if touches(inst, x).1 {
+            return false;
+        }
+    }
+    let Some(sid) = setp else {
+        return false;
+    };
+    let c = &f.insts[sid];
+    let zero = matches!(&c.operands.get(2), Some(Operand::Imm(imm)) if imm.value == ptx_ir::ir::ImmValue::Int(0));
+    if c.guard.is_some()
+        || c.opcode.info.family != FamilyId::Setp
+        || c.opcode.info.bool_op.is_some()
+        || c.operands.len() != 3
+        || plain(&c.operands[0]) != Some(p)
+        || plain(&c.operands[1]) != Some(x)
+        || !zero
+        || c.opcode.info.types.last() != Some(ty)
+    {
+        return false;
+    }
+    use ptx_isa::Cmp;
+    // Whether the `neg` runs exactly where `x` is negative (or zero).
+    let ok = match c.opcode.info.cmp {
+        Some(Cmp::Lt | Cmp::Le) => !neg_guard.negated,
+        Some(Cmp::Gt | Cmp::Ge) => neg_guard.negated,
+        _ => false,
+    };
+    if !ok {
+        return false;
+    }
+    let opcode = Opcode::new("abs", vec![format!(".s{}", ty.bits())]);
+    let inst = &mut f.insts[jid];
+    inst.guard = None;
+    inst.opcode = opcode;
+    inst.operands = vec![
+        Operand::Reg {
+            reg: r,
+            component: None,
+        },
+        Operand::Reg {
+            reg: x,
+            component: None,
+        },
+    ];
+    st.counts.min_max += 1;
+    st.remark(
+        RemarkKind::Applied,
+        "abs",
+        origin(f, jid),
+        format!(
+            "`neg` and `mov` of {} under the sign test's two guards became one `{}`",
+            f.regs[x].name,
             opcode.text()
         ),
     );
