@@ -172,7 +172,8 @@ use std::sync::Arc;
 use ptx_analysis::{Loop, LoopForest};
 use ptx_ir::ir::def_use::visit_defs_and_uses;
 use ptx_ir::ir::{
-    Access, AddressBase, BlockId, Function, ImmValue, Inst, InstId, LocalDecl, Operand, RegId,
+    Access, AddressBase, BlockId, Function, ImmValue, Inst, InstId, LocalDecl, Opcode, Operand,
+    RegId,
 };
 use ptx_isa::{Cmp, FamilyId, Space};
 
@@ -346,6 +347,9 @@ pub struct LoopFacts {
     pub has_call: bool,
     /// Instructions of the whole function ([`body_size`]'s count).
     pub function_size: u32,
+    /// The body is this many copies of one instruction sequence: an
+    /// unroller's output ([`repeated_body`]).
+    pub already_unrolled: Option<u32>,
 }
 
 /// What the cascade decided.
@@ -470,6 +474,17 @@ pub fn compute_unroll_count(p: &UnrollParams, f: &LoopFacts) -> CiccDecision {
             Choice::Pragma { count },
             "pragma",
             format!("pragma unroll {n}: unrolled by {count}{note}"),
+            facts,
+        );
+    }
+    // An unroller's output (cicc's own at -O3: LLVM marks the loop it
+    // unrolled `llvm.loop.unroll.disable`, which PTX does not carry) is not
+    // unrolled again.
+    if let Some(k) = f.already_unrolled {
+        return done(
+            Choice::None,
+            "unrolled",
+            format!("already unrolled: the body is {k} copies of one instruction sequence (an unroller's output, which LLVM marks llvm.loop.unroll.disable)"),
             facts,
         );
     }
@@ -1749,6 +1764,52 @@ fn user_pragma(f: &Function, lp: &Loop) -> UserPragma {
         .unwrap_or(UserPragma::None)
 }
 
+/// The fewest instructions of one copy [`repeated_body`] looks for.
+const REPEAT_MIN_LEN: usize = 2;
+/// The most instructions before the first copy (an address computed once
+/// for the copies that follow it).
+const REPEAT_MAX_PREFIX: usize = 2;
+
+/// Whether the body of a single-block loop is `k >= 2` consecutive copies
+/// of one instruction sequence (same opcodes with the same modifiers, at
+/// least two different ones, so that a chain of `fma`s is not taken for
+/// copies) starting within its first [`REPEAT_MAX_PREFIX`] instructions and
+/// covering at least two thirds of the block: what an unroller leaves, such
+/// as the main loop of cicc's `-O3` runtime unroll, which carries no mark
+/// in PTX. Returns `k` (the most copies found, the shortest sequence
+/// first).
+pub fn repeated_body(f: &Function, lp: &Loop) -> Option<u32> {
+    if lp.blocks.len() != 1 {
+        return None;
+    }
+    let ops: Vec<Opcode> = f.blocks[lp.header]
+        .insts
+        .iter()
+        .map(|&i| f.insts[i].opcode)
+        .collect();
+    let n = ops.len();
+    for d in REPEAT_MIN_LEN..=n / 2 {
+        let mut best: Option<u32> = None;
+        for start in 0..=REPEAT_MAX_PREFIX.min(n - 2 * d) {
+            let unit = &ops[start..start + d];
+            if unit.iter().all(|&o| o == unit[0]) {
+                continue;
+            }
+            let mut k = 1;
+            while start + (k + 1) * d <= n && ops[start + k * d..start + (k + 1) * d] == *unit {
+                k += 1;
+            }
+            if k >= 2 && 3 * k * d >= 2 * n {
+                best = Some(best.map_or(k as u32, |b| b.max(k as u32)));
+            }
+        }
+        if best.is_some() {
+            return best;
+        }
+    }
+    None
+}
+
 /// The facts of every loop of `f`, in `forest` order.
 fn loop_facts(f: &Function, forest: &LoopForest, p: &UnrollParams) -> Vec<(LoopFacts, String)> {
     let defs = Defs::new(f);
@@ -1794,6 +1855,7 @@ fn loop_facts(f: &Function, forest: &LoopForest, p: &UnrollParams) -> Vec<(LoopF
                             .any(|&i| f.insts[i].opcode.info.flags.is_call())
                     }),
                     function_size,
+                    already_unrolled: repeated_body(f, lp),
                 },
                 why,
             )
@@ -2425,6 +2487,7 @@ $L4:
             has_convergent: false,
             has_call: false,
             function_size: 1000,
+            already_unrolled: None,
         }
     }
 
