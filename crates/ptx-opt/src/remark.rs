@@ -116,3 +116,47 @@ impl PhaseOutput {
         }
     }
 }
+
+/// The remarks of one run of a phase that works in rounds
+/// ([`crate::phases::branch_opt`], [`crate::phases::predication`]): a
+/// refusal is looked at again in every round, so [`RoundRemarks::finish`]
+/// keeps each missed remark once per (origin, name), sorted by origin.
+pub(crate) struct RoundRemarks {
+    phase: PhaseId,
+    list: Vec<Remark>,
+}
+
+impl RoundRemarks {
+    pub(crate) fn new(phase: PhaseId) -> RoundRemarks {
+        RoundRemarks {
+            phase,
+            list: Vec::new(),
+        }
+    }
+
+    pub(crate) fn push(
+        &mut self,
+        kind: RemarkKind,
+        name: &'static str,
+        origin: Option<InstId>,
+        message: String,
+    ) {
+        self.list.push(Remark {
+            phase: self.phase,
+            kind,
+            name,
+            origin,
+            message,
+        });
+    }
+
+    /// The remarks, each missed one once, sorted by origin.
+    pub(crate) fn finish(mut self) -> Vec<Remark> {
+        let mut seen = rustc_hash::FxHashSet::default();
+        self.list
+            .retain(|r| r.kind == RemarkKind::Applied || seen.insert((r.origin, r.name)));
+        self.list
+            .sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
+        self.list
+    }
+}

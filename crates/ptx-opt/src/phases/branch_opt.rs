@@ -80,7 +80,7 @@ use super::known::{
     give_locs, is_param, known_pred, plain_reg, reads_outside_guard, remove_keeping_locs, Facts,
 };
 use crate::origin::origin;
-use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
+use crate::remark::{PhaseOutput, RemarkKind, RoundRemarks, Stat};
 use crate::{PassContext, PhaseId};
 
 /// The most rounds of the six rules (each round only removes or merges, so
@@ -101,20 +101,13 @@ struct Counts {
 }
 
 struct State {
-    id: PhaseId,
-    remarks: Vec<Remark>,
+    log: RoundRemarks,
     counts: Counts,
 }
 
 impl State {
     fn remark(&mut self, kind: RemarkKind, name: &'static str, at: Option<InstId>, msg: String) {
-        self.remarks.push(Remark {
-            phase: self.id,
-            kind,
-            name,
-            origin: at,
-            message: msg,
-        });
+        self.log.push(kind, name, at, msg);
     }
 }
 
@@ -122,8 +115,7 @@ impl State {
 pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut f = (**input).clone();
     let mut st = State {
-        id,
-        remarks: Vec::new(),
+        log: RoundRemarks::new(id),
         counts: Counts::default(),
     };
     let mut changed = false;
@@ -142,12 +134,7 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
             break;
         }
     }
-    // The missed remarks are the same every round: report them once.
-    let mut seen = FxHashSet::default();
-    st.remarks
-        .retain(|r| r.kind == RemarkKind::Applied || seen.insert((r.origin, r.name)));
-    st.remarks
-        .sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
+    let remarks = st.log.finish();
     let c = &st.counts;
     let stats = vec![
         Stat {
@@ -192,14 +179,14 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
         return PhaseOutput {
             function: input.clone(),
             loops: Vec::new(),
-            remarks: st.remarks,
+            remarks,
             stats: Vec::new(),
         };
     }
     PhaseOutput {
         function: Arc::new(f),
         loops: Vec::new(),
-        remarks: st.remarks,
+        remarks,
         stats,
     }
 }
@@ -221,7 +208,7 @@ fn last_inst(f: &Function, b: BlockId) -> Option<InstId> {
 }
 
 /// Blocks named by `.branchtargets` lists.
-fn branch_target_blocks(f: &Function) -> FxHashSet<BlockId> {
+pub(crate) fn branch_target_blocks(f: &Function) -> FxHashSet<BlockId> {
     f.locals
         .iter()
         .filter_map(|l| match l {
@@ -232,7 +219,8 @@ fn branch_target_blocks(f: &Function) -> FxHashSet<BlockId> {
         .collect()
 }
 
-fn label_name(f: &Function, b: BlockId) -> String {
+/// A block's label, or `(unlabeled block)`.
+pub(crate) fn label_name(f: &Function, b: BlockId) -> String {
     f.has_block(b)
         .then(|| f.blocks[b].label.clone())
         .flatten()
@@ -661,8 +649,7 @@ fn label_operand_blocks(f: &Function) -> FxHashSet<BlockId> {
 /// 22 after a full unroll); its remarks are this phase's, not reported.
 pub(crate) fn merge_straight_line(f: &mut Function) {
     let mut st = State {
-        id: PhaseId::OriBranchOpt,
-        remarks: Vec::new(),
+        log: RoundRemarks::new(PhaseId::OriBranchOpt),
         counts: Counts::default(),
     };
     for _ in 0..MAX_ROUNDS {

@@ -103,13 +103,14 @@ use std::sync::Arc;
 use ptx_analysis::cfg;
 use ptx_analysis::reaching_defs::{reaching_defs, ReachingDefs};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
-use ptx_ir::ir::{BlockId, Function, Guard, Inst, InstId, LocalDecl, Opcode, Operand, RegId};
+use ptx_ir::ir::{BlockId, Function, Guard, Inst, InstId, Opcode, Operand, RegId};
 use ptx_isa::{FamilyId, OpFlags};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
+use super::branch_opt::{branch_target_blocks, label_name};
 use super::known::{give_locs, remove_keeping_locs};
 use crate::origin::origin;
-use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
+use crate::remark::{PhaseOutput, RemarkKind, RoundRemarks, Stat};
 use crate::{PassContext, PhaseId};
 
 /// The most instructions of a triangle's side that are predicated.
@@ -133,20 +134,13 @@ struct Counts {
 }
 
 struct State {
-    id: PhaseId,
-    remarks: Vec<Remark>,
+    log: RoundRemarks,
     counts: Counts,
 }
 
 impl State {
     fn remark(&mut self, kind: RemarkKind, name: &'static str, at: Option<InstId>, msg: String) {
-        self.remarks.push(Remark {
-            phase: self.id,
-            kind,
-            name,
-            origin: at,
-            message: msg,
-        });
+        self.log.push(kind, name, at, msg);
     }
 }
 
@@ -154,8 +148,7 @@ impl State {
 pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut f = (**input).clone();
     let mut st = State {
-        id,
-        remarks: Vec::new(),
+        log: RoundRemarks::new(id),
         counts: Counts::default(),
     };
     let mut any = false;
@@ -187,17 +180,12 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
             form_selects(&mut f, b, &rd, &mut st);
         }
     }
-    // A refusal is looked at again each round: report it once.
-    let mut seen = FxHashSet::default();
-    st.remarks
-        .retain(|r| r.kind == RemarkKind::Applied || seen.insert((r.origin, r.name)));
-    st.remarks
-        .sort_by_key(|r| (r.origin.map(|o| o.into_raw().into_u32()), r.kind));
+    let remarks = st.log.finish();
     if !any {
         return PhaseOutput {
             function: input.clone(),
             loops: Vec::new(),
-            remarks: st.remarks,
+            remarks,
             stats: Vec::new(),
         };
     }
@@ -239,7 +227,7 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
     PhaseOutput {
         function: Arc::new(f),
         loops: Vec::new(),
-        remarks: st.remarks,
+        remarks,
         stats,
     }
 }
@@ -360,24 +348,6 @@ fn label_refs(f: &Function) -> FxHashMap<BlockId, u32> {
         }
     }
     refs
-}
-
-fn branch_target_blocks(f: &Function) -> FxHashSet<BlockId> {
-    f.locals
-        .iter()
-        .filter_map(|l| match l {
-            LocalDecl::BranchTargets { targets, .. } => Some(targets.iter().copied()),
-            _ => None,
-        })
-        .flatten()
-        .collect()
-}
-
-fn label_name(f: &Function, b: BlockId) -> String {
-    f.blocks[b]
-        .label
-        .clone()
-        .unwrap_or_else(|| "(unlabeled block)".to_string())
 }
 
 fn guard_text(f: &Function, g: Guard) -> String {
@@ -690,6 +660,47 @@ fn select_copy(inst: &Inst) -> Option<(RegId, &Operand)> {
     }
 }
 
+/// A plain register operand.
+fn reg_op(reg: RegId) -> Operand {
+    Operand::Reg {
+        reg,
+        component: None,
+    }
+}
+
+/// Makes instruction `id` an unguarded `opcode operands` (its id, origin
+/// and `.loc` lines stay).
+fn rewrite(f: &mut Function, id: InstId, opcode: Opcode, operands: Vec<Operand>) {
+    let inst = &mut f.insts[id];
+    inst.guard = None;
+    inst.opcode = opcode;
+    inst.operands = operands;
+}
+
+/// Walks back from instruction `j` of `insts` to the nearest one `accept`
+/// takes (its index and what `accept` returned); gives up at an
+/// instruction that reads or writes `r` or writes `p` first.
+fn find_back<T>(
+    f: &Function,
+    insts: &[InstId],
+    j: usize,
+    r: RegId,
+    p: RegId,
+    mut accept: impl FnMut(&Inst) -> Option<T>,
+) -> Option<(usize, T)> {
+    for i in (0..j).rev() {
+        let inst = &f.insts[insts[i]];
+        if let Some(t) = accept(inst) {
+            return Some((i, t));
+        }
+        let (reads_r, writes_r) = touches(inst, r);
+        if reads_r || writes_r || touches(inst, p).1 {
+            return None;
+        }
+    }
+    None
+}
+
 fn touches(inst: &Inst, r: RegId) -> (bool, bool) {
     let (mut reads, mut writes) = (false, false);
     visit_defs_and_uses(inst, |access, x| {
@@ -729,29 +740,17 @@ fn form_selects(f: &mut Function, block: BlockId, rd: &ReachingDefs, st: &mut St
         let b = b.clone();
         // Walk back to the copy that gives `r` its value for the other
         // threads.
-        let mut found = None;
-        for i in (0..j).rev() {
-            let inst = &f.insts[insts[i]];
-            let complement = inst.guard.is_none()
-                || inst.guard
-                    == Some(Guard {
-                        reg: gj.reg,
-                        negated: !gj.negated,
-                    });
-            if inst.opcode == opcode && complement {
-                if let Some((d, a)) = select_copy(inst) {
-                    if d == r {
-                        found = Some((i, a.clone()));
-                        break;
-                    }
-                }
+        let other = Guard {
+            reg: gj.reg,
+            negated: !gj.negated,
+        };
+        let found = find_back(f, insts, j, r, gj.reg, |inst| {
+            let complement = inst.guard.is_none() || inst.guard == Some(other);
+            match select_copy(inst) {
+                Some((d, a)) if d == r && complement && inst.opcode == opcode => Some(a.clone()),
+                _ => None,
             }
-            let (reads_r, writes_r) = touches(inst, r);
-            let (_, writes_p) = touches(inst, gj.reg);
-            if reads_r || writes_r || writes_p {
-                break;
-            }
-        }
+        });
         let Some((i, a)) = found else {
             j += 1;
             continue;
@@ -766,21 +765,7 @@ fn form_selects(f: &mut Function, block: BlockId, rd: &ReachingDefs, st: &mut St
         let (x, y) = if gj.negated { (a, b) } else { (b, a) };
         let iid = insts[i];
         let selp = Opcode::new("selp", opcode.modifiers.clone());
-        let inst = &mut f.insts[jid];
-        inst.guard = None;
-        inst.opcode = selp;
-        inst.operands = vec![
-            Operand::Reg {
-                reg: r,
-                component: None,
-            },
-            x,
-            y,
-            Operand::Reg {
-                reg: gj.reg,
-                component: None,
-            },
-        ];
+        rewrite(f, jid, selp, vec![reg_op(r), x, y, reg_op(gj.reg)]);
         st.counts.selects += 1;
         st.remark(
             RemarkKind::Applied,
@@ -873,19 +858,7 @@ fn combine_setp(
             }
         }
     }
-    let mut found = None;
-    for i in (0..j).rev() {
-        let inst = &f.insts[insts[i]];
-        if let Some(c) = pred_constant(inst, p) {
-            found = Some((i, c));
-            break;
-        }
-        let (reads_p, writes_p) = touches(inst, p);
-        let (_, writes_g) = touches(inst, g.reg);
-        if reads_p || writes_p || writes_g {
-            break;
-        }
-    }
+    let found = find_back(f, insts, j, p, g.reg, |inst| pred_constant(inst, p));
     let Some((i, constant)) = found else {
         return false;
     };
@@ -904,15 +877,11 @@ fn combine_setp(
     let c = if negated {
         Operand::NegPred(g.reg)
     } else {
-        Operand::Reg {
-            reg: g.reg,
-            component: None,
-        }
+        reg_op(g.reg)
     };
-    let inst = &mut f.insts[jid];
-    inst.guard = None;
-    inst.opcode = opcode;
-    inst.operands.push(c);
+    let mut operands = f.insts[jid].operands.clone();
+    operands.push(c);
+    rewrite(f, jid, opcode, operands);
     st.counts.selects += 1;
     st.remark(
         RemarkKind::Applied,
@@ -1040,9 +1009,7 @@ fn min_max(f: &mut Function, block: BlockId, k: usize, st: &mut State) {
     }
     let opcode = Opcode::new(name, vec![ty_text]);
     let dst = f.insts[kid].operands[0].clone();
-    let inst = &mut f.insts[kid];
-    inst.opcode = opcode;
-    inst.operands = vec![dst, first, second];
+    rewrite(f, kid, opcode, vec![dst, first, second]);
     st.counts.min_max += 1;
     st.remark(
         RemarkKind::Applied,
@@ -1139,19 +1106,7 @@ fn absolute(f: &mut Function, block: BlockId, j: usize, st: &mut State) -> bool 
         return false;
     }
     let opcode = Opcode::new("abs", vec![format!(".s{}", ty.bits())]);
-    let inst = &mut f.insts[jid];
-    inst.guard = None;
-    inst.opcode = opcode;
-    inst.operands = vec![
-        Operand::Reg {
-            reg: r,
-            component: None,
-        },
-        Operand::Reg {
-            reg: x,
-            component: None,
-        },
-    ];
+    rewrite(f, jid, opcode, vec![reg_op(r), reg_op(x)]);
     st.counts.min_max += 1;
     st.remark(
         RemarkKind::Applied,
