@@ -192,7 +192,7 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
 }
 
 /// The target block of a `bra` (not `brx.idx`): its one label.
-fn bra_target(f: &Function, i: InstId) -> Option<BlockId> {
+pub(crate) fn bra_target(f: &Function, i: InstId) -> Option<BlockId> {
     let inst = f.has_inst(i).then(|| &f.insts[i])?;
     if inst.opcode.info.family != FamilyId::Bra {
         return None;

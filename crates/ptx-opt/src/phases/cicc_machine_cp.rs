@@ -68,6 +68,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut remarks = Vec::new();
     let g0 = cfg::cfg(input);
     for &b in &input.layout {
+        if !input.blocks[b]
+            .insts
+            .iter()
+            .any(|&m| copy(input, m).is_some())
+        {
+            continue;
+        }
         // The straight-line chain ending at `b` (each block the only
         // predecessor of the next, which is its only successor), as one
         // instruction list: what cicc sees as one block once SimplifyCFG

@@ -107,8 +107,8 @@ use ptx_ir::ir::{BlockId, Function, Guard, Inst, InstId, Opcode, Operand, RegId}
 use ptx_isa::{FamilyId, OpFlags};
 use rustc_hash::FxHashMap;
 
-use super::branch_opt::{branch_target_blocks, label_name};
-use super::known::{give_locs, remove_keeping_locs};
+use super::branch_opt::{bra_target, branch_target_blocks, label_name};
+use super::known::{give_locs, plain_reg, remove_keeping_locs, Accesses};
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, RemarkKind, RoundRemarks, Stat};
 use crate::{PassContext, PhaseId};
@@ -169,9 +169,9 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
             .collect();
         blocks.sort_unstable();
         blocks.dedup();
-        let writers = writer_counts(&f);
+        let accesses = Accesses::new(&f);
         for &b in &blocks {
-            speculate(&mut f, b, &writers, &mut st);
+            speculate(&mut f, b, &accesses, &mut st);
         }
         // Before the next round, so that an outer shape sees the inner one
         // as the unguarded instructions it has become.
@@ -252,7 +252,7 @@ fn side(f: &Function, pos: usize) -> Option<Side> {
     if let Some(&last) = insts.last() {
         let inst = &f.insts[last];
         if inst.is_terminator() {
-            let target = unguarded_bra(inst)?;
+            let target = bra_target(f, last).filter(|_| inst.guard.is_none())?;
             body.pop();
             jump = Some(last);
             exit = Some(target);
@@ -269,28 +269,10 @@ fn side(f: &Function, pos: usize) -> Option<Side> {
     })
 }
 
-fn unguarded_bra(inst: &Inst) -> Option<BlockId> {
-    if inst.guard.is_some() || inst.opcode.info.family != FamilyId::Bra {
-        return None;
-    }
-    match inst.operands.as_slice() {
-        [Operand::Label(t)] => Some(*t),
-        _ => None,
-    }
-}
-
 /// `(guard, target)` of a guarded `bra` ending `block`.
 fn guarded_bra(f: &Function, block: BlockId) -> Option<(InstId, Guard, BlockId)> {
     let &last = f.blocks[block].insts.last()?;
-    let inst = &f.insts[last];
-    let guard = inst.guard?;
-    if inst.opcode.info.family != FamilyId::Bra {
-        return None;
-    }
-    match inst.operands.as_slice() {
-        [Operand::Label(t)] => Some((last, guard, *t)),
-        _ => None,
-    }
+    Some((last, f.insts[last].guard?, bra_target(f, last)?))
 }
 
 /// Why `inst` cannot run under a guard instead of a branch, if it cannot.
@@ -589,26 +571,13 @@ const SELP_TYPES: [&str; 11] = [
     ".b16", ".b32", ".b64", ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".f32", ".f64",
 ];
 
-/// How many instructions write each register.
-fn writer_counts(f: &Function) -> FxHashMap<RegId, u32> {
-    let mut counts = FxHashMap::default();
-    for (_, inst) in f.insts_in_order() {
-        visit_defs_and_uses(inst, |access, r| {
-            if access == Access::Def {
-                *counts.entry(r).or_insert(0) += 1;
-            }
-        });
-    }
-    counts
-}
-
 /// Drops the guard of a predicated instruction that is pure, cannot trap
 /// and is the only writer of its destinations: where the guard was false
 /// the destination held no value before (nothing else writes it), so
 /// computing one there changes nothing a thread can observe, and every
 /// later reader sees a defined value (what lets `setp.and`/`.or` read it).
 /// `@!%p sub.s32 %r12, %r6, 1` becomes `sub.s32 %r12, %r6, 1`.
-fn speculate(f: &mut Function, block: BlockId, writers: &FxHashMap<RegId, u32>, st: &mut State) {
+fn speculate(f: &mut Function, block: BlockId, accesses: &Accesses, st: &mut State) {
     for k in 0..f.blocks[block].insts.len() {
         let id = f.blocks[block].insts[k];
         let inst = &f.insts[id];
@@ -623,7 +592,7 @@ fn speculate(f: &mut Function, block: BlockId, writers: &FxHashMap<RegId, u32>, 
         visit_defs_and_uses(inst, |access, r| {
             if access == Access::Def {
                 any = true;
-                only_writer &= writers.get(&r).copied() == Some(1);
+                only_writer &= accesses.writers(r).len() == 1;
             }
         });
         if any && only_writer {
@@ -643,20 +612,12 @@ fn select_copy(inst: &Inst) -> Option<(RegId, &Operand)> {
     {
         return None;
     }
-    let dst = match &inst.operands[0] {
-        Operand::Reg {
-            reg,
-            component: None,
-        } => *reg,
-        _ => return None,
-    };
+    let dst = plain_reg(&inst.operands[0])?;
     match &inst.operands[1] {
-        Operand::Reg {
-            reg,
-            component: None,
-        } if *reg != dst => Some((dst, &inst.operands[1])),
         Operand::Imm(_) => Some((dst, &inst.operands[1])),
-        _ => None,
+        op => plain_reg(op)
+            .filter(|&r| r != dst)
+            .map(|_| (dst, &inst.operands[1])),
     }
 }
 
@@ -726,7 +687,7 @@ fn form_selects(f: &mut Function, block: BlockId, rd: &ReachingDefs, st: &mut St
         let insts = &f.blocks[block].insts;
         let jid = insts[j];
         let ji = &f.insts[jid];
-        if ji.guard.is_some() && guarded_setp(ji).is_some() {
+        if ji.guard.is_some() && plain_setp(ji).is_some() {
             if !combine_setp(f, block, j, rd, st) {
                 j += 1;
             }
@@ -786,24 +747,27 @@ fn form_selects(f: &mut Function, block: BlockId, rd: &ReachingDefs, st: &mut St
 
 /// The destination of a `setp` with one destination and no `.and`/`.or`/
 /// `.xor` of its own.
-fn guarded_setp(inst: &Inst) -> Option<RegId> {
-    if inst.opcode.info.family != FamilyId::Setp
-        || inst.operands.len() != 3
-        || inst
-            .opcode
-            .modifiers
-            .iter()
-            .any(|m| matches!(m.as_str(), ".and" | ".or" | ".xor"))
-    {
+fn plain_setp(inst: &Inst) -> Option<RegId> {
+    let info = &inst.opcode.info;
+    if info.family != FamilyId::Setp || inst.operands.len() != 3 || info.bool_op.is_some() {
         return None;
     }
-    match &inst.operands[0] {
-        Operand::Reg {
-            reg,
-            component: None,
-        } => Some(*reg),
-        _ => None,
+    plain_reg(&inst.operands[0])
+}
+
+/// The unguarded [`plain_setp`] that last writes `p` before index `k` of
+/// `insts`, when none of `keep` is written after it.
+fn setp_of(f: &Function, insts: &[InstId], k: usize, p: RegId, keep: &[RegId]) -> Option<InstId> {
+    for &id in insts[..k].iter().rev() {
+        let inst = &f.insts[id];
+        if touches(inst, p).1 {
+            return (inst.guard.is_none() && plain_setp(inst) == Some(p)).then_some(id);
+        }
+        if keep.iter().any(|&r| touches(inst, r).1) {
+            return None;
+        }
     }
+    None
 }
 
 /// The constant of an unguarded `mov.pred p, C` into `p`.
@@ -815,17 +779,10 @@ fn pred_constant(inst: &Inst, p: RegId) -> Option<bool> {
         return None;
     }
     match inst.operands.as_slice() {
-        [Operand::Reg {
-            reg,
-            component: None,
-        }, Operand::Imm(imm)]
-            if *reg == p =>
-        {
-            match imm.value {
-                ptx_ir::ir::ImmValue::Int(v) => Some(v != 0),
-                _ => None,
-            }
-        }
+        [d, Operand::Imm(imm)] if plain_reg(d) == Some(p) => match imm.value {
+            ptx_ir::ir::ImmValue::Int(v) => Some(v != 0),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -845,7 +802,7 @@ fn combine_setp(
 ) -> bool {
     let insts = &f.blocks[block].insts;
     let jid = insts[j];
-    let (Some(g), Some(p)) = (f.insts[jid].guard, guarded_setp(&f.insts[jid])) else {
+    let (Some(g), Some(p)) = (f.insts[jid].guard, plain_setp(&f.insts[jid])) else {
         return false;
     };
     // The comparison now runs for every thread: its operands must hold a
@@ -902,18 +859,8 @@ fn combine_setp(
 /// immediate value.
 fn same_value(a: &Operand, b: &Operand) -> bool {
     match (a, b) {
-        (
-            Operand::Reg {
-                reg: x,
-                component: None,
-            },
-            Operand::Reg {
-                reg: y,
-                component: None,
-            },
-        ) => x == y,
         (Operand::Imm(x), Operand::Imm(y)) => x.value == y.value,
-        _ => false,
+        _ => plain_reg(a).is_some_and(|x| plain_reg(b) == Some(x)),
     }
 }
 
@@ -932,52 +879,18 @@ fn min_max(f: &mut Function, block: BlockId, k: usize, st: &mut State) {
     if sel.guard.is_some() || sel.opcode.info.family != FamilyId::Selp || sel.operands.len() != 4 {
         return;
     }
-    let Operand::Reg {
-        reg: p,
-        component: None,
-    } = sel.operands[3]
-    else {
+    let Some(p) = plain_reg(&sel.operands[3]) else {
         return;
     };
     let Some(sel_ty) = sel.opcode.info.types.last() else {
         return;
     };
     let (a, b) = (&sel.operands[1], &sel.operands[2]);
-    let regs_of = |op: &Operand| match op {
-        Operand::Reg { reg, .. } => Some(*reg),
-        _ => None,
-    };
-    let mut setp = None;
-    for i in (0..k).rev() {
-        let inst = &f.insts[insts[i]];
-        if touches(inst, p).1 {
-            setp = Some(insts[i]);
-            break;
-        }
-        if [a, b]
-            .iter()
-            .filter_map(|op| regs_of(op))
-            .any(|r| touches(inst, r).1)
-        {
-            return;
-        }
-    }
-    let Some(sid) = setp else {
+    let keep: Vec<RegId> = [a, b].into_iter().filter_map(plain_reg).collect();
+    let Some(sid) = setp_of(f, insts, k, p, &keep) else {
         return;
     };
     let cmp_inst = &f.insts[sid];
-    if cmp_inst.guard.is_some()
-        || cmp_inst.opcode.info.family != FamilyId::Setp
-        || cmp_inst.opcode.info.bool_op.is_some()
-        || cmp_inst.operands.len() != 3
-        || cmp_inst.operands[0]
-            != (Operand::Reg {
-                reg: p,
-                component: None,
-            })
-    {
-        return;
-    }
     let Some(ty) = cmp_inst.opcode.info.types.last() else {
         return;
     };
@@ -1049,50 +962,25 @@ fn absolute(f: &mut Function, block: BlockId, j: usize, st: &mut State) -> bool 
     if !ty.is_int() || !ty.is_signed() || neg.operands.len() != 2 || mov.operands.len() != 2 {
         return false;
     }
-    let plain = |op: &Operand| match op {
-        Operand::Reg {
-            reg,
-            component: None,
-        } => Some(*reg),
-        _ => None,
-    };
-    let (Some(r), Some(x)) = (plain(&neg.operands[0]), plain(&neg.operands[1])) else {
+    let (Some(r), Some(x)) = (plain_reg(&neg.operands[0]), plain_reg(&neg.operands[1])) else {
         return false;
     };
-    if plain(&mov.operands[0]) != Some(r)
-        || plain(&mov.operands[1]) != Some(x)
+    if plain_reg(&mov.operands[0]) != Some(r)
+        || plain_reg(&mov.operands[1]) != Some(x)
         || r == x
         || mov.opcode.info.types.last().map(|t| t.bits()) != Some(ty.bits())
     {
         return false;
     }
-    // The comparison that sets the guard.
+    // The comparison that sets the guard: `x` against 0.
     let p = gi.reg;
-    let mut setp = None;
-    for k in (0..j - 1).rev() {
-        let inst = &f.insts[insts[k]];
-        if touches(inst, p).1 {
-            setp = Some(insts[k]);
-            break;
-        }
-        if touches(inst, x).1 {
-            return false;
-        }
-    }
-    let Some(sid) = setp else {
+    let Some(sid) = setp_of(f, insts, j - 1, p, &[x]) else {
         return false;
     };
     let c = &f.insts[sid];
-    let zero = matches!(&c.operands.get(2), Some(Operand::Imm(imm)) if imm.value == ptx_ir::ir::ImmValue::Int(0));
-    if c.guard.is_some()
-        || c.opcode.info.family != FamilyId::Setp
-        || c.opcode.info.bool_op.is_some()
-        || c.operands.len() != 3
-        || plain(&c.operands[0]) != Some(p)
-        || plain(&c.operands[1]) != Some(x)
-        || !zero
-        || c.opcode.info.types.last() != Some(ty)
-    {
+    let zero =
+        matches!(&c.operands[2], Operand::Imm(imm) if imm.value == ptx_ir::ir::ImmValue::Int(0));
+    if plain_reg(&c.operands[1]) != Some(x) || !zero || c.opcode.info.types.last() != Some(ty) {
         return false;
     }
     use ptx_isa::Cmp;
