@@ -50,6 +50,24 @@
 //! correct); the caller's argument stores or result loads are not in the
 //! call's block next to it; or the cost is over the threshold. A caller that
 //! would grow beyond 20,000 instructions inlines nothing more.
+//!
+//! **A caller cicc already optimized keeps its calls.** cicc's inliner runs
+//! once, at -O1 and above; a call still in its output is one it declined,
+//! most often because the source says `__noinline__` (or the call is cold,
+//! as Kokkos' abort paths are), and PTX carries neither. Re-deciding with the
+//! cost model above would undo the user's choice: `with_call` of
+//! `test-data/cuda/bench/loops_ptxas.cu`, whose `__noinline__` helper we
+//! inlined into cicc's x4 loop, went from 12 to 24 ptxas registers. The sign
+//! read instead is the shape of the caller: LLVM's -O0 code generator ends
+//! every block that falls through with a `bra` to the block laid out next
+//! (`bra.uni $L__BB0_1;` right before `$L__BB0_1:`), and block placement and
+//! branch folding at -O1 and above remove every one. So a caller that
+//! branches, none of whose branches goes to the next block, is cicc's
+//! optimized output and keeps every call; a caller with such a branch
+//! (`-Xcicc -O0`) or with no branch at all (nothing to tell) is inlined as
+//! above. Measured on the bench CUDA sources: every function with a branch
+//! has one to the next block at -O0 and none at -O3; no function of
+//! `../shared/corpus` has one.
 
 use std::sync::Arc;
 
@@ -86,6 +104,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut reported: FxHashSet<(Option<InstId>, String)> = FxHashSet::default();
     let mut inlined = 0u64;
     let mut added = 0u64;
+    let optimized = optimized_by_cicc(input);
     for _ in 0..MAX_ROUNDS {
         let sites: Vec<InstId> = {
             let cur = f.as_ref().unwrap_or(input);
@@ -99,7 +118,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let cur = f.as_ref().unwrap_or(input);
             let origin = cur.origin(call);
             let size = cur.insts_in_order().count();
-            match plan(cur, call, ctx, threshold, size) {
+            match plan(cur, call, ctx, threshold, size, optimized) {
                 Err((callee, why)) => {
                     if reported.insert((origin, callee.clone())) {
                         remarks.push(Remark {
@@ -157,6 +176,24 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             },
         ],
     }
+}
+
+/// Whether `f` is the output of an optimizing cicc (see the module doc): it
+/// has a branch, and no branch goes to the block laid out right after its own.
+fn optimized_by_cicc(f: &Function) -> bool {
+    let mut branches = false;
+    for (k, &b) in f.layout.iter().enumerate() {
+        for &i in &f.blocks[b].insts {
+            let Some(target) = super::branch_opt::bra_target(f, i) else {
+                continue;
+            };
+            if f.layout.get(k + 1) == Some(&target) {
+                return false;
+            }
+            branches = true;
+        }
+    }
+    branches
 }
 
 /// One element of an `ld.param`/`st.param`: which parameter (by position),
@@ -318,6 +355,7 @@ fn plan(
     ctx: &dyn PassContext,
     threshold: i64,
     caller_size: usize,
+    optimized: bool,
 ) -> Result<Plan, Refusal> {
     let inst = &f.insts[call];
     let (rets, name, args) = call_parts(inst).map_err(|w| ("?".to_string(), w.to_string()))?;
@@ -335,6 +373,13 @@ fn plan(
     };
     if callee.sig.kind != FunctionKind::Func {
         return Err(refuse("the callee is not a `.func`".into()));
+    }
+    if optimized {
+        return Err(refuse(
+            "the caller is optimized cicc output (it branches, never to the next block), \
+             whose inliner already declined this call (`__noinline__` or a cold path; PTX does not carry why)"
+                .into(),
+        ));
     }
     // The callee itself.
     let params: Vec<String> = callee.sig.params.iter().map(|p| p.name.clone()).collect();
