@@ -18,6 +18,15 @@
 //! call's return value (a `.param` declared in the body, written by the
 //! call) is a plain load: it is commoned only within one extended basic
 //! block with no `call` or `st.param` between.
+//!
+//! A load is not merged across a loop (a loop that contains neither load
+//! lies on a path between them): cicc's own output reads `n` again after
+//! the main loop of a runtime-unrolled loop (`ld.param` + `and n, 3` for
+//! the remainder) instead of keeping it live through the loop, and ptxas
+//! allocates one register fewer for it (`big_body` of
+//! `test-data/cuda/bench/loops_ptxas.cu`: 23 -> 22). The rule is shared by
+//! every commoning pass ([`super::commoning::Config::cheap_not_across_loops`]);
+//! filetest `param-opt/after_loop`.
 
 use std::sync::Arc;
 
@@ -40,6 +49,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         path_checks: PATH_CHECKS,
         param_loads_only: true,
         window: 0,
+        cheap_not_across_loops: true,
     };
     let mut f = (**input).clone();
     let outcome = commoning::run(&mut f, &cfg);

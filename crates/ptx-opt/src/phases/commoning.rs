@@ -147,6 +147,16 @@ pub(crate) struct Config {
     /// With [`Scope::Block`]: a leader at most this many instructions
     /// earlier (0: any).
     pub window: u32,
+    /// A cheap computation (an `ld.param`: in SASS a constant-bank operand,
+    /// read again for nothing) does not read a leader across a loop: when a
+    /// loop containing neither of the two lies on a path from the leader's
+    /// block to this one, the merge would keep a register live through the
+    /// whole loop to save nothing. This is the intent of LLVM MachineCSE's
+    /// `isProfitableToCSE` heuristic #1 ("don't CSE cheap computation if
+    /// the def is not local or in an immediate predecessor"), asked of the
+    /// loops themselves: PTX branches skip loops, so the entry block is
+    /// often an immediate predecessor of the block after a loop.
+    pub cheap_not_across_loops: bool,
 }
 
 /// One merge done.
@@ -225,6 +235,8 @@ struct Engine<'a> {
     facts: Facts,
     reach: Reach,
     preds: Cfg,
+    /// The loops, computed when first asked ([`Config::cheap_not_across_loops`]).
+    loops: Option<ptx_analysis::loops::LoopForest>,
     path_checks: u32,
     /// Value names: a register whose value another register holds.
     canon: FxHashMap<RegId, RegId>,
@@ -306,6 +318,7 @@ fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outc
         facts,
         reach,
         preds,
+        loops: None,
         path_checks: 0,
         canon: FxHashMap::default(),
         readonly_params,
@@ -696,6 +709,26 @@ impl Engine<'_> {
         }
     }
 
+    /// The header of a loop that contains neither `bl` nor `bk` and lies on
+    /// a path from `bl` to `bk`.
+    fn loop_between(&mut self, bl: BlockId, bk: BlockId) -> Option<BlockId> {
+        if bl == bk {
+            return None;
+        }
+        let forest = self
+            .loops
+            .get_or_insert_with(|| ptx_analysis::loops::loops(&self.preds, self.facts.dom()));
+        let headers: Vec<BlockId> = forest
+            .loops
+            .iter()
+            .filter(|lp| !lp.contains(bl) && !lp.contains(bk))
+            .map(|lp| lp.header)
+            .collect();
+        headers
+            .into_iter()
+            .find(|&h| self.reach.reaches(bl, h, bk) && self.reach.reaches(h, bk, bl))
+    }
+
     /// Whether the scope lets `l` lead `k` (blocks).
     fn in_scope(&self, l: InstId, k: InstId) -> bool {
         let same = self.facts.block_of(l) == self.facts.block_of(k);
@@ -736,6 +769,23 @@ impl Engine<'_> {
     ) -> Result<(), String> {
         if !self.facts.dominates(l, k) {
             return Err("the first computation does not dominate this one".into());
+        }
+        if self.cfg.cheap_not_across_loops
+            && load
+            && f.insts[k].opcode.info.space == Some(Space::Param)
+        {
+            if let (Some(bl), Some(bk)) = (self.facts.block_of(l), self.facts.block_of(k)) {
+                if let Some(header) = self.loop_between(bl, bk) {
+                    return Err(format!(
+                        "a parameter is read again after the loop at {}, not kept live through it \
+                         (a constant-bank read costs nothing; a register held through a loop does)",
+                        f.blocks[header]
+                            .label
+                            .clone()
+                            .unwrap_or_else(|| ptx_analysis::cfg::block_name(header))
+                    ));
+                }
+            }
         }
         let mut raws = Vec::new();
         if let Some((OpKey::Raw(r), _)) = &key.guard {

@@ -51,6 +51,13 @@
 //! phases remove it. Applied remarks name the leader; missed remarks say
 //! which proof failed (a store between two loads, a redefinition, two
 //! paths).
+//!
+//! Adapted to PTX: in Ori a kernel parameter is a constant-bank operand,
+//! not an instruction, so commoning an `ld.param` saves nothing in SASS.
+//! It is therefore not merged across a loop (one containing neither load,
+//! on a path between them), where it would only keep a register live
+//! through the loop ([`super::commoning::Config::cheap_not_across_loops`];
+//! filetest `GvnCse/param_after_loop`).
 
 use std::sync::Arc;
 
@@ -91,6 +98,7 @@ fn config(mode: i64, sm: u32, skip_ebb: bool) -> Option<(u8, Config)> {
         path_checks: PATH_CHECKS,
         param_loads_only: false,
         window: 0,
+        cheap_not_across_loops: true,
     };
     Some((
         mode,

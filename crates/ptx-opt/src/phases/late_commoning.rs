@@ -52,6 +52,13 @@
 //! Loads: read-only ones (`ld.const`, `ld.global.nc`, `ld.param` of a
 //! parameter) and others along one extended basic block with no clobber
 //! between, as in GvnCse's full mode. The MUFU class is not eligible.
+//!
+//! Adapted to PTX: in Ori a kernel parameter is a constant-bank operand,
+//! not an instruction, so commoning an `ld.param` saves nothing in SASS.
+//! It is therefore not merged across a loop (one containing neither load,
+//! on a path between them), where it would only keep a register live
+//! through the loop ([`super::commoning::Config::cheap_not_across_loops`];
+//! filetest `GvnCse/param_after_loop`).
 
 use std::sync::Arc;
 
@@ -90,6 +97,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         path_checks: PATH_CHECKS,
         param_loads_only: false,
         window: 0,
+        cheap_not_across_loops: true,
     };
     let mut f = (**input).clone();
     let mut outcome = commoning::run(&mut f, &cfg);

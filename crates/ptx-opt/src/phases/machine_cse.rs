@@ -79,6 +79,12 @@
 //!   raise any block's maximum past the target.
 //! - The MUFU class (`sin`, `ex2`, `.approx` ...) is eligible: MachineCSE
 //!   has no such restriction (ptxas GvnCse's is a backend scope flag).
+//! - LLVM's `isProfitableToCSE` heuristic #1 (cheap computations only from
+//!   the same block or an immediate predecessor) is asked of the loops
+//!   instead: an `ld.param` does not read a leader across a loop
+//!   ([`super::commoning::Config::cheap_not_across_loops`]); PTX branches
+//!   that skip a loop make the entry an immediate predecessor of the block
+//!   after it.
 //! - Copies of registers and immediates are never merged (the engine's
 //!   rule: merging `mov %r2, 0` with `mov %r1, 0` only lengthens a live
 //!   range).
@@ -117,6 +123,7 @@ fn config() -> Config {
         path_checks: PATH_CHECKS,
         param_loads_only: false,
         window: 0,
+        cheap_not_across_loops: true,
     }
 }
 

@@ -481,6 +481,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         path_checks: PATH_CHECKS,
         param_loads_only: false,
         window,
+        cheap_not_across_loops: false,
     };
     let outcome = commoning::run(&mut f, &cfg);
     let mut out = finish(id, input, f, outcome, None, true);
