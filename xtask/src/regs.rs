@@ -7,6 +7,18 @@
 //! pipeline), with x's `.target` (at least sm_75). Printed: the share of
 //! functions with regs(ptxopt(x)) <= regs(x) (goal: at least 99%), the
 //! functions that got more registers, and those that spill where x did not.
+//!
+//! Then the pressure-reduction check of the register-pressure issue: every
+//! file with a function over 24 registers is built again with a register
+//! limit L = 3/4 of its largest count (`REGS_LIMIT_PERCENT`, default 75;
+//! even, at least 16): `ptxopt build
+//! --maxrregcount L` (the cicc pressure passes aim under it) and `ptxas
+//! -maxrregcount L` on both x and ptxopt(x). For every function whose count
+//! was over L, or that spilled without a limit, the spill bytes (stores and
+//! loads) of ptxopt(x) are compared with those of x: the share not more
+//! (goal: all), and, of the functions where x spills, the share where
+//! ptxopt(x) spills less (goal: at least half); and the sums.
+//! `REGS_LIMITED_ALL=1` prints every bound function.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,8 +28,27 @@ use rayon::prelude::*;
 
 use crate::{display, find_ptxas, workspace_root};
 
-/// One input: before (x) and after (ptxopt(x)), or why it was left out.
-type Compared = (PathBuf, Result<(Counts, Counts), String>);
+/// One input: before (x) and after (ptxopt(x)), or why it was left out;
+/// then, for a file with a function over [`LIMITED_FROM`] registers, the same
+/// under a register limit (the limit, the functions it binds, x, ptxopt(x)).
+type Compared = (
+    PathBuf,
+    Result<(Counts, Counts), String>,
+    Option<Result<Limited, String>>,
+);
+
+/// A file's comparison under `--maxrregcount`.
+struct Limited {
+    limit: u32,
+    /// Functions over the limit without it, or spilling without it.
+    bound: Vec<String>,
+    before: Counts,
+    after: Counts,
+}
+
+/// Files whose largest function has more registers than this are built
+/// again under a limit.
+const LIMITED_FROM: u32 = 24;
 
 /// Registers and spill bytes per function of one `ptxas -v` run.
 struct Counts {
@@ -89,8 +120,39 @@ pub fn run() -> Result<(), String> {
                 &ptxopt,
                 x,
                 &work.join("out").join(format!("{k}.ptx")),
+                None,
             );
-            (x.clone(), r)
+            let limited = r.as_ref().ok().and_then(|(before, _)| {
+                let largest = before.regs.values().copied().max()?;
+                if largest <= LIMITED_FROM {
+                    return None;
+                }
+                let limit = ((largest * limit_percent() / 100) & !1).max(16);
+                let bound: Vec<String> = before
+                    .regs
+                    .iter()
+                    .filter(|(name, &n)| {
+                        n > limit || before.spills.get(*name).is_some_and(|&b| b > 0)
+                    })
+                    .map(|(name, _)| name.clone())
+                    .collect();
+                Some(
+                    compare(
+                        &ptxas,
+                        &ptxopt,
+                        x,
+                        &work.join("out").join(format!("{k}.limited.ptx")),
+                        Some(limit),
+                    )
+                    .map(|(before, after)| Limited {
+                        limit,
+                        bound,
+                        before,
+                        after,
+                    }),
+                )
+            });
+            (x.clone(), r, limited)
         })
         .collect();
     let mut functions = 0usize;
@@ -100,7 +162,7 @@ pub fn run() -> Result<(), String> {
     let mut fewer = 0usize;
     let (mut sum_x, mut sum_p) = (0u64, 0u64);
     let mut left_out = 0usize;
-    for (x, r) in &results {
+    for (x, r, _) in &results {
         let Ok((before, after)) = r else {
             left_out += 1;
             continue;
@@ -149,7 +211,89 @@ pub fn run() -> Result<(), String> {
     for w in worse.iter().chain(new_spills.iter()).take(40) {
         println!("  {w}");
     }
+    limited_summary(&results);
     Ok(())
+}
+
+/// The register limit as a percentage of a file's largest count:
+/// `REGS_LIMIT_PERCENT` (default 75).
+fn limit_percent() -> u32 {
+    std::env::var("REGS_LIMIT_PERCENT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&p: &u32| (10..100).contains(&p))
+        .unwrap_or(75)
+}
+
+/// The pressure-reduction lines (see the module doc).
+fn limited_summary(results: &[Compared]) {
+    let (mut bound, mut not_more, mut lower, mut spilling) = (0usize, 0usize, 0usize, 0usize);
+    let (mut sum_x, mut sum_p) = (0u64, 0u64);
+    let mut more: Vec<String> = Vec::new();
+    let mut left: Vec<String> = Vec::new();
+    let mut files = 0usize;
+    for (x, _, limited) in results {
+        let Some(limited) = limited else {
+            continue;
+        };
+        let l = match limited {
+            Ok(l) => l,
+            Err(e) => {
+                left.push(format!("{}: {e}", display(x)));
+                continue;
+            }
+        };
+        files += 1;
+        for name in &l.bound {
+            if !l.after.regs.contains_key(name) {
+                continue;
+            }
+            bound += 1;
+            let sx = l.before.spills.get(name).copied().unwrap_or(0);
+            let sp = l.after.spills.get(name).copied().unwrap_or(0);
+            sum_x += sx;
+            sum_p += sp;
+            if sx > 0 {
+                spilling += 1;
+            }
+            if sp <= sx {
+                not_more += 1;
+            } else {
+                more.push(format!(
+                    "{}: {name}: -maxrregcount {}: {sx} -> {sp} spill bytes",
+                    display(x),
+                    l.limit
+                ));
+            }
+            if sp < sx {
+                lower += 1;
+            }
+            if std::env::var_os("REGS_LIMITED_ALL").is_some() {
+                eprintln!(
+                    "limited {}: {name}: -maxrregcount {}: regs {:?} -> {:?}, spill bytes {sx} -> {sp}",
+                    display(x),
+                    l.limit,
+                    l.before.regs.get(name),
+                    l.after.regs.get(name)
+                );
+            }
+        }
+    }
+    println!(
+        "under a register limit ({}% of each file's largest count, {files} files with a function over {LIMITED_FROM} registers): \
+         {bound} functions bound by it; spill bytes of ptxopt(x) <= x: {not_more} ({:.1}%, goal 100%); \
+         of the {spilling} where x spills, ptxopt(x) spills less: {lower} ({:.1}%, goal >= 50%)",
+        limit_percent(),
+        not_more as f64 * 100.0 / bound.max(1) as f64,
+        lower as f64 * 100.0 / spilling.max(1) as f64,
+    );
+    println!("spill bytes summed under the limit: x {sum_x}, ptxopt(x) {sum_p}");
+    for m in more.iter().take(40) {
+        println!("  {m}");
+    }
+    for l in &left {
+        println!("  left out under the limit: {l}");
+    }
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -172,10 +316,16 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn ptxas_counts(ptxas: &Path, file: &Path, arch: &str) -> Result<Counts, String> {
+fn ptxas_counts(
+    ptxas: &Path,
+    file: &Path,
+    arch: &str,
+    limit: Option<u32>,
+) -> Result<Counts, String> {
     let o = Command::new(ptxas)
         .arg(format!("-arch={arch}"))
         .arg("-v")
+        .args(limit.map(|l| format!("-maxrregcount={l}")))
         .arg(file)
         .args(["-o", "/dev/null"])
         .output()
@@ -194,23 +344,32 @@ fn ptxas_counts(ptxas: &Path, file: &Path, arch: &str) -> Result<Counts, String>
     })
 }
 
-fn compare(ptxas: &Path, ptxopt: &Path, x: &Path, out: &Path) -> Result<(Counts, Counts), String> {
+/// ptxas counts of `x` and of `ptxopt build x` (written to `out`), both
+/// under `limit` when given (`--maxrregcount` for both tools).
+fn compare(
+    ptxas: &Path,
+    ptxopt: &Path,
+    x: &Path,
+    out: &Path,
+    limit: Option<u32>,
+) -> Result<(Counts, Counts), String> {
     let text = std::fs::read_to_string(x).map_err(|e| e.to_string())?;
     let arch = arch_of(&text);
-    let before = ptxas_counts(ptxas, x, &arch)?;
+    let before = ptxas_counts(ptxas, x, &arch, limit)?;
     let o = Command::new(ptxopt)
         .arg("build")
         .arg(x)
         .arg("-o")
         .arg(out)
         .args(["-q", "--jobs", "1"])
+        .args(limit.map(|l| format!("--maxrregcount={l}")))
         .output()
         .map_err(|e| e.to_string())?;
     if !o.status.success() {
         return Err(format!("ptxopt does not build {}", x.display()));
     }
-    let after =
-        ptxas_counts(ptxas, out, &arch).map_err(|e| format!("the OUTPUT is rejected: {e}"))?;
+    let after = ptxas_counts(ptxas, out, &arch, limit)
+        .map_err(|e| format!("the OUTPUT is rejected: {e}"))?;
     Ok((before, after))
 }
 

@@ -8,6 +8,7 @@
 //! // knobs: LoopUnroll=false                (optional, comma-separated NAME=VALUE)
 //! // target: sm_80                          (optional; default: the file's .target)
 //! // explain: yes                           (optional: add what `ptxopt explain` says)
+//! // maxrregcount: 24                       (optional: as `--maxrregcount 24`)
 //! ```
 //!
 //! The test builds the file with only those phases switched on and compares
@@ -35,6 +36,8 @@ struct Header {
     knobs: Vec<String>,
     target: Option<String>,
     explain: bool,
+    /// `// maxrregcount: N`: as `--maxrregcount N`.
+    max_regs: Option<u32>,
 }
 
 fn header(text: &str, rel: &str) -> Header {
@@ -43,6 +46,7 @@ fn header(text: &str, rel: &str) -> Header {
         knobs: Vec::new(),
         target: None,
         explain: false,
+        max_regs: None,
     };
     for line in text.lines() {
         let Some(rest) = line.trim().strip_prefix("//") else {
@@ -68,6 +72,12 @@ fn header(text: &str, rel: &str) -> Header {
             "knobs" => h.knobs.extend(items.map(str::to_string)),
             "target" => h.target = items.into_iter().next().map(str::to_string),
             "explain" => h.explain = value.trim() == "yes",
+            "maxrregcount" => {
+                h.max_regs =
+                    Some(value.trim().parse().unwrap_or_else(|_| {
+                        panic!("{rel}: `// maxrregcount:` takes a register count")
+                    }))
+            }
             _ => {}
         }
     }
@@ -86,6 +96,9 @@ fn run_filetest(rel: &str) {
         let (name, value) = parse_setting(setting).unwrap_or_else(|e| panic!("{rel}: {e}"));
         db.set_knob(name.name, value)
             .unwrap_or_else(|e| panic!("{rel}: {e}"));
+    }
+    if h.max_regs.is_some() {
+        db.set_max_regs(h.max_regs);
     }
     if let Some(target) = &h.target {
         let (sm, suffix) =

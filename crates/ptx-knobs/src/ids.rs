@@ -627,5 +627,8 @@ pub const GeneralOptimizeSubPasses: StrKnob = StrKnob(KnobId(205));
 /// `pipeliner-keep-register-peak` (cicc, MachinePipeliner (machine-pipeliner)): Keep a pipelined loop only if the function's peak register pressure (MRPA, R units) does not rise: ptxas schedules the overlap again but allocates the registers the overlapped iterations hold. ptxopt's own knob (not cicc's); false pipelines every loop the search schedules.
 pub const pipeliner_keep_register_peak: BoolKnob = BoolKnob(KnobId(206));
 
+/// `nv-remat-leave-constant-bank` (cicc, NVPTXBlockRemat (nvptx-remat-block)): Leave to ptxas the values it rematerializes itself: a chain that reads no per-thread special register ('%tid', '%ctaid', ...), only parameters, constants, launch dimensions ('%ntid', '%nctaid'), immediates and addresses, is not pulled (in SASS these are constant-bank operands, read again for nothing). ptxopt's own knob (not cicc's); false pulls them as the seed describes.
+pub const nv_remat_leave_constant_bank: BoolKnob = BoolKnob(KnobId(207));
+
 /// `inline-threshold` (cicc, Inliner (inline)): LLVM's inliner budget, multiplied by NVPTX's inlining threshold multiplier 11 (2,475 cost units, 5 per instruction): a call to a function of the module is inlined when the callee costs no more. LLVM's own option, not named in the seeds (they describe the machine passes that run after inlining); 225 is LLVM's default.
-pub const inline_threshold: IntKnob = IntKnob(KnobId(207));
+pub const inline_threshold: IntKnob = IntKnob(KnobId(208));

@@ -1723,6 +1723,13 @@ pub static KNOBS: &[KnobDef] = &[
         "Keep a pipelined loop only if the function's peak register pressure (MRPA, R units) does not rise: ptxas schedules the overlap again but allocates the registers the overlapped iterations hold. ptxopt's own knob (not cicc's); false pipelines every loop the search schedules.",
     ),
     cicc(
+        "nv-remat-leave-constant-bank",
+        Bool(true),
+        P_REMAT,
+        S_REMAT,
+        "Leave to ptxas the values it rematerializes itself: a chain that reads no per-thread special register (`%tid`, `%ctaid`, ...), only parameters, constants, launch dimensions (`%ntid`, `%nctaid`), immediates and addresses, is not pulled (in SASS these are constant-bank operands, read again for nothing). ptxopt's own knob (not cicc's); false pulls them as the seed describes.",
+    ),
+    cicc(
         "inline-threshold",
         Int(225),
         "Inliner (inline)",

@@ -289,13 +289,16 @@ fn seed_files_exist_and_sections_occur() {
 /// is how `--named-phases OriCopyProp` selects one sub-pass of the
 /// GeneralOptimize bundles (ptxas resolves that name itself);
 /// `pipeliner-keep-register-peak`, the rule that keeps a pipelined loop only
-/// below the function's register peak (a PTX-level adaptation). Or LLVM's own
+/// below the function's register peak (a PTX-level adaptation);
+/// `nv-remat-leave-constant-bank`, block remat leaving to ptxas what it
+/// rematerializes itself. Or LLVM's own
 /// options that cicc has and the seeds do not name: `inline-threshold`, the
 /// budget of the inliner that runs before the passes the seeds describe.
 const PTXOPT_OWN: &[&str] = &[
     "GeneralOptimizeSubPasses",
     "inline-threshold",
     "pipeliner-keep-register-peak",
+    "nv-remat-leave-constant-bank",
 ];
 
 /// Seed 001's ROT13 column has one slip: "FcrphyngivruBvfg..." decodes to

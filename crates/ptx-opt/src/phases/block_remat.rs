@@ -25,7 +25,8 @@
 //! `nv-remat-block-loop-cost-factor` (20), `nv-remat-block-load-cost` (10),
 //! `nv-remat-threshold-for-spec-reg` (20), `load-remat` (on), `nv-remat-block`
 //! (14), `no-mi-remat` (function names, comma or space separated),
-//! `nv-dump-remat-block` (off: the seed's log lines as remarks), and MRPA's
+//! `nv-dump-remat-block` (off: the seed's log lines as remarks),
+//! `nv-remat-leave-constant-bank` (on; ptxopt's own, below), and MRPA's
 //! `incremental-update-mcse`, `verify-update-mcse`, `print-verify`.
 //! `nv-remat-check-internal-live` and `max-reg-kind` select among ptxas
 //! variants of the max-live computation that PTX has one of; not read.
@@ -61,8 +62,24 @@
 //!   get another look under `max-cost`.
 //! - `nv-remat-threshold-for-spec-reg`: at most that many copies of
 //!   special-register reads per function.
+//! - **Left to ptxas** (`nv-remat-leave-constant-bank`, on): a chain that
+//!   reads no per-thread special register (`%tid`, `%ctaid`, `%laneid`,
+//!   ... which SASS reads with `S2R`) is not pullable: its leaves are
+//!   parameters, `ld.const`, launch dimensions (`%ntid`, `%nctaid`),
+//!   immediates and symbol addresses, all constant-bank operands or
+//!   immediates in SASS that ptxas rematerializes by itself, so a PTX copy
+//!   only adds instructions. Measured with `cargo xtask regs` (its
+//!   register-limit part, 3/4 of each file's largest count): `gemm_tile8`
+//!   spilled 16 bytes against x's 8 when its `%nctaid`, shared-array
+//!   addresses and `%ntid.x * %ntid.y` were pulled, 0 when they are left;
+//!   `stencil2d_5pt`'s pulled `%ctaid.x * %ntid.x + %tid.x` takes it from
+//!   24 spill bytes to 0.
 //!
 //! # Measured
+//!
+//! The figures below were taken before `nv-remat-leave-constant-bank`
+//! (above) and before GvnCse and LateOriCommoning stopped undoing pulls
+//! under a `--maxrregcount` limit; they are kept as the reason for both.
 //!
 //! Correct by construction (every pulled value is a pure function of
 //! constants, parameters and per-thread special registers) and checked on
@@ -79,8 +96,8 @@
 //! (`families/integer.ptx`, 141 units live; ptxas accepts the output,
 //! `ptxopt verify` equal) and on none of dealii or the bench-quality
 //! kernels. Aiming it by the register estimate
-//! ([`ptx_analysis::reg_estimate`]) instead of PTX live units, and pulling
-//! only what ptxas does not rematerialize itself, is what is left.
+//! ([`ptx_analysis::reg_estimate`]) instead of PTX live units is what is
+//! left.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -113,6 +130,7 @@ struct Knobs {
     modes: u32,
     load_remat: bool,
     dump: bool,
+    leave_cbank: bool,
 }
 
 fn int(ctx: &dyn PassContext, k: ptx_knobs::IntKnob) -> u32 {
@@ -170,6 +188,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         spec_threshold: int(ctx, knobs::nv_remat_threshold_for_spec_reg),
         modes: int(ctx, knobs::nv_remat_block),
         load_remat: ctx.bool(knobs::load_remat),
+        leave_cbank: ctx.bool(knobs::nv_remat_leave_constant_bank),
         dump: ctx.bool(knobs::nv_dump_remat_block),
     };
     let mut f = (**input).clone();
@@ -427,7 +446,11 @@ impl Facts {
         };
         let mut seen = BTreeSet::new();
         self.visit(f, k, r, dom, 0, &mut chain, &mut seen)?;
-        (chain.insts.len() <= k.map_size.max(1)).then_some(chain)
+        // `nv-remat-leave-constant-bank`: ptxas rematerializes
+        // constant-bank values itself; a chain that reads no per-thread
+        // special register is left to it.
+        let per_thread = chain.insts.iter().any(|&i| reads_s2r(&f.insts[i]));
+        ((per_thread || !k.leave_cbank) && chain.insts.len() <= k.map_size.max(1)).then_some(chain)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -533,6 +556,16 @@ fn read_from_outside(f: &Function, facts: &Facts, r: RegId, def_block: BlockId) 
     }
     let _ = f;
     out
+}
+
+/// Whether `inst` reads a special register that SASS reads with `S2R`
+/// (`%tid`, `%ctaid`, `%laneid`, ...), not one of the launch dimensions
+/// (`%ntid`, `%nctaid`), which live in the constant bank like parameters.
+fn reads_s2r(inst: &ptx_ir::ir::Inst) -> bool {
+    inst.operands.iter().any(|op| {
+        matches!(op, Operand::Special { name, .. }
+            if !name.starts_with("%ntid") && !name.starts_with("%nctaid"))
+    })
 }
 
 /// The cost of one instruction of a chain, and whether it reads a special

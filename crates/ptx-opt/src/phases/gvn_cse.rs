@@ -58,6 +58,16 @@
 //! on a path between them), where it would only keep a register live
 //! through the loop ([`super::commoning::Config::cheap_not_across_loops`];
 //! filetest `GvnCse/param_after_loop`).
+//!
+//! Under a user-set register limit (`--maxrregcount`, plus
+//! `reg-target-adjust`) a merge that raises a block's register pressure
+//! (MRPA, R units) over the limit is refused, with the gate of RP-aware
+//! machine-cse ([`super::machine_cse::Pressure::limit_gate`]); without a
+//! limit the phase commons as the seed describes. The reason: ptxas's own
+//! commoning works on code ptxas then allocates, ours on code that block
+//! remat has just spread out to lower the pressure, and merging those
+//! copies back undid it (`stencil2d_5pt` at `--maxrregcount 24`: 24 spill
+//! bytes with the merges, 0 without; filetest `GvnCse/register_limit`).
 
 use std::sync::Arc;
 
@@ -138,8 +148,16 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         return PhaseOutput::unchanged(input);
     };
     let mut f = (**input).clone();
-    let outcome = commoning::run(&mut f, &cfg);
-    finish(id, input, f, outcome, Some(mode), false)
+    let mut gate = super::machine_cse::Pressure::limit_gate(id, ctx, &f);
+    let outcome = match gate.as_mut() {
+        Some(g) => commoning::run_gated(&mut f, &cfg, g),
+        None => commoning::run(&mut f, &cfg),
+    };
+    let mut out = finish(id, input, f, outcome, Some(mode), false);
+    if let Some(g) = gate {
+        out.remarks.extend(g.remarks);
+    }
+    out
 }
 
 /// Remarks and counters of a commoning run (phases 49 and 64).

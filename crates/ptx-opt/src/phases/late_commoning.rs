@@ -59,6 +59,16 @@
 //! on a path between them), where it would only keep a register live
 //! through the loop ([`super::commoning::Config::cheap_not_across_loops`];
 //! filetest `GvnCse/param_after_loop`).
+//!
+//! Under a user-set register limit (`--maxrregcount`, plus
+//! `reg-target-adjust`) a merge that raises a block's register pressure
+//! (MRPA, R units) over the limit is refused, with the gate of RP-aware
+//! machine-cse ([`super::machine_cse::Pressure::limit_gate`]); without a
+//! limit the phase commons as the seed describes. The reason: ptxas's own
+//! commoning works on code ptxas then allocates, ours on code that block
+//! remat has just spread out to lower the pressure, and merging those
+//! copies back undid it (`stencil2d_5pt` at `--maxrregcount 24`: 24 spill
+//! bytes with the merges, 0 without; filetest `GvnCse/register_limit`).
 
 use std::sync::Arc;
 
@@ -100,7 +110,16 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         cheap_not_across_loops: true,
     };
     let mut f = (**input).clone();
-    let mut outcome = commoning::run(&mut f, &cfg);
+    let mut gate = super::machine_cse::Pressure::limit_gate(id, ctx, &f);
+    let mut walk = |f: &mut Function| match gate.as_mut() {
+        Some(g) => {
+            // The previous walk may have removed instructions.
+            g.restart(f);
+            commoning::run_gated(f, &cfg, g)
+        }
+        None => commoning::run(f, &cfg),
+    };
+    let mut outcome = walk(&mut f);
     // A copy whose destination another redundant copy of the same value
     // also writes is refused until that one is gone (the key of a register
     // is a value only under its one writer): walk again while the previous
@@ -111,10 +130,14 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         if !last {
             break;
         }
-        let again = commoning::run(&mut f, &cfg);
+        let again = walk(&mut f);
         last = !again.merged.is_empty();
         outcome.merged.extend(again.merged);
         outcome.refused = again.refused;
     }
-    finish(id, input, f, outcome, None, false)
+    let mut out = finish(id, input, f, outcome, None, false);
+    if let Some(g) = gate {
+        out.remarks.extend(g.remarks);
+    }
+    out
 }

@@ -129,7 +129,7 @@ fn config() -> Config {
 
 /// The MRPA side of the walk: the tracker, the targets, and what it
 /// refused.
-struct Pressure {
+pub(crate) struct Pressure {
     id: PhaseId,
     mrpa: Mrpa,
     /// `rp-aware-mcse`: the R target.
@@ -141,10 +141,36 @@ struct Pressure {
     /// Merges undone for pressure: `k`, and whether for predicates.
     refused: Vec<(InstId, bool)>,
     mismatches: u64,
-    remarks: Vec<Remark>,
+    pub(crate) remarks: Vec<Remark>,
 }
 
 impl Pressure {
+    /// The gate of the ptxas commoning phases (GvnCse 49, LateOriCommoning
+    /// 64) under a user-set register limit (`--maxrregcount`, plus
+    /// `reg-target-adjust`): a merge that raises a block's register pressure
+    /// over it is refused, as in RP-aware machine-cse. `None` without a
+    /// limit (the phases then commons as the seed describes).
+    pub(crate) fn limit_gate(id: PhaseId, ctx: &dyn PassContext, f: &Function) -> Option<Pressure> {
+        let limit = ctx.max_regs()?;
+        let target =
+            (i64::from(limit) + ctx.int(knobs::reg_target_adjust)).clamp(0, u32::MAX as i64);
+        Some(Pressure {
+            id,
+            mrpa: Mrpa::new(f, mrpa_config(ctx)),
+            r_target: Some(target as u32),
+            p_target: None,
+            accepted: Vec::new(),
+            refused: Vec::new(),
+            mismatches: 0,
+            remarks: Vec::new(),
+        })
+    }
+
+    /// MRPA recomputed for `f` (after a walk that removed instructions).
+    pub(crate) fn restart(&mut self, f: &Function) {
+        self.mrpa.rebuild(f);
+    }
+
     fn update(&mut self, f: &Function, blocks: &[BlockId]) {
         if let Err(e) = self.mrpa.update(f, blocks) {
             self.mismatches += 1;
