@@ -114,6 +114,13 @@ fn remat_target_reruns_only_remat_and_what_follows() {
         "{text}\n{}",
         &text[text.find(".visible").unwrap()..].replace("remat", "other")
     );
+    // That file's pulls are of constant-bank values, pulled with the knob
+    // off (its header says so).
+    db.set_knob(
+        "nv-remat-leave-constant-bank",
+        ptx_knobs::KnobValue::Bool(false),
+    )
+    .unwrap();
     let file = db.set_file_text("k.ptx", two);
     let print = |db: &RootDatabase| {
         for &k in kernels(db, file) {
