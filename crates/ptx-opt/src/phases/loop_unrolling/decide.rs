@@ -57,6 +57,12 @@ impl Knobs {
 }
 
 /// Step F: what the body scan counts (the seed's 68-byte `body_info`).
+/// A loop of unknown trip count with this many atomic or reduction
+/// instructions (or more) is not unrolled: ptxas 13.0.88 unrolls one with a
+/// single `red` by 4 and leaves those with 2 to 5 rolled, whatever their
+/// addresses, while plain stores never stop it (measured).
+const MAX_UNKNOWN_ATOMICS: i64 = 2;
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BodyInfo {
     pub body_size: i64,
@@ -85,6 +91,11 @@ pub struct BodyInfo {
     /// Loads from shared memory: what ptxas counts in step K1's texture
     /// budget (measured).
     pub shared_loads: i64,
+    /// Atomic and reduction instructions (`atom`, `red`): what we read
+    /// the seed's `mem_flag_count` ("instructions with memory flag bit 6")
+    /// as. ptxas 13.0.88 leaves a loop of unknown trip count that holds two
+    /// or more rolled (measured, see the module documentation of [`super`]).
+    pub atomics: i64,
     /// 64-bit `add`s that form an address from a `mul.wide` or `shl`
     /// result and feed only memory addresses: ptxas folds each pair into
     /// one `IMAD.WIDE`/`LEA` before phase 22.
@@ -278,6 +289,9 @@ pub fn scan_body(func: &Function, forest: &LoopForest, id: LoopId) -> BodyInfo {
             let is_store = info_op.flags.contains(OpFlags::STORE);
             if is_load || is_store || info_op.flags.contains(OpFlags::ATOMIC) {
                 info.mem_count += 1;
+            }
+            if info_op.flags.contains(OpFlags::ATOMIC) {
+                info.atomics += 1;
             }
             if is_load {
                 info.load_count += 1;
@@ -682,6 +696,17 @@ pub fn decide(cx: &LoopCtx) -> Decision {
                 12,
                 "multi-block loop with an unknown trip count (LoopUnrollUnknownMultiBlock=false)"
                     .into(),
+            );
+        }
+        if body.atomics >= MAX_UNKNOWN_ATOMICS && k.factor <= 0 {
+            facts.push(("atomics", body.atomics.to_string()));
+            return reject(
+                facts,
+                12,
+                format!(
+                    "unknown trip count and {} atomic or reduction instructions in the body (mem_flag_count >= {MAX_UNKNOWN_ATOMICS}: ptxas leaves such a loop rolled)",
+                    body.atomics
+                ),
             );
         }
         factor = unknown_factor(k, &body, remaining, innermost);

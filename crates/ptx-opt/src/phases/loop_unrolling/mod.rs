@@ -100,7 +100,12 @@
 //!   see below. For a known trip count the budget loop then halves the
 //!   factor until `factor * cost <= UnrollBudget` (code 12 when nothing is
 //!   left); a loop of unknown trip count keeps its factor (ptxas unrolls
-//!   one of cost 48 by 4, 192 > 140). Step P's catch-all, code 24, is a
+//!   one of cost 48 by 4, 192 > 140). A loop of unknown trip count with two
+//!   or more atomic or reduction instructions (`atom`, `red`; our reading of
+//!   the body scan's `mem_flag_count`) gets code 12: ptxas 13.0.88 unrolls
+//!   one with a single `red` by 4 and leaves those with 2 to 5 rolled,
+//!   whatever their addresses, while 1 to 5 plain stores never stop it
+//!   (measured; filetest `OriLoopUnrolling/atomics`). Step P's catch-all, code 24, is a
 //!   factor under 2 after step L (`LoopUnrollFactor=1`).
 //! - **Step M.** AnalyzeIV gives up on a latch predicate with the negate
 //!   bit (the seed's `word1 & 1` checks): a latch ending `@!p bra` (or
