@@ -105,12 +105,6 @@ struct State {
     counts: Counts,
 }
 
-impl State {
-    fn remark(&mut self, kind: RemarkKind, name: &'static str, at: Option<InstId>, msg: String) {
-        self.log.push(kind, name, at, msg);
-    }
-}
-
 /// Runs branch simplification on one function (phase `id`).
 pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut f = (**input).clone();
@@ -269,7 +263,8 @@ fn constant_branches(f: &mut Function, st: &mut State) -> bool {
                     reg_name(f, guard.reg),
                 )
             };
-            st.remark(RemarkKind::Applied, "constant-branch", origin(f, last), msg);
+            st.log
+                .push(RemarkKind::Applied, "constant-branch", origin(f, last), msg);
             edits.push((b, last, taken));
         }
     }
@@ -355,7 +350,7 @@ fn fold_not_guards(f: &mut Function, st: &mut State) -> bool {
             any = true;
             st.counts.not_folded += 1;
             let removed = folded == total;
-            st.remark(
+            st.log.push(
                 RemarkKind::Applied,
                 "not-pred",
                 origin(f, n),
@@ -372,7 +367,7 @@ fn fold_not_guards(f: &mut Function, st: &mut State) -> bool {
             }
         }
         if let Some(why) = why_not {
-            st.remark(
+            st.log.push(
                 RemarkKind::Missed,
                 "not-pred",
                 origin(f, n),
@@ -404,7 +399,7 @@ fn remove_unreachable(f: &mut Function, st: &mut State) -> bool {
     for &b in &dead {
         let n = f.blocks[b].insts.len();
         let at = f.blocks[b].insts.first().and_then(|&i| origin(f, i));
-        st.remark(
+        st.log.push(
             RemarkKind::Applied,
             "unreachable",
             at,
@@ -448,7 +443,7 @@ fn jumps_to_next(f: &mut Function, st: &mut State) -> bool {
         }
     }
     for &(b, i) in &edits {
-        st.remark(
+        st.log.push(
             RemarkKind::Applied,
             "jump-to-next",
             origin(f, i),
@@ -539,7 +534,7 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
             _ => continue,
         };
         if !blk.pragmas.is_empty() {
-            st.remark(
+            st.log.push(
                 RemarkKind::Missed,
                 "empty-block",
                 blk.insts.first().and_then(|&i| origin(f, i)),
@@ -562,7 +557,7 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
                 // What a removed branch left behind: said by that remark.
                 continue;
             }
-            st.remark(
+            st.log.push(
                 RemarkKind::Applied,
                 "empty-block",
                 None,
@@ -580,7 +575,7 @@ fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
             st.counts.empty_bypassed += 1;
             any = true;
             let at = f.blocks[b].insts.first().and_then(|&i| origin(f, i));
-            st.remark(
+            st.log.push(
                 RemarkKind::Applied,
                 "empty-block",
                 at,
@@ -680,7 +675,7 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
             && f.blocks[b].pragmas.is_empty();
         if !ok {
             if falls && g.preds(b) == [a] && !f.blocks[b].pragmas.is_empty() {
-                st.remark(
+                st.log.push(
                     RemarkKind::Missed,
                     "merge",
                     f.blocks[b].insts.first().and_then(|&i| origin(f, i)),
@@ -695,7 +690,7 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
             continue;
         }
         let moved = std::mem::take(&mut f.blocks[b].insts);
-        st.remark(
+        st.log.push(
             RemarkKind::Applied,
             "merge",
             moved.first().and_then(|&i| origin(f, i)),
@@ -790,7 +785,7 @@ fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
         } else {
             ("@", "@!")
         };
-        st.remark(
+        st.log.push(
             RemarkKind::Applied,
             "branch-over-jump",
             origin(f, br),

@@ -104,7 +104,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut reported: FxHashSet<(Option<InstId>, String)> = FxHashSet::default();
     let mut inlined = 0u64;
     let mut added = 0u64;
-    let optimized = optimized_by_cicc(input);
+    // Read once, at the first call (most functions have none).
+    let mut optimized: Option<bool> = None;
     for _ in 0..MAX_ROUNDS {
         let sites: Vec<InstId> = {
             let cur = f.as_ref().unwrap_or(input);
@@ -118,6 +119,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let cur = f.as_ref().unwrap_or(input);
             let origin = cur.origin(call);
             let size = cur.insts_in_order().count();
+            let optimized = *optimized.get_or_insert_with(|| optimized_by_cicc(input));
             match plan(cur, call, ctx, threshold, size, optimized) {
                 Err((callee, why)) => {
                     if reported.insert((origin, callee.clone())) {

@@ -111,13 +111,20 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     };
     let mut f = (**input).clone();
     let mut gate = super::machine_cse::Pressure::limit_gate(id, ctx, &f);
-    let mut walk = |f: &mut Function| match gate.as_mut() {
-        Some(g) => {
-            // The previous walk may have removed instructions.
-            g.restart(f);
-            commoning::run_gated(f, &cfg, g)
+    let mut walks = 0;
+    let mut walk = |f: &mut Function| {
+        walks += 1;
+        match gate.as_mut() {
+            Some(g) => {
+                // A walk after the first: the previous one may have removed
+                // instructions.
+                if walks > 1 {
+                    g.restart(f);
+                }
+                commoning::run_gated(f, &cfg, g)
+            }
+            None => commoning::run(f, &cfg),
         }
-        None => commoning::run(f, &cfg),
     };
     let mut outcome = walk(&mut f);
     // A copy whose destination another redundant copy of the same value

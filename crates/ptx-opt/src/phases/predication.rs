@@ -138,12 +138,6 @@ struct State {
     counts: Counts,
 }
 
-impl State {
-    fn remark(&mut self, kind: RemarkKind, name: &'static str, at: Option<InstId>, msg: String) {
-        self.log.push(kind, name, at, msg);
-    }
-}
-
 /// Runs if-conversion on one function (phase `id`).
 pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut f = (**input).clone();
@@ -400,7 +394,7 @@ fn predicate_round(f: &mut Function, st: &mut State, changed: &mut Vec<InstId>) 
             }
             st.counts.triangles += 1;
             st.counts.predicated += n as u64;
-            st.remark(
+            st.log.push(
                 RemarkKind::Applied,
                 "predicated",
                 origin(f, br),
@@ -481,7 +475,7 @@ fn predicate_round(f: &mut Function, st: &mut State, changed: &mut Vec<InstId>) 
         }
         st.counts.diamonds += 1;
         st.counts.predicated += n as u64;
-        st.remark(
+        st.log.push(
             RemarkKind::Applied,
             "predicated",
             origin(f, br),
@@ -523,7 +517,7 @@ fn check(
         for &i in side.iter() {
             if let Some(why) = not_predicable(&f.insts[i], guard_reg) {
                 st.counts.refused_kind += 1;
-                st.remark(
+                st.log.push(
                     RemarkKind::Missed,
                     "not-predicable",
                     origin(f, br),
@@ -553,7 +547,7 @@ fn check(
     let n = n - pairs.min(n);
     if n > max {
         st.counts.refused_size += 1;
-        st.remark(
+        st.log.push(
             RemarkKind::Missed,
             "budget",
             origin(f, br),
@@ -728,7 +722,7 @@ fn form_selects(f: &mut Function, block: BlockId, rd: &ReachingDefs, st: &mut St
         let selp = Opcode::new("selp", opcode.modifiers.clone());
         rewrite(f, jid, selp, vec![reg_op(r), x, y, reg_op(gj.reg)]);
         st.counts.selects += 1;
-        st.remark(
+        st.log.push(
             RemarkKind::Applied,
             "selp",
             origin(f, jid),
@@ -840,7 +834,7 @@ fn combine_setp(
     operands.push(c);
     rewrite(f, jid, opcode, operands);
     st.counts.selects += 1;
-    st.remark(
+    st.log.push(
         RemarkKind::Applied,
         "setp-combine",
         origin(f, jid),
@@ -924,7 +918,7 @@ fn min_max(f: &mut Function, block: BlockId, k: usize, st: &mut State) {
     let dst = f.insts[kid].operands[0].clone();
     rewrite(f, kid, opcode, vec![dst, first, second]);
     st.counts.min_max += 1;
-    st.remark(
+    st.log.push(
         RemarkKind::Applied,
         "min-max",
         origin(f, kid),
@@ -996,7 +990,7 @@ fn absolute(f: &mut Function, block: BlockId, j: usize, st: &mut State) -> bool 
     let opcode = Opcode::new("abs", vec![format!(".s{}", ty.bits())]);
     rewrite(f, jid, opcode, vec![reg_op(r), reg_op(x)]);
     st.counts.min_max += 1;
-    st.remark(
+    st.log.push(
         RemarkKind::Applied,
         "abs",
         origin(f, jid),
