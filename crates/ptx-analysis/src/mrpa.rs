@@ -373,7 +373,7 @@ impl Mrpa {
                 }
             }
         }
-        let index: std::collections::HashMap<BlockId, usize> = self
+        let index: rustc_hash::FxHashMap<BlockId, usize> = self
             .cfg
             .blocks
             .iter()

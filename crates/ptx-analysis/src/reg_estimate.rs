@@ -991,7 +991,7 @@ fn hoist_loads(func: &mut Function) -> bool {
             let seg = &list[start..end];
             // Backward slice of the loads.
             let mut in_s = vec![false; seg.len()];
-            let mut needed: std::collections::HashSet<RegId> = std::collections::HashSet::new();
+            let mut needed: rustc_hash::FxHashSet<RegId> = rustc_hash::FxHashSet::default();
             for k in (0..seg.len()).rev() {
                 let inst = &func.insts[seg[k]];
                 let mut take =
@@ -1012,7 +1012,7 @@ fn hoist_loads(func: &mut Function) -> bool {
             }
             // A taken instruction may not cross a register of a skipped one.
             let mut ok = true;
-            let mut skipped: std::collections::HashSet<RegId> = std::collections::HashSet::new();
+            let mut skipped: rustc_hash::FxHashSet<RegId> = rustc_hash::FxHashSet::default();
             for k in 0..seg.len() {
                 let inst = &func.insts[seg[k]];
                 if in_s[k] {

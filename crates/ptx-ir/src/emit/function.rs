@@ -76,7 +76,7 @@ fn emit_reg_decls(f: &Function, out: &mut String) {
     // (or a later phase that removed them) leaves no declaration behind, so
     // the text of a function does not depend on such leftovers (running the
     // pipeline on its own output reaches a fixed point).
-    let mut used = std::collections::HashSet::new();
+    let mut used = FxHashSet::default();
     for b in f.layout.iter().filter(|&&b| f.has_block(b)) {
         for &i in f.blocks[*b].insts.iter().filter(|&&i| f.has_inst(i)) {
             let inst = &f.insts[i];

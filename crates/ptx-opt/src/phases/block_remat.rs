@@ -99,7 +99,9 @@
 //! ([`ptx_analysis::reg_estimate`]) instead of PTX live units is what is
 //! left.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use ptx_analysis::mrpa::Mrpa;
@@ -191,11 +193,36 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         leave_cbank: ctx.bool(knobs::nv_remat_leave_constant_bank),
         dump: ctx.bool(knobs::nv_dump_remat_block),
     };
+    // Pressure first: a function under the target (most of them) needs
+    // neither its copy nor the other analyses.
+    let mut mrpa = Mrpa::new(input, mrpa_config(ctx));
+    let g = cfg(input);
+    if k.target >= mrpa.max().r.value {
+        if k.dump {
+            remarks.push(Remark {
+                phase: id,
+                kind: RemarkKind::Applied,
+                name: "remat-dump",
+                origin: None,
+                message: format!(
+                    "Max-Live-Function({}) = {}",
+                    g.blocks.len(),
+                    mrpa.max().r.value
+                ),
+            });
+        }
+        return PhaseOutput {
+            remarks,
+            stats: vec![Stat {
+                name: "iterations",
+                value: 1,
+            }],
+            ..PhaseOutput::unchanged(input)
+        };
+    }
     let mut f = (**input).clone();
-    let g = cfg(&f);
     let dom = dominators(&g);
     let lf = loops(&g, &dom);
-    let mut mrpa = Mrpa::new(&f, mrpa_config(ctx));
     let dump = |remarks: &mut Vec<Remark>, message: String| {
         if k.dump {
             remarks.push(Remark {
@@ -212,7 +239,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let nblocks = g.blocks.len().max(1) as u32;
     let freq: HashMap<RegId, u32> = {
         let lv = liveness(&f, &g);
-        let mut freq = HashMap::new();
+        let mut freq = HashMap::default();
         for &b in &g.blocks {
             for r in ptx_analysis::Liveness::regs(lv.live_out(b)) {
                 *freq.entry(r).or_insert(0) += 1;
@@ -221,6 +248,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         freq
     };
 
+    let mut facts_memo: Option<Facts> = None;
+    let mut facts_stale = false;
     let mut pulled: Vec<(RegId, InstId)> = Vec::new();
     let (mut clones, mut iterations, mut spec_copies) = (0u64, 0u64, 0u32);
     let mut mismatches = 0u64;
@@ -248,7 +277,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 continue;
             }
             let excess = pressure - k.target;
-            let facts = Facts::new(&f);
+            // The defs and uses of `f` as it is now (rebuilt after a pull-in).
+            if std::mem::take(&mut facts_stale) {
+                facts_memo = None;
+            }
+            let facts = facts_memo.get_or_insert_with(|| Facts::new(&f));
             let live_out: Vec<RegId> = f
                 .regs
                 .iter()
@@ -344,6 +377,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 });
                 pulled.push((r, def));
                 changed = true;
+                facts_stale = true;
                 if let Err(e) = mrpa.update(&f, &blocks) {
                     mismatches += 1;
                     remarks.push(crate::context::mrpa_mismatch_remark(id, None, e.message));
@@ -414,9 +448,9 @@ struct Facts {
 impl Facts {
     fn new(f: &Function) -> Facts {
         let mut facts = Facts {
-            defs: HashMap::new(),
-            uses: HashMap::new(),
-            place: HashMap::new(),
+            defs: HashMap::default(),
+            uses: HashMap::default(),
+            place: HashMap::default(),
         };
         for &b in &f.layout {
             for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
@@ -651,7 +685,7 @@ fn pull_in(f: &mut Function, r: RegId, chain: &Chain) -> (Vec<BlockId>, usize) {
             continue;
         };
         // Copy the chain in order, each result in a fresh register.
-        let mut map: HashMap<RegId, RegId> = HashMap::new();
+        let mut map: HashMap<RegId, RegId> = HashMap::default();
         for &ci in &chain.insts {
             let Some(copy) = f.clone_inst(ci) else {
                 continue;

@@ -69,6 +69,7 @@
 //! has no uniform-datapath `BRA.U` decision to make: `.uni` is the author's
 //! claim and is kept, never invented.
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use ptx_analysis::cfg;
@@ -103,6 +104,18 @@ struct Counts {
 struct State {
     log: RoundRemarks,
     counts: Counts,
+    /// The scalar facts of the function as it is now: the input's (shared
+    /// with the phase before, [`super::version_cache`]) until a rule
+    /// changes it, then computed again when a rule next asks.
+    facts: Option<Rc<Facts>>,
+}
+
+impl State {
+    fn facts(&mut self, f: &Function) -> Rc<Facts> {
+        self.facts
+            .get_or_insert_with(|| Rc::new(Facts::new(f)))
+            .clone()
+    }
 }
 
 /// Runs branch simplification on one function (phase `id`).
@@ -111,18 +124,27 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
     let mut st = State {
         log: RoundRemarks::new(id),
         counts: Counts::default(),
+        facts: Some(super::version_cache::facts(input)),
     };
+    let rules: [fn(&mut Function, &mut State) -> bool; 7] = [
+        constant_branches,
+        fold_not_guards,
+        remove_unreachable,
+        jumps_to_next,
+        empty_blocks,
+        merge_blocks,
+        branch_over_jump,
+    ];
     let mut changed = false;
     for _ in 0..MAX_ROUNDS {
         st.counts.rounds += 1;
         let mut any = false;
-        any |= constant_branches(&mut f, &mut st);
-        any |= fold_not_guards(&mut f, &mut st);
-        any |= remove_unreachable(&mut f, &mut st);
-        any |= jumps_to_next(&mut f, &mut st);
-        any |= empty_blocks(&mut f, &mut st);
-        any |= merge_blocks(&mut f, &mut st);
-        any |= branch_over_jump(&mut f, &mut st);
+        for rule in rules {
+            if rule(&mut f, &mut st) {
+                st.facts = None;
+                any = true;
+            }
+        }
         changed |= any;
         if !any {
             break;
@@ -231,7 +253,7 @@ fn reg_name(f: &Function, r: RegId) -> &str {
 
 /// Rule 1.
 fn constant_branches(f: &mut Function, st: &mut State) -> bool {
-    let facts = Facts::new(f);
+    let facts = st.facts(f);
     let mut edits: Vec<(BlockId, InstId, bool)> = Vec::new();
     for &b in &f.layout {
         let Some(last) = last_inst(f, b) else {
@@ -283,7 +305,6 @@ fn constant_branches(f: &mut Function, st: &mut State) -> bool {
 
 /// Rule 2.
 fn fold_not_guards(f: &mut Function, st: &mut State) -> bool {
-    let facts = Facts::new(f);
     let mut any = false;
     let nots: Vec<(BlockId, InstId)> = f
         .layout
@@ -299,6 +320,10 @@ fn fold_not_guards(f: &mut Function, st: &mut State) -> bool {
                 && plain_reg(&inst.operands[1]).is_some()
         })
         .collect();
+    if nots.is_empty() {
+        return false;
+    }
+    let facts = st.facts(f);
     for (b, n) in nots {
         let (Some(p2), Some(p1)) = (
             plain_reg(&f.insts[n].operands[0]),
@@ -646,6 +671,7 @@ pub(crate) fn merge_straight_line(f: &mut Function) {
     let mut st = State {
         log: RoundRemarks::new(PhaseId::OriBranchOpt),
         counts: Counts::default(),
+        facts: None,
     };
     for _ in 0..MAX_ROUNDS {
         if !merge_blocks(f, &mut st) {

@@ -166,7 +166,7 @@
 //! `unrolled xN`, `unrolled xN, runtime check and epilog remainder loop`),
 //! or which decision could not be carried out and why.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 use ptx_analysis::{Loop, LoopForest};
@@ -778,8 +778,8 @@ struct Defs {
 
 impl Defs {
     fn new(f: &Function) -> Defs {
-        let mut of: HashMap<RegId, Vec<(InstId, BlockId)>> = HashMap::new();
-        let mut position = HashMap::new();
+        let mut of: HashMap<RegId, Vec<(InstId, BlockId)>> = HashMap::default();
+        let mut position = HashMap::default();
         for &b in &f.layout {
             for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
                 position.insert(i, pos);
@@ -1497,9 +1497,9 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
             }
         }
     }
-    let mut out: HashSet<InstId> = HashSet::new();
+    let mut out: HashSet<InstId> = HashSet::default();
     let mut cvt_sources: Vec<RegId> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(r) = work.pop() {
         if !seen.insert(r) {
             continue;
@@ -1538,7 +1538,7 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
         }
     }
     // The readers of each register in the loop.
-    let mut users: HashMap<RegId, Vec<InstId>> = HashMap::new();
+    let mut users: HashMap<RegId, Vec<InstId>> = HashMap::default();
     if !cvt_sources.is_empty() {
         for &b in &lp.blocks {
             for &i in &f.blocks[b].insts {
@@ -1585,7 +1585,7 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
 /// value in every iteration: their registers are defined outside the loop
 /// or by other such instructions. LICM hoists them before cicc unrolls.
 fn invariant_insts(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
-    let mut inv: HashSet<InstId> = HashSet::new();
+    let mut inv: HashSet<InstId> = HashSet::default();
     let reg_invariant = |r: RegId, inv: &HashSet<InstId>| {
         let Some(ds) = defs.of.get(&r) else {
             return true;

@@ -100,7 +100,8 @@
 //! it (GvnCse modes 5-6 on SM90+: the seed makes MUFU eligible only with the
 //! backend's "enhanced scope" flag).
 
-use ptx_analysis::cfg::Cfg;
+use std::rc::Rc;
+
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{
     AddressBase, BlockId, Function, ImmValue, InstId, Opcode, Operand, RegClass, RegId,
@@ -232,9 +233,8 @@ fn is_mufu(info: &ptx_isa::OpInfo) -> bool {
 
 struct Engine<'a> {
     cfg: &'a Config,
-    facts: Facts,
+    facts: Rc<Facts>,
     reach: Reach,
-    preds: Cfg,
     /// The loops, computed when first asked ([`Config::cheap_not_across_loops`]).
     loops: Option<ptx_analysis::loops::LoopForest>,
     path_checks: u32,
@@ -264,20 +264,31 @@ pub(crate) trait Gate {
     fn undone(&mut self, f: &Function, k: InstId, block: BlockId);
 }
 
-/// Runs the commoning walk on `f` (edited in place).
-pub(crate) fn run(f: &mut Function, cfg: &Config) -> Outcome {
-    walk(f, cfg, None)
+/// Runs the commoning walk on `f` (edited in place). `facts`: the scalar
+/// facts of `f` as given, where the caller has them (a copy of its input:
+/// [`super::version_cache::facts`]); otherwise they are computed.
+pub(crate) fn run(f: &mut Function, cfg: &Config, facts: Option<Rc<Facts>>) -> Outcome {
+    walk(f, cfg, facts, None)
 }
 
 /// [`run`], asking `gate` before each merge.
-pub(crate) fn run_gated(f: &mut Function, cfg: &Config, gate: &mut dyn Gate) -> Outcome {
-    walk(f, cfg, Some(gate))
+pub(crate) fn run_gated(
+    f: &mut Function,
+    cfg: &Config,
+    facts: Option<Rc<Facts>>,
+    gate: &mut dyn Gate,
+) -> Outcome {
+    walk(f, cfg, facts, Some(gate))
 }
 
-fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outcome {
-    let facts = Facts::new(f);
+fn walk(
+    f: &mut Function,
+    cfg: &Config,
+    facts: Option<Rc<Facts>>,
+    mut gate: Option<&mut dyn Gate>,
+) -> Outcome {
+    let facts = facts.unwrap_or_else(|| Rc::new(Facts::new(f)));
     let reach = Reach::new(f);
-    let preds = ptx_analysis::cfg(f);
     let mut readonly_params: FxHashSet<String> =
         f.sig.params.iter().map(|p| p.name.clone()).collect();
     for (_, inst) in f.insts_in_order() {
@@ -301,7 +312,7 @@ fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outc
     let mut ebb_head: FxHashMap<BlockId, BlockId> = FxHashMap::default();
     let order = facts.dom().preorder();
     for &b in &order {
-        let head = match preds.preds(b) {
+        let head = match facts.cfg().preds(b) {
             [p] if *p != b => ebb_head.get(p).copied().unwrap_or(b),
             _ => b,
         };
@@ -317,7 +328,6 @@ fn walk(f: &mut Function, cfg: &Config, mut gate: Option<&mut dyn Gate>) -> Outc
         cfg,
         facts,
         reach,
-        preds,
         loops: None,
         path_checks: 0,
         canon: FxHashMap::default(),
@@ -717,7 +727,7 @@ impl Engine<'_> {
         }
         let forest = self
             .loops
-            .get_or_insert_with(|| ptx_analysis::loops::loops(&self.preds, self.facts.dom()));
+            .get_or_insert_with(|| ptx_analysis::loops::loops(self.facts.cfg(), self.facts.dom()));
         let headers: Vec<BlockId> = forest
             .loops
             .iter()
@@ -852,7 +862,7 @@ impl Engine<'_> {
             let mut chain = Vec::new();
             let mut b = bk;
             loop {
-                let [p] = self.preds.preds(b) else {
+                let [p] = self.facts.cfg().preds(b) else {
                     return Err("the path between the loads is not unique".into());
                 };
                 let p = *p;

@@ -150,8 +150,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut f = (**input).clone();
     let mut gate = super::machine_cse::Pressure::limit_gate(id, ctx, &f);
     let outcome = match gate.as_mut() {
-        Some(g) => commoning::run_gated(&mut f, &cfg, g),
-        None => commoning::run(&mut f, &cfg),
+        Some(g) => commoning::run_gated(&mut f, &cfg, Some(super::version_cache::facts(input)), g),
+        None => commoning::run(&mut f, &cfg, Some(super::version_cache::facts(input))),
     };
     let mut out = finish(id, input, f, outcome, Some(mode), false);
     if let Some(g) = gate {

@@ -19,6 +19,7 @@ pub(crate) struct Facts {
     index: ArenaMap<InstId, u32>,
     access: Accesses,
     dom: DomTree,
+    cfg: ptx_analysis::Cfg,
 }
 
 fn ri(r: RegId) -> usize {
@@ -164,6 +165,11 @@ impl Accesses {
 }
 
 impl Facts {
+    /// The control-flow graph the facts were built on.
+    pub(crate) fn cfg(&self) -> &ptx_analysis::Cfg {
+        &self.cfg
+    }
+
     pub(crate) fn new(func: &Function) -> Facts {
         let mut block = ArenaMap::default();
         let mut index = ArenaMap::default();
@@ -173,12 +179,14 @@ impl Facts {
                 index.insert(i, k as u32);
             }
         }
-        let dom = dominators(&cfg(func));
+        let g = cfg(func);
+        let dom = dominators(&g);
         Facts {
             block,
             index,
             access: Accesses::new(func),
             dom,
+            cfg: g,
         }
     }
 

@@ -114,6 +114,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut walks = 0;
     let mut walk = |f: &mut Function| {
         walks += 1;
+        // The first walk is given the input itself, whose facts the phase
+        // before may have made.
+        let facts = (walks == 1).then(|| super::version_cache::facts(input));
         match gate.as_mut() {
             Some(g) => {
                 // A walk after the first: the previous one may have removed
@@ -121,9 +124,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 if walks > 1 {
                     g.restart(f);
                 }
-                commoning::run_gated(f, &cfg, g)
+                commoning::run_gated(f, &cfg, facts, g)
             }
-            None => commoning::run(f, &cfg),
+            None => commoning::run(f, &cfg, facts),
         }
     };
     let mut outcome = walk(&mut f);

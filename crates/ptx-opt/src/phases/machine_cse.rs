@@ -263,7 +263,12 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         mismatches: 0,
         remarks: Vec::new(),
     };
-    let outcome = commoning::run_gated(&mut f, &config(), &mut gate);
+    let outcome = commoning::run_gated(
+        &mut f,
+        &config(),
+        Some(super::version_cache::facts(input)),
+        &mut gate,
+    );
     // The merges that removed their instruction (it wrote the leader's
     // register): MRPA forgets them and re-walks their blocks.
     let mut removed_blocks: Vec<BlockId> = Vec::new();

@@ -97,7 +97,7 @@
 //! published contents; level 2 uses the only preference the seed names
 //! ("memory operations that can be overlapped with computation").
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use ptx_analysis::bitset::BitSet;
@@ -243,15 +243,15 @@ pub(crate) struct Node {
 /// The dependence DAG of one region (`insts` in order); edges go forward.
 pub(crate) fn build_dag(func: &Function, insts: &[InstId], target: &Target) -> Vec<Node> {
     let mut nodes: Vec<Node> = Vec::with_capacity(insts.len());
-    let mut edges: HashMap<(usize, usize), u32> = HashMap::new();
+    let mut edges: HashMap<(usize, usize), u32> = HashMap::default();
     let add = |edges: &mut HashMap<(usize, usize), u32>, from: usize, to: usize, lat: u32| {
         if from != to {
             let e = edges.entry((from, to)).or_insert(0);
             *e = (*e).max(lat);
         }
     };
-    let mut last_def: HashMap<RegId, usize> = HashMap::new();
-    let mut uses_since: HashMap<RegId, Vec<usize>> = HashMap::new();
+    let mut last_def: HashMap<RegId, usize> = HashMap::default();
+    let mut uses_since: HashMap<RegId, Vec<usize>> = HashMap::default();
     let mut mems: Vec<(usize, Mem, bool)> = Vec::new();
     let mut last_carry: Option<usize> = None;
     for (k, &i) in insts.iter().enumerate() {
@@ -426,7 +426,7 @@ impl<'a> PressureSim<'a> {
         live_before: &BitSet,
         live_after: &'a BitSet,
     ) -> PressureSim<'a> {
-        let mut remaining: HashMap<RegId, u32> = HashMap::new();
+        let mut remaining: HashMap<RegId, u32> = HashMap::default();
         for n in nodes {
             for &r in &n.uses {
                 *remaining.entry(r).or_insert(0) += 1;

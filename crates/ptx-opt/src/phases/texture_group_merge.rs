@@ -42,7 +42,7 @@
 //! `machine-scheduler`, which runs after this phase, keeps the groups
 //! together: a fetch of the texture the last fetch read wins over depth.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use ptx_analysis::mrpa::Mrpa;
@@ -141,7 +141,7 @@ fn pull_set(nodes: &[Node], placed: &[bool], k: usize) -> Option<Vec<usize>> {
 
 /// Callback 3 on one region: the new order, and the members left in place.
 fn merge(nodes: &[Node], groups: &[Group]) -> (Vec<usize>, Vec<usize>) {
-    let mut group_of: HashMap<usize, usize> = HashMap::new();
+    let mut group_of: HashMap<usize, usize> = HashMap::default();
     for (g, group) in groups.iter().enumerate() {
         for &m in &group.members {
             group_of.insert(m, g);
