@@ -208,6 +208,24 @@ impl Facts {
         }
     }
 
+    /// The one instruction whose write of `r` reaches `at`, where that is
+    /// sure: `r`'s only writer when it dominates `at`, or else the last
+    /// writer of `r` before `at` in `at`'s own block (an unrolled loop's
+    /// copies each write the same register and read it in the same block).
+    pub(crate) fn reaching_writer(&self, r: RegId, at: InstId) -> Option<InstId> {
+        if let Some(one) = self.single_writer(r) {
+            return self.dominates(one, at).then_some(one);
+        }
+        let (block, index) = (self.block_of(at)?, self.index_of(at)?);
+        self.writers(r)
+            .iter()
+            .copied()
+            .filter(|&w| {
+                self.block_of(w) == Some(block) && self.index_of(w).is_some_and(|i| i < index)
+            })
+            .max_by_key(|&w| self.index_of(w))
+    }
+
     /// The dominator tree the facts were built with.
     pub(crate) fn dom(&self) -> &DomTree {
         &self.dom
@@ -391,10 +409,7 @@ pub(crate) fn known_pred(
     if depth > 8 {
         return None;
     }
-    let def = facts.single_writer(p)?;
-    if !facts.dominates(def, at) {
-        return None;
-    }
+    let def = facts.reaching_writer(p, at)?;
     let inst = func.has_inst(def).then(|| &func.insts[def])?;
     if inst.guard.is_some() || plain_reg(inst.operands.first()?)? != p {
         return None;
