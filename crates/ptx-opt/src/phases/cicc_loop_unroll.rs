@@ -64,7 +64,10 @@
 //!   // ptxopt: nounroll        #pragma unroll 1 (as .pragma "nounroll")
 //!   ```
 //!
-//!   A `.pragma "nounroll"` in any block of the loop disables it.
+//!   A `.pragma "nounroll"` in any block of the loop disables it. The
+//!   phase writes a `nounroll` annotation out as `.pragma "nounroll"` at the
+//!   header, as cicc writes `#pragma unroll 1` (the comment is not in the
+//!   output; the pragma tells ptxas and a second run the same).
 //! - **Body size.** LLVM's `CodeMetrics` counts IR instructions after SROA,
 //!   InstCombine, LICM and LoopRotate; on PTX (often `-O0` PTX)
 //!   [`body_size`] counts an instruction as 1 except what has no IR
@@ -2295,8 +2298,46 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             .map(|d| (d, Err(String::new())))
             .collect();
     }
+    mark_nounroll_annotations(&mut out);
     report(id, input, &mut out, results);
     out
+}
+
+/// `// ptxopt: nounroll` (`#pragma unroll 1`) becomes what cicc makes of
+/// `#pragma unroll 1`: `.pragma "nounroll"` at the start of the loop's
+/// header. Comments are not in the output, and the pragma says the same to
+/// ptxas (phase 22) and to this phase run on the output.
+fn mark_nounroll_annotations(out: &mut PhaseOutput) {
+    let f = &out.function;
+    if f.layout.iter().all(|&b| f.blocks[b].annotations.is_empty()) {
+        return;
+    }
+    let is_nounroll = |p: &String| p.trim().trim_matches('"').eq_ignore_ascii_case("nounroll");
+    let headers: Vec<BlockId> = {
+        let g = ptx_analysis::cfg(f);
+        let dm = ptx_analysis::dominators(&g);
+        ptx_analysis::loops(&g, &dm)
+            .loops
+            .iter()
+            .map(|l| l.header)
+            .filter(|&h| {
+                f.blocks[h]
+                    .annotations
+                    .iter()
+                    .rev()
+                    .find_map(|a| parse_annotation(a))
+                    == Some(UserPragma::Count(1))
+                    && !f.blocks[h].pragmas.iter().any(is_nounroll)
+            })
+            .collect()
+    };
+    if headers.is_empty() {
+        return;
+    }
+    let f = Arc::make_mut(&mut out.function);
+    for h in headers {
+        f.blocks[h].pragmas.push("\"nounroll\"".to_string());
+    }
 }
 
 /// The loop reports, remarks and counters of the decisions and what was
