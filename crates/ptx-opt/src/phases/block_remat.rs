@@ -104,7 +104,6 @@ use std::collections::BTreeSet;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use ptx_analysis::mrpa::Mrpa;
 use ptx_analysis::{cfg, dominators, liveness, loops};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{AddressBase, BlockId, Function, FunctionKind, InstId, Operand, RegClass, RegId};
@@ -195,7 +194,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     };
     // Pressure first: a function under the target (most of them) needs
     // neither its copy nor the other analyses.
-    let mut mrpa = Mrpa::new(input, mrpa_config(ctx));
+    let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
     let g = cfg(input);
     if k.target >= mrpa.max().r.value {
         if k.dump {

@@ -255,7 +255,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut f = (**input).clone();
     let mut gate = Pressure {
         id,
-        mrpa: Mrpa::new(&f, mrpa_cfg),
+        mrpa: super::version_cache::mrpa(input, mrpa_cfg),
         r_target,
         p_target,
         accepted: Vec::new(),

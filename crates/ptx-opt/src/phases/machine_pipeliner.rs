@@ -260,7 +260,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             let raised = before.and_then(|before| {
                                 // Before the first emission `func` was `input`.
                                 let (peak, mrpa) = pressure.get_or_insert_with(|| {
-                                    let m = ptx_analysis::mrpa::Mrpa::new(input, mrpa_cfg);
+                                    let m = super::version_cache::mrpa(input, mrpa_cfg);
                                     (m.max().r.value, m)
                                 });
                                 let mut updated = mrpa.clone();

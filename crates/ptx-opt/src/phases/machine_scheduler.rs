@@ -728,7 +728,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut f = (**input).clone();
     let g = cfg::cfg(&f);
     let live: Liveness = liveness(&f, &g);
-    let mut mrpa = Mrpa::new(&f, mrpa_config(ctx));
+    let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
     let mut remarks = Vec::new();
     let mut mismatch = None;
     let (mut moved_total, mut regions_total) = (0u64, 0u64);

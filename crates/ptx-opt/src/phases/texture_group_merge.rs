@@ -45,7 +45,6 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
-use ptx_analysis::mrpa::Mrpa;
 use ptx_ir::ir::{BlockId, Function, InstId};
 
 use super::machine_scheduler::{
@@ -192,7 +191,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     }
     let target = ctx.target();
     let mut f = (**input).clone();
-    let mut mrpa = Mrpa::new(&f, mrpa_config(ctx));
+    let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
     let mut mismatch = None;
     let mut remarks = Vec::new();
     let (mut groups_total, mut moved_total) = (0u64, 0u64);

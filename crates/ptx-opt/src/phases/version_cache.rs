@@ -20,6 +20,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use ptx_analysis::mrpa::{Mrpa, MrpaConfig};
 use ptx_ir::ir::Function;
 
 use super::known::Facts;
@@ -29,6 +30,8 @@ struct Entry {
     func: Arc<Function>,
     loop_info: Option<Rc<LoopInfo>>,
     facts: Option<Rc<Facts>>,
+    /// Register pressure (MRPA), with the configuration it was made with.
+    mrpa: Option<(MrpaConfig, Mrpa)>,
 }
 
 thread_local! {
@@ -44,6 +47,7 @@ fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T 
                 func: input.clone(),
                 loop_info: None,
                 facts: None,
+                mrpa: None,
             }),
         };
         get(entry)
@@ -65,5 +69,20 @@ pub(crate) fn facts(input: &Arc<Function>) -> Rc<Facts> {
         e.facts
             .get_or_insert_with(|| Rc::new(Facts::new(&e.func)))
             .clone()
+    })
+}
+
+/// Register pressure (MRPA) of `input`, a copy for the caller to update
+/// as it edits its own copy of the function (copying the tracker costs a
+/// fraction of building it: the block remat, machine-cse, pipeliner and
+/// scheduler phases often see the same version).
+pub(crate) fn mrpa(input: &Arc<Function>, config: MrpaConfig) -> Mrpa {
+    with_entry(input, |e| match &e.mrpa {
+        Some((c, m)) if *c == config => m.clone(),
+        _ => {
+            let m = Mrpa::new(&e.func, config);
+            e.mrpa = Some((config, m.clone()));
+            m
+        }
     })
 }
