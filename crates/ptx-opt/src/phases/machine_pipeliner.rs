@@ -196,6 +196,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut pressure: Option<(u32, ptx_analysis::mrpa::Mrpa)> = None;
     let mut out = PhaseOutput::unchanged(input);
     let (mut pipelined, mut missed) = (0u64, 0u64);
+    // Reads of each register in `input` (the loops are analyzed on it).
+    let mut use_counts: Option<modulo::UseCounts> = None;
     for l in &li.forest.loops {
         if !l.is_single_block() {
             continue; // SMS takes single-block loops only (no remark).
@@ -212,7 +214,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             Err(why) => (RemarkKind::Missed, format!("not pipelined: {why}")),
             Ok(shape) => {
                 let guard = input.insts[shape.branch].guard.map(|g| g.reg);
-                let renamed = modulo::renamable(input, header, &shape.body, guard);
+                let uses = use_counts.get_or_insert_with(|| modulo::UseCounts::new(input));
+                let renamed = modulo::renamable(input, uses, header, &shape.body, guard);
                 let ddg = Ddg::build(input, &shape.body, &target, DepKinds::All, &renamed);
                 let control = control_nodes(input, &shape);
                 match sms(&ddg, &control, &target, &cfg) {

@@ -50,6 +50,44 @@ pub fn control_or_barrier(inst: &ptx_ir::ir::Inst) -> Option<String> {
     })
 }
 
+/// How many times each register of a function is read (guards included),
+/// counted once for the loops of one function version.
+pub struct UseCounts(Vec<u32>);
+
+impl UseCounts {
+    pub fn new(func: &Function) -> UseCounts {
+        let mut n = vec![0u32; func.regs.len()];
+        for &b in &func.layout {
+            for &i in &func.blocks[b].insts {
+                for r in defs_and_uses(&func.insts[i]).uses {
+                    if let Some(c) = n.get_mut(r.into_raw().into_u32() as usize) {
+                        *c += 1;
+                    }
+                }
+            }
+        }
+        UseCounts(n)
+    }
+
+    /// Whether a register is read outside block `header`.
+    fn outside<'a>(&'a self, func: &Function, header: BlockId) -> impl Fn(RegId) -> bool + 'a {
+        let mut inside: Vec<(RegId, u32)> = Vec::new();
+        for &i in &func.blocks[header].insts {
+            for r in defs_and_uses(&func.insts[i]).uses {
+                match inside.iter_mut().find(|(x, _)| *x == r) {
+                    Some((_, c)) => *c += 1,
+                    None => inside.push((r, 1)),
+                }
+            }
+        }
+        move |r: RegId| {
+            let total = self.0.get(r.into_raw().into_u32() as usize).copied().unwrap_or(0);
+            let here = inside.iter().find(|(x, _)| *x == r).map_or(0, |(_, c)| *c);
+            total > here
+        }
+    }
+}
+
 /// The registers whose values the code generator may rename across stages
 /// (so the DDG leaves out their anti and output edges): written by exactly
 /// one instruction of the body, unguarded, that does not also read it; read
@@ -60,17 +98,12 @@ pub fn control_or_barrier(inst: &ptx_ir::ir::Inst) -> Option<String> {
 /// register of its own (modulo variable expansion).
 pub fn renamable(
     func: &Function,
+    uses: &UseCounts,
     header: BlockId,
     body: &[InstId],
     exclude: Option<RegId>,
 ) -> Vec<RegId> {
-    let outside: Vec<RegId> = func
-        .layout
-        .iter()
-        .filter(|&&b| b != header)
-        .flat_map(|&b| func.blocks[b].insts.iter())
-        .flat_map(|&i| defs_and_uses(&func.insts[i]).uses)
-        .collect();
+    let outside = uses.outside(func, header);
     let dus: Vec<_> = body
         .iter()
         .map(|&i| defs_and_uses(&func.insts[i]))
@@ -84,7 +117,7 @@ pub fn renamable(
                 || du.uses.contains(&r)
                 || !func.has_reg(r)
                 || func.regs[r].vector.is_some()
-                || outside.contains(&r)
+                || outside(r)
             {
                 continue;
             }
