@@ -215,6 +215,10 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut guarded: HashSet<RegId> = HashSet::default();
     let writes = writes(input);
     let global = global_constants(input, &writes);
+    let mut global_by_block: HashMap<BlockId, Vec<(RegId, u64)>> = HashMap::default();
+    for &(r, v, wb) in &global {
+        global_by_block.entry(wb).or_default().push((r, v));
+    }
     let dom = if global.is_empty() {
         None
     } else {
@@ -242,11 +246,16 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
             known.extend(e.iter().map(|(&r, &v)| (r, v)));
         }
         // Registers set once, to a constant, in a block that dominates
-        // this one (cross-block constant propagation).
+        // this one (cross-block constant propagation): those of the blocks
+        // up its dominator-tree chain.
         if let Some(dom) = dom.as_ref().map(|f| f.dom()) {
-            for &(r, v, wb) in &global {
-                if dom.contains(b) && dom.contains(wb) && dom.strictly_dominates(wb, b) {
-                    known.insert(r, v);
+            if dom.contains(b) {
+                let mut up = dom.idom(b);
+                while let Some(d) = up {
+                    if let Some(list) = global_by_block.get(&d) {
+                        known.extend(list.iter().copied());
+                    }
+                    up = dom.idom(d);
                 }
             }
         }
@@ -416,6 +425,11 @@ fn block_entry_constants(
                     }
                 }
             };
+            // The walk is a function of the entry: a block whose entry is
+            // what it was in the last pass leaves what it left then.
+            if entries.get(&b) == Some(&entry) && exits.contains_key(&b) {
+                continue;
+            }
             let mut known = entry.clone();
             let mut guarded = HashSet::default();
             folds.clear();
