@@ -318,7 +318,7 @@ fn the_default_pipelines_the_chain_loop() {
 #[test]
 fn register_pressure_back_off() {
     use ptx_opt::phases::machine_pipeliner::{sms, Config};
-    use ptx_opt::phases::modulo::{renamable, Ddg, DepKinds};
+    use ptx_opt::phases::modulo::{renamable, Ddg, DepKinds, UseCounts};
     let text = kernel(&bodies()[0].1);
     let (module, _) = ptx_ir::lower_module(&ptx_syntax::parse(&text));
     let f = &module.functions[0];
@@ -332,7 +332,7 @@ fn register_pressure_back_off() {
     let insts = &f.blocks[header].insts;
     let (branch, body) = insts.split_last().expect("body");
     let guard = f.insts[*branch].guard.map(|g| g.reg);
-    let renamed = renamable(f, header, body, guard);
+    let renamed = renamable(f, &UseCounts::new(f), header, body, guard);
     let ddg = Ddg::build(f, body, &target, DepKinds::All, &renamed);
     let control: Vec<usize> = vec![body.len() - 1];
     let mut cfg = Config {

@@ -81,7 +81,11 @@ impl UseCounts {
             }
         }
         move |r: RegId| {
-            let total = self.0.get(r.into_raw().into_u32() as usize).copied().unwrap_or(0);
+            let total = self
+                .0
+                .get(r.into_raw().into_u32() as usize)
+                .copied()
+                .unwrap_or(0);
             let here = inside.iter().find(|(x, _)| *x == r).map_or(0, |(_, c)| *c);
             total > here
         }
