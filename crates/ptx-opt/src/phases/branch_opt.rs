@@ -72,7 +72,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use ptx_analysis::cfg;
+use ptx_analysis::{cfg, Cfg, DomTree};
 use ptx_ir::ir::{BlockId, Function, InstId, LocalDecl, Operand, RegId};
 use ptx_isa::{FamilyId, Ty};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -108,24 +108,59 @@ struct State {
     /// with the phase before, [`super::version_cache`]) until a rule
     /// changes it, then computed again when a rule next asks.
     facts: Option<Rc<Facts>>,
+    /// The CFG and dominator tree of the function as it is now, kept the
+    /// same way (the facts' own when they are there).
+    graph: Option<Rc<Cfg>>,
+    dom: Option<Rc<DomTree>>,
 }
 
 impl State {
+    fn new(id: PhaseId, facts: Option<Rc<Facts>>) -> State {
+        State {
+            log: RoundRemarks::new(id),
+            counts: Counts::default(),
+            facts,
+            graph: None,
+            dom: None,
+        }
+    }
+
+    /// A rule changed the function: what was known of it is gone.
+    fn changed(&mut self) {
+        self.facts = None;
+        self.graph = None;
+        self.dom = None;
+    }
+
     fn facts(&mut self, f: &Function) -> Rc<Facts> {
         self.facts
             .get_or_insert_with(|| Rc::new(Facts::new(f)))
             .clone()
+    }
+
+    fn graph(&mut self, f: &Function) -> Rc<Cfg> {
+        if let Some(facts) = &self.facts {
+            return facts.cfg_rc();
+        }
+        self.graph.get_or_insert_with(|| Rc::new(cfg(f))).clone()
+    }
+
+    fn dom(&mut self, f: &Function) -> Rc<DomTree> {
+        if let Some(facts) = &self.facts {
+            return facts.dom_rc();
+        }
+        if self.dom.is_none() {
+            let g = self.graph(f);
+            self.dom = Some(Rc::new(ptx_analysis::dominators(&g)));
+        }
+        self.dom.clone().expect("just made")
     }
 }
 
 /// Runs branch simplification on one function (phase `id`).
 pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut f = (**input).clone();
-    let mut st = State {
-        log: RoundRemarks::new(id),
-        counts: Counts::default(),
-        facts: Some(super::version_cache::facts(input)),
-    };
+    let mut st = State::new(id, Some(super::version_cache::facts(input)));
     let rules: [fn(&mut Function, &mut State) -> bool; 7] = [
         constant_branches,
         fold_not_guards,
@@ -141,7 +176,7 @@ pub fn run(id: PhaseId, _ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseO
         let mut any = false;
         for rule in rules {
             if rule(&mut f, &mut st) {
-                st.facts = None;
+                st.changed();
                 any = true;
             }
         }
@@ -253,6 +288,9 @@ fn reg_name(f: &Function, r: RegId) -> &str {
 
 /// Rule 1.
 fn constant_branches(f: &mut Function, st: &mut State) -> bool {
+    if !may_know_a_guard(f) {
+        return false;
+    }
     let facts = st.facts(f);
     let mut edits: Vec<(BlockId, InstId, bool)> = Vec::new();
     for &b in &f.layout {
@@ -301,6 +339,64 @@ fn constant_branches(f: &mut Function, st: &mut State) -> bool {
         }
     }
     any
+}
+
+/// Whether a branch's guard may be a known predicate
+/// ([`known_pred`]): written by a `setp` of two immediates or a `mov.pred`
+/// of one, or copied (`mov.pred`, `not.pred`) from such a register. A
+/// cheap scan that spares the facts when no branch can fold.
+fn may_know_a_guard(f: &Function) -> bool {
+    let mut known: FxHashSet<RegId> = FxHashSet::default();
+    let mut copies: Vec<(RegId, RegId)> = Vec::new();
+    for (_, inst) in f.insts_in_order() {
+        let info = &inst.opcode.info;
+        let Some(Operand::Reg { reg: d, .. }) = inst.operands.first() else {
+            continue;
+        };
+        match info.family {
+            FamilyId::Setp
+                if info.bool_op.is_none()
+                    && inst.operands.len() == 3
+                    && matches!(inst.operands[1], Operand::Imm(_))
+                    && matches!(inst.operands[2], Operand::Imm(_)) =>
+            {
+                known.insert(*d);
+            }
+            FamilyId::Mov | FamilyId::Not
+                if info.ty() == Some(Ty::Pred) && inst.operands.len() == 2 =>
+            {
+                match &inst.operands[1] {
+                    Operand::Imm(_) => {
+                        known.insert(*d);
+                    }
+                    Operand::Reg { reg: s, .. } => copies.push((*d, *s)),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    if known.is_empty() {
+        return false;
+    }
+    loop {
+        let before = known.len();
+        for &(d, s) in &copies {
+            if known.contains(&s) {
+                known.insert(d);
+            }
+        }
+        if known.len() == before {
+            break;
+        }
+    }
+    f.layout.iter().any(|&b| {
+        f.blocks[b].insts.last().is_some_and(|&i| {
+            let inst = &f.insts[i];
+            inst.opcode.info.family == FamilyId::Bra
+                && inst.guard.is_some_and(|g| known.contains(&g.reg))
+        })
+    })
 }
 
 /// Rule 2.
@@ -410,7 +506,7 @@ fn fold_not_guards(f: &mut Function, st: &mut State) -> bool {
 
 /// Rule 3.
 fn remove_unreachable(f: &mut Function, st: &mut State) -> bool {
-    let g = cfg(f);
+    let g = st.graph(f);
     let keep = branch_target_blocks(f);
     let dead: Vec<BlockId> = f
         .layout
@@ -492,10 +588,13 @@ fn jumps_to_next(f: &mut Function, st: &mut State) -> bool {
 /// that LICM has a place to hoist to) and they are kept: removing one here
 /// would only have phase 18 make it again, under a new label, every time
 /// the pipeline runs on its own output.
-fn preheaders(f: &Function) -> FxHashSet<BlockId> {
-    let graph = cfg::cfg(f);
-    let dom = ptx_analysis::dominators::dominators(&graph);
+fn preheaders(f: &Function, st: &mut State) -> FxHashSet<BlockId> {
     let mut out = FxHashSet::default();
+    if f.layout.iter().all(|&b| !f.blocks[b].insts.is_empty()) {
+        return out;
+    }
+    let graph = st.graph(f);
+    let dom = st.dom(f);
     for (pos, &b) in f.layout.iter().enumerate() {
         if !f.blocks[b].insts.is_empty() {
             continue;
@@ -516,7 +615,7 @@ fn preheaders(f: &Function) -> FxHashSet<BlockId> {
 /// Rule 5.
 fn empty_blocks(f: &mut Function, st: &mut State) -> bool {
     let mut keep = branch_target_blocks(f);
-    keep.extend(preheaders(f));
+    keep.extend(preheaders(f, st));
     let Some(&entry) = f.layout.first() else {
         return false;
     };
@@ -668,22 +767,19 @@ fn label_operand_blocks(f: &Function) -> FxHashSet<BlockId> {
 /// Rule 6 alone, for a phase that leaves straight-line blocks behind (phase
 /// 22 after a full unroll); its remarks are this phase's, not reported.
 pub(crate) fn merge_straight_line(f: &mut Function) {
-    let mut st = State {
-        log: RoundRemarks::new(PhaseId::OriBranchOpt),
-        counts: Counts::default(),
-        facts: None,
-    };
+    let mut st = State::new(PhaseId::OriBranchOpt, None);
     for _ in 0..MAX_ROUNDS {
         if !merge_blocks(f, &mut st) {
             break;
         }
+        st.changed();
     }
 }
 
 /// Rule 6.
 fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
     let keep = branch_target_blocks(f);
-    let g = cfg(f);
+    let g = st.graph(f);
     let named = label_operand_blocks(f);
     let mut any = false;
     let mut pos = 0;
@@ -775,7 +871,7 @@ const DEAD_END_BLOCKS: usize = 8;
 /// Rule 7.
 fn branch_over_jump(f: &mut Function, st: &mut State) -> bool {
     let keep = branch_target_blocks(f);
-    let g = cfg(f);
+    let g = st.graph(f);
     let named = label_operand_blocks(f);
     let mut any = false;
     let mut pos = 0;

@@ -7,6 +7,8 @@
 //! the function rebuilds them (or only changes register *uses*, which leaves
 //! definitions, positions and dominance as they were).
 
+use std::rc::Rc;
+
 use la_arena::ArenaMap;
 use ptx_analysis::{cfg, dominators, DomTree};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
@@ -18,8 +20,8 @@ pub(crate) struct Facts {
     block: ArenaMap<InstId, BlockId>,
     index: ArenaMap<InstId, u32>,
     access: Accesses,
-    dom: DomTree,
-    cfg: ptx_analysis::Cfg,
+    dom: Rc<DomTree>,
+    cfg: Rc<ptx_analysis::Cfg>,
 }
 
 fn ri(r: RegId) -> usize {
@@ -170,6 +172,16 @@ impl Facts {
         &self.cfg
     }
 
+    /// [`Facts::cfg`], shared.
+    pub(crate) fn cfg_rc(&self) -> Rc<ptx_analysis::Cfg> {
+        self.cfg.clone()
+    }
+
+    /// [`Facts::dom`], shared.
+    pub(crate) fn dom_rc(&self) -> Rc<DomTree> {
+        self.dom.clone()
+    }
+
     pub(crate) fn new(func: &Function) -> Facts {
         let mut block = ArenaMap::default();
         let mut index = ArenaMap::default();
@@ -185,8 +197,8 @@ impl Facts {
             block,
             index,
             access: Accesses::new(func),
-            dom,
-            cfg: g,
+            dom: Rc::new(dom),
+            cfg: Rc::new(g),
         }
     }
 
