@@ -84,10 +84,26 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut func: Option<Function> = None;
     let mut remarks: Vec<Remark> = Vec::new();
     let (mut by_use, mut by_liveness, mut rounds) = (0u64, 0u64, 0u64);
+    // Step 1 is a complete mark and sweep: right after its removals it
+    // finds nothing more, so that round goes straight to step 2.
+    let mut swept = false;
+    // The registers read by kept code in the input, when step 1 found
+    // nothing there (the missed remarks below read them again).
+    let mut input_live: Option<Vec<bool>> = None;
     loop {
         rounds += 1;
         let current = func.as_ref().unwrap_or(input);
-        let mut dead = unread(current);
+        let mut dead = if swept {
+            Vec::new()
+        } else {
+            let live = read_registers(current);
+            let dead = unread(current, &live);
+            if func.is_none() && dead.is_empty() {
+                input_live = Some(live);
+            }
+            dead
+        };
+        swept = !dead.is_empty();
         if !dead.is_empty() {
             by_use += dead.len() as u64;
         } else {
@@ -114,7 +130,11 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         }
         None => input.clone(),
     };
-    let missed = kept_with_unused_results(&output);
+    let live = match input_live {
+        Some(live) if Arc::ptr_eq(&output, input) => live,
+        _ => read_registers(&output),
+    };
+    let missed = kept_with_unused_results(&output, &live);
     let kept = missed.len() as u64;
     remarks.extend(missed.into_iter().map(|(inst, message)| Remark {
         phase: id,
@@ -179,14 +199,42 @@ fn reg_index(r: RegId) -> usize {
 }
 
 /// The registers `inst` defines (sinks define none).
-fn defs(inst: &Inst) -> Vec<RegId> {
-    let mut out = Vec::new();
+fn defs(inst: &Inst) -> Defs {
+    let mut out = Defs::default();
     visit_defs_and_uses(inst, |access, r| {
         if access == Access::Def {
             out.push(r)
         }
     });
     out
+}
+
+/// The registers one instruction defines: inline up to four (a vector
+/// load's), on the heap beyond. Read once per instruction per step, so
+/// not allocating matters.
+#[derive(Default)]
+struct Defs {
+    inline: [Option<RegId>; 4],
+    len: usize,
+    more: Vec<RegId>,
+}
+
+impl Defs {
+    fn push(&mut self, r: RegId) {
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = Some(r),
+            None => self.more.push(r),
+        }
+        self.len += 1;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &RegId> {
+        self.inline.iter().flatten().chain(self.more.iter())
+    }
 }
 
 /// Whether `r` is a `.reg` parameter of the function (always live).
@@ -206,7 +254,7 @@ fn read_registers(func: &Function) -> Vec<bool> {
     let mut marked = vec![false; func.insts.len()];
     for (id, inst) in func.insts_in_order() {
         let d = defs(inst);
-        for &r in &d {
+        for &r in d.iter() {
             writers[reg_index(r)].push(id);
         }
         let root =
@@ -234,8 +282,7 @@ fn read_registers(func: &Function) -> Vec<bool> {
 }
 
 /// Step 1: removable instructions none of whose registers is read.
-fn unread(func: &Function) -> Vec<(InstId, Why)> {
-    let live = read_registers(func);
+fn unread(func: &Function, live: &[bool]) -> Vec<(InstId, Why)> {
     func.insts_in_order()
         .filter(|(_, inst)| {
             let d = defs(inst);
@@ -331,7 +378,7 @@ fn compact(func: &mut Function) {
 /// `` `mov.u32` defining %r5 `` and why it was dead.
 fn describe_removal(func: &Function, inst: InstId, why: &Why) -> String {
     let i = &func.insts[inst];
-    let regs = reg_names(func, &defs(i));
+    let regs = reg_names(func, &defs(i).iter().copied().collect::<Vec<_>>());
     let guard = if i.guard.is_some() { "guarded " } else { "" };
     match why {
         Why::NeverRead => format!(
@@ -354,8 +401,7 @@ fn reg_names(func: &Function, regs: &[RegId]) -> String {
 
 /// Kept instructions with results no kept code reads, and why they stay:
 /// the missed remarks.
-fn kept_with_unused_results(func: &Function) -> Vec<(InstId, String)> {
-    let live = read_registers(func);
+fn kept_with_unused_results(func: &Function, live: &[bool]) -> Vec<(InstId, String)> {
     let mut out = Vec::new();
     for (id, inst) in func.insts_in_order() {
         let d = defs(inst);
@@ -367,7 +413,7 @@ fn kept_with_unused_results(func: &Function) -> Vec<(InstId, String)> {
                 id,
                 format!(
                     "result {} unused (0 reads) but `{}` is kept: {reason}",
-                    reg_names(func, &d),
+                    reg_names(func, &d.iter().copied().collect::<Vec<_>>()),
                     inst.opcode.text()
                 ),
             ));
