@@ -730,9 +730,15 @@ fn plan(
             }
         }
     }
-    let live = &live_cache
-        .get_or_insert_with(|| (version, liveness(func, &li.cfg)))
-        .1;
+    // Liveness, made when an instruction first reaches the checks that read
+    // it (kept across loops until a hoist changes the function).
+    macro_rules! live {
+        () => {
+            &live_cache
+                .get_or_insert_with(|| (version, liveness(func, &li.cfg)))
+                .1
+        };
+    }
     let exit_sources: Vec<BlockId> = l.exits.iter().map(|&(s, _)| s).collect();
     let dominates_exits = |b: BlockId| exit_sources.iter().all(|&s| li.dom.dominates(b, s));
     let dominates_latches = |b: BlockId| l.latches.iter().all(|&s| li.dom.dominates(b, s));
@@ -789,10 +795,10 @@ fn plan(
                         .any(|r| defs_in_loop.get(r).copied() != Some(1))
                     {
                         Some(Refusal::WrittenTwice)
-                    } else if du.defs.iter().any(|&r| live.is_live_in(header, r)) {
+                    } else if du.defs.iter().any(|&r| live!().is_live_in(header, r)) {
                         Some(Refusal::LiveIntoHeader)
                     } else if l.exits.iter().any(|&(s, t)| {
-                        du.defs.iter().any(|&r| live.is_live_in(t, r)) && !li.dom.dominates(b, s)
+                        du.defs.iter().any(|&r| live!().is_live_in(t, r)) && !li.dom.dominates(b, s)
                     }) {
                         Some(Refusal::LiveAtExit)
                     } else if inst.opcode.info.flags.loads()
@@ -848,7 +854,7 @@ fn plan(
                 }
             }
             if !inv.is_empty() {
-                let rp = rp_cache.get_or_insert_with(|| reg_pressure(func, &li.cfg, live));
+                let rp = rp_cache.get_or_insert_with(|| reg_pressure(func, &li.cfg, live!()));
                 let peak = |p: bool| {
                     l.blocks
                         .iter()
