@@ -192,24 +192,30 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         leave_cbank: ctx.bool(knobs::nv_remat_leave_constant_bank),
         dump: ctx.bool(knobs::nv_dump_remat_block),
     };
-    // Pressure first: a function under the target (most of them) needs
-    // neither its copy nor the other analyses.
-    let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
-    let g = cfg(input);
-    if k.target >= mrpa.max().r.value {
+    let dump = |remarks: &mut Vec<Remark>, message: String| {
         if k.dump {
             remarks.push(Remark {
                 phase: id,
                 kind: RemarkKind::Applied,
                 name: "remat-dump",
                 origin: None,
-                message: format!(
-                    "Max-Live-Function({}) = {}",
-                    g.blocks.len(),
-                    mrpa.max().r.value
-                ),
+                message,
             });
         }
+    };
+    // Pressure first: a function under the target (most of them) needs
+    // neither its copy nor the other analyses.
+    let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
+    let g = cfg(input);
+    if k.target >= mrpa.max().r.value {
+        dump(
+            &mut remarks,
+            format!(
+                "Max-Live-Function({}) = {}",
+                g.blocks.len(),
+                mrpa.max().r.value
+            ),
+        );
         return PhaseOutput {
             remarks,
             stats: vec![Stat {
@@ -222,17 +228,6 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut f = (**input).clone();
     let dom = dominators(&g);
     let lf = loops(&g, &dom);
-    let dump = |remarks: &mut Vec<Remark>, message: String| {
-        if k.dump {
-            remarks.push(Remark {
-                phase: id,
-                kind: RemarkKind::Applied,
-                name: "remat-dump",
-                origin: None,
-                message,
-            });
-        }
-    };
 
     // (B) Live-out frequency: in how many blocks each register is live out.
     let nblocks = g.blocks.len().max(1) as u32;
