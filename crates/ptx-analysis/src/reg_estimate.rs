@@ -1115,14 +1115,15 @@ fn rename_in_segment(func: &mut Function, seg: &[InstId]) {
             };
             fresh.push((r, func.regs.alloc(new)));
         }
-        let reads = current.clone();
-        let writes: rustc_hash::FxHashMap<RegId, RegId> = fresh.iter().copied().collect();
-        if reads.is_empty() && writes.is_empty() {
+        if current.is_empty() && fresh.is_empty() {
             continue;
         }
         func.insts[i].map_regs(|a, r| match a {
-            Access::Use => reads.get(&r).copied().unwrap_or(r),
-            Access::Def => writes.get(&r).copied().unwrap_or(r),
+            Access::Use => current.get(&r).copied().unwrap_or(r),
+            Access::Def => fresh
+                .iter()
+                .find(|&&(old, _)| old == r)
+                .map_or(r, |&(_, new)| new),
         });
         // What the instruction writes is now in its new register, or (its
         // last write) in the register itself.

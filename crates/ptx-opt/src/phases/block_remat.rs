@@ -100,9 +100,9 @@
 //! left.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
-use std::sync::Arc;
 
 use ptx_analysis::{cfg, dominators, liveness, loops};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
@@ -206,16 +206,14 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     // Pressure first: a function under the target (most of them) needs
     // neither its copy nor the other analyses.
     let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
-    let g = cfg(input);
     if k.target >= mrpa.max().r.value {
-        dump(
-            &mut remarks,
-            format!(
-                "Max-Live-Function({}) = {}",
-                g.blocks.len(),
-                mrpa.max().r.value
-            ),
-        );
+        if k.dump {
+            let blocks = cfg(input).blocks.len();
+            dump(
+                &mut remarks,
+                format!("Max-Live-Function({blocks}) = {}", mrpa.max().r.value),
+            );
+        }
         return PhaseOutput {
             remarks,
             stats: vec![Stat {
@@ -226,6 +224,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         };
     }
     let mut f = (**input).clone();
+    let g = cfg(input);
     let dom = dominators(&g);
     let lf = loops(&g, &dom);
 

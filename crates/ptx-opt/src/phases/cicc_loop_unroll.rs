@@ -1750,21 +1750,27 @@ fn local_array_size(f: &Function, lp: &Loop, defs: &Defs, assumed: u32) -> u32 {
 /// The user's pragma for a loop: annotations of the header, `.pragma
 /// "nounroll"` in any block of the loop.
 fn user_pragma(f: &Function, lp: &Loop) -> UserPragma {
-    let nounroll = lp.blocks.iter().any(|&b| {
-        f.blocks[b]
-            .pragmas
-            .iter()
-            .any(|p| p.trim_matches('"').eq_ignore_ascii_case("nounroll"))
-    });
-    if nounroll {
+    if lp.blocks.iter().any(|&b| has_nounroll_pragma(f, b)) {
         return UserPragma::Count(1);
     }
-    f.blocks[lp.header]
+    annotation(f, lp.header).unwrap_or(UserPragma::None)
+}
+
+/// Whether block `b` starts with `.pragma "nounroll"`.
+fn has_nounroll_pragma(f: &Function, b: BlockId) -> bool {
+    f.blocks[b]
+        .pragmas
+        .iter()
+        .any(|p| p.trim().trim_matches('"').eq_ignore_ascii_case("nounroll"))
+}
+
+/// The pragma a `ptxopt:` annotation of block `b` asks for (the last one).
+fn annotation(f: &Function, b: BlockId) -> Option<UserPragma> {
+    f.blocks[b]
         .annotations
         .iter()
         .rev()
         .find_map(|a| parse_annotation(a))
-        .unwrap_or(UserPragma::None)
 }
 
 /// The fewest instructions of one copy [`repeated_body`] looks for.
@@ -2312,7 +2318,6 @@ fn mark_nounroll_annotations(out: &mut PhaseOutput) {
     if f.layout.iter().all(|&b| f.blocks[b].annotations.is_empty()) {
         return;
     }
-    let is_nounroll = |p: &String| p.trim().trim_matches('"').eq_ignore_ascii_case("nounroll");
     let headers: Vec<BlockId> = {
         let g = ptx_analysis::cfg(f);
         let dm = ptx_analysis::dominators(&g);
@@ -2321,13 +2326,7 @@ fn mark_nounroll_annotations(out: &mut PhaseOutput) {
             .iter()
             .map(|l| l.header)
             .filter(|&h| {
-                f.blocks[h]
-                    .annotations
-                    .iter()
-                    .rev()
-                    .find_map(|a| parse_annotation(a))
-                    == Some(UserPragma::Count(1))
-                    && !f.blocks[h].pragmas.iter().any(is_nounroll)
+                annotation(f, h) == Some(UserPragma::Count(1)) && !has_nounroll_pragma(f, h)
             })
             .collect()
     };

@@ -52,6 +52,6 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         cheap_not_across_loops: true,
     };
     let mut f = (**input).clone();
-    let outcome = commoning::run(&mut f, &cfg, Some(super::version_cache::facts(input)));
+    let outcome = commoning::run(&mut f, &cfg, Some(super::version_cache::facts(input)), None);
     finish(id, input, f, outcome, None, false)
 }

@@ -264,24 +264,11 @@ pub(crate) trait Gate {
     fn undone(&mut self, f: &Function, k: InstId, block: BlockId);
 }
 
-/// Runs the commoning walk on `f` (edited in place). `facts`: the scalar
-/// facts of `f` as given, where the caller has them (a copy of its input:
+/// Runs the commoning walk on `f` (edited in place), asking `gate` (if
+/// any) before each merge. `facts`: the scalar facts of `f` as given, where
+/// the caller has them (a copy of its input:
 /// [`super::version_cache::facts`]); otherwise they are computed.
-pub(crate) fn run(f: &mut Function, cfg: &Config, facts: Option<Rc<Facts>>) -> Outcome {
-    walk(f, cfg, facts, None)
-}
-
-/// [`run`], asking `gate` before each merge.
-pub(crate) fn run_gated(
-    f: &mut Function,
-    cfg: &Config,
-    facts: Option<Rc<Facts>>,
-    gate: &mut dyn Gate,
-) -> Outcome {
-    walk(f, cfg, facts, Some(gate))
-}
-
-fn walk(
+pub(crate) fn run(
     f: &mut Function,
     cfg: &Config,
     facts: Option<Rc<Facts>>,

@@ -148,11 +148,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         return PhaseOutput::unchanged(input);
     };
     let mut f = (**input).clone();
-    let mut gate = super::machine_cse::Pressure::limit_gate(id, ctx, &f);
-    let outcome = match gate.as_mut() {
-        Some(g) => commoning::run_gated(&mut f, &cfg, Some(super::version_cache::facts(input)), g),
-        None => commoning::run(&mut f, &cfg, Some(super::version_cache::facts(input))),
-    };
+    let mut gate = super::machine_cse::Pressure::limit_gate(id, ctx, input);
+    let outcome = commoning::run(
+        &mut f,
+        &cfg,
+        Some(super::version_cache::facts(input)),
+        gate.as_mut().map(|g| g as &mut dyn commoning::Gate),
+    );
     let mut out = finish(id, input, f, outcome, Some(mode), false);
     if let Some(g) = gate {
         out.remarks.extend(g.remarks);

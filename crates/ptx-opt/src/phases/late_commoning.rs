@@ -60,15 +60,9 @@
 //! through the loop ([`super::commoning::Config::cheap_not_across_loops`];
 //! filetest `GvnCse/param_after_loop`).
 //!
-//! Under a user-set register limit (`--maxrregcount`, plus
-//! `reg-target-adjust`) a merge that raises a block's register pressure
-//! (MRPA, R units) over the limit is refused, with the gate of RP-aware
-//! machine-cse ([`super::machine_cse::Pressure::limit_gate`]); without a
-//! limit the phase commons as the seed describes. The reason: ptxas's own
-//! commoning works on code ptxas then allocates, ours on code that block
-//! remat has just spread out to lower the pressure, and merging those
-//! copies back undid it (`stencil2d_5pt` at `--maxrregcount 24`: 24 spill
-//! bytes with the merges, 0 without; filetest `GvnCse/register_limit`).
+//! Under a user-set register limit (`--maxrregcount`) a merge that raises
+//! a block's register pressure over it is refused, as in GvnCse (see its
+//! module documentation for the gate and why).
 
 use std::sync::Arc;
 
@@ -110,24 +104,23 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         cheap_not_across_loops: true,
     };
     let mut f = (**input).clone();
-    let mut gate = super::machine_cse::Pressure::limit_gate(id, ctx, &f);
+    let mut gate = super::machine_cse::Pressure::limit_gate(id, ctx, input);
     let mut walks = 0;
     let mut walk = |f: &mut Function| {
         walks += 1;
         // The first walk is given the input itself, whose facts the phase
-        // before may have made.
+        // before may have made; a later one follows a walk that may have
+        // removed instructions.
         let facts = (walks == 1).then(|| super::version_cache::facts(input));
-        match gate.as_mut() {
-            Some(g) => {
-                // A walk after the first: the previous one may have removed
-                // instructions.
-                if walks > 1 {
-                    g.restart(f);
-                }
-                commoning::run_gated(f, &cfg, facts, g)
-            }
-            None => commoning::run(f, &cfg, facts),
+        if let (Some(g), true) = (gate.as_mut(), walks > 1) {
+            g.restart(f);
         }
+        commoning::run(
+            f,
+            &cfg,
+            facts,
+            gate.as_mut().map(|g| g as &mut dyn commoning::Gate),
+        )
     };
     let mut outcome = walk(&mut f);
     // A copy whose destination another redundant copy of the same value

@@ -74,6 +74,7 @@ use ptx_analysis::{cfg, liveness};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{Function, Inst, InstId, RegId};
 use ptx_isa::OpFlags;
+use smallvec::SmallVec;
 
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
@@ -198,43 +199,17 @@ fn reg_index(r: RegId) -> usize {
     r.into_raw().into_u32() as usize
 }
 
-/// The registers `inst` defines (sinks define none).
-fn defs(inst: &Inst) -> Defs {
-    let mut out = Defs::default();
+/// The registers `inst` defines (sinks define none), inline up to four (a
+/// vector load's): read once per instruction per step, so not allocating
+/// matters.
+fn defs(inst: &Inst) -> SmallVec<[RegId; 4]> {
+    let mut out = SmallVec::new();
     visit_defs_and_uses(inst, |access, r| {
         if access == Access::Def {
             out.push(r)
         }
     });
     out
-}
-
-/// The registers one instruction defines: inline up to four (a vector
-/// load's), on the heap beyond. Read once per instruction per step, so
-/// not allocating matters.
-#[derive(Default)]
-struct Defs {
-    inline: [Option<RegId>; 4],
-    len: usize,
-    more: Vec<RegId>,
-}
-
-impl Defs {
-    fn push(&mut self, r: RegId) {
-        match self.inline.get_mut(self.len) {
-            Some(slot) => *slot = Some(r),
-            None => self.more.push(r),
-        }
-        self.len += 1;
-    }
-
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn iter(&self) -> impl Iterator<Item = &RegId> {
-        self.inline.iter().flatten().chain(self.more.iter())
-    }
 }
 
 /// Whether `r` is a `.reg` parameter of the function (always live).
@@ -254,7 +229,7 @@ fn read_registers(func: &Function) -> Vec<bool> {
     let mut marked = vec![false; func.insts.len()];
     for (id, inst) in func.insts_in_order() {
         let d = defs(inst);
-        for &r in d.iter() {
+        for &r in &d {
             writers[reg_index(r)].push(id);
         }
         let root =
@@ -378,7 +353,7 @@ fn compact(func: &mut Function) {
 /// `` `mov.u32` defining %r5 `` and why it was dead.
 fn describe_removal(func: &Function, inst: InstId, why: &Why) -> String {
     let i = &func.insts[inst];
-    let regs = reg_names(func, &defs(i).iter().copied().collect::<Vec<_>>());
+    let regs = reg_names(func, &defs(i));
     let guard = if i.guard.is_some() { "guarded " } else { "" };
     match why {
         Why::NeverRead => format!(
@@ -413,7 +388,7 @@ fn kept_with_unused_results(func: &Function, live: &[bool]) -> Vec<(InstId, Stri
                 id,
                 format!(
                     "result {} unused (0 reads) but `{}` is kept: {reason}",
-                    reg_names(func, &d.iter().copied().collect::<Vec<_>>()),
+                    reg_names(func, &d),
                     inst.opcode.text()
                 ),
             ));

@@ -150,13 +150,17 @@ impl Pressure {
     /// `reg-target-adjust`): a merge that raises a block's register pressure
     /// over it is refused, as in RP-aware machine-cse. `None` without a
     /// limit (the phases then commons as the seed describes).
-    pub(crate) fn limit_gate(id: PhaseId, ctx: &dyn PassContext, f: &Function) -> Option<Pressure> {
+    pub(crate) fn limit_gate(
+        id: PhaseId,
+        ctx: &dyn PassContext,
+        input: &Arc<Function>,
+    ) -> Option<Pressure> {
         let limit = ctx.max_regs()?;
         let target =
             (i64::from(limit) + ctx.int(knobs::reg_target_adjust)).clamp(0, u32::MAX as i64);
         Some(Pressure {
             id,
-            mrpa: Mrpa::new(f, mrpa_config(ctx)),
+            mrpa: super::version_cache::mrpa(input, mrpa_config(ctx)),
             r_target: Some(target as u32),
             p_target: None,
             accepted: Vec::new(),
@@ -263,11 +267,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         mismatches: 0,
         remarks: Vec::new(),
     };
-    let outcome = commoning::run_gated(
+    let outcome = commoning::run(
         &mut f,
         &config(),
         Some(super::version_cache::facts(input)),
-        &mut gate,
+        Some(&mut gate),
     );
     // The merges that removed their instruction (it wrote the leader's
     // register): MRPA forgets them and re-walks their blocks.

@@ -483,7 +483,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         window,
         cheap_not_across_loops: false,
     };
-    let outcome = commoning::run(&mut f, &cfg, None);
+    let outcome = commoning::run(&mut f, &cfg, None, None);
     let mut out = finish(id, input, f, outcome, None, true);
     out.remarks.extend(remarks);
     out.remarks
