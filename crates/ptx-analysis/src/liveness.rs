@@ -176,10 +176,23 @@ pub fn liveness(func: &Function, cfg: &Cfg) -> Liveness {
         }
     };
     let mut set = vec![0u64; live_in.width()];
+    // A block is evaluated again only when a successor's set changed after
+    // its last evaluation (`tick`s order evaluations and changes): the
+    // first sweep settles everything outside loops, the later ones touch
+    // only the blocks a back edge feeds. Same fixed point as sweeping
+    // every block until nothing changes.
+    let mut evaluated = vec![0u32; nb];
+    let mut changed_at = vec![0u32; nb];
+    let mut tick = 0u32;
     let mut changed = true;
     while changed {
         changed = false;
         for &b in &order {
+            if evaluated[b] != 0 && succs[b].iter().all(|&s| changed_at[s] < evaluated[b]) {
+                continue;
+            }
+            tick += 1;
+            evaluated[b] = tick;
             out_of(&live_in, b, &mut set);
             for &d in &kill_list[kill_start[b] as usize..kill_start[b + 1] as usize] {
                 bitset::remove(&mut set, d as usize);
@@ -190,6 +203,8 @@ pub fn liveness(func: &Function, cfg: &Cfg) -> Liveness {
             let input = live_in.row_mut(b);
             if *input != *set {
                 input.copy_from_slice(&set);
+                tick += 1;
+                changed_at[b] = tick;
                 changed = true;
             }
         }

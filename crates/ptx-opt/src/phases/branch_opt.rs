@@ -133,9 +133,12 @@ impl State {
     }
 
     fn facts(&mut self, f: &Function) -> Rc<Facts> {
-        self.facts
-            .get_or_insert_with(|| Rc::new(Facts::new(f)))
-            .clone()
+        if self.facts.is_none() {
+            // On the graph a rule already made for this version, if any.
+            let (g, dom) = (self.graph(f), self.dom(f));
+            self.facts = Some(Rc::new(Facts::with_graph(f, g, dom)));
+        }
+        self.facts.clone().expect("just made")
     }
 
     fn graph(&mut self, f: &Function) -> Rc<Cfg> {

@@ -417,7 +417,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             // positions of the moved instructions changed.
                             let mut blocks = body;
                             blocks.push(pre);
-                            std::rc::Rc::make_mut(li).cfg.renumber(f, &blocks);
+                            std::rc::Rc::make_mut(&mut std::rc::Rc::make_mut(li).cfg)
+                                .renumber(f, &blocks);
                         }
                         version += 1;
                     }

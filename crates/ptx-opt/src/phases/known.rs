@@ -9,7 +9,6 @@
 
 use std::rc::Rc;
 
-use la_arena::ArenaMap;
 use ptx_analysis::{cfg, dominators, DomTree};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{BlockId, Function, ImmValue, Inst, InstId, Operand, RegId};
@@ -17,8 +16,6 @@ use ptx_isa::{Cmp, FamilyId, Ty};
 
 /// Positions, definitions and dominance of one function.
 pub(crate) struct Facts {
-    block: ArenaMap<InstId, BlockId>,
-    index: ArenaMap<InstId, u32>,
     access: Accesses,
     dom: Rc<DomTree>,
     cfg: Rc<ptx_analysis::Cfg>,
@@ -183,22 +180,21 @@ impl Facts {
     }
 
     pub(crate) fn new(func: &Function) -> Facts {
-        let mut block = ArenaMap::default();
-        let mut index = ArenaMap::default();
-        for &b in &func.layout {
-            for (k, &i) in func.blocks[b].insts.iter().enumerate() {
-                block.insert(i, b);
-                index.insert(i, k as u32);
-            }
-        }
         let g = cfg(func);
         let dom = dominators(&g);
+        Facts::with_graph(func, Rc::new(g), Rc::new(dom))
+    }
+
+    /// The facts of `func` on its CFG and dominator tree, made already.
+    pub(crate) fn with_graph(
+        func: &Function,
+        cfg: Rc<ptx_analysis::Cfg>,
+        dom: Rc<DomTree>,
+    ) -> Facts {
         Facts {
-            block,
-            index,
             access: Accesses::new(func),
-            dom: Rc::new(dom),
-            cfg: Rc::new(g),
+            dom,
+            cfg,
         }
     }
 
@@ -244,11 +240,11 @@ impl Facts {
     }
 
     pub(crate) fn block_of(&self, i: InstId) -> Option<BlockId> {
-        self.block.get(i).copied()
+        self.cfg.block_of(i)
     }
 
     pub(crate) fn index_of(&self, i: InstId) -> Option<u32> {
-        self.index.get(i).copied()
+        self.cfg.position_of(i)
     }
 
     /// Whether every path from the entry to `b` passes `a` first: `a` is

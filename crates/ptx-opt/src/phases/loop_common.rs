@@ -9,6 +9,8 @@
 //! Here the analyses come from `ptx-analysis` ([`cfg`], [`dominators`],
 //! [`loops`]); a phase recomputes them after it changes the block graph.
 
+use std::rc::Rc;
+
 use ptx_analysis::{cfg, dominators, loops, Cfg, DomTree, LoopForest};
 use ptx_ir::ir::{Block, BlockId, Function, Inst, InstId, Opcode, Operand};
 use ptx_isa::{Cmp, FamilyId, TypeKind};
@@ -16,8 +18,8 @@ use ptx_isa::{Cmp, FamilyId, TypeKind};
 /// The loop analyses of one version of a function.
 #[derive(Clone)]
 pub(crate) struct LoopInfo {
-    pub cfg: Cfg,
-    pub dom: DomTree,
+    pub cfg: Rc<Cfg>,
+    pub dom: Rc<DomTree>,
     pub forest: LoopForest,
 }
 
@@ -25,6 +27,11 @@ impl LoopInfo {
     pub fn new(func: &Function) -> LoopInfo {
         let cfg = cfg(func);
         let dom = dominators(&cfg);
+        LoopInfo::with_graph(Rc::new(cfg), Rc::new(dom))
+    }
+
+    /// The loops of a function whose CFG and dominator tree are made.
+    pub fn with_graph(cfg: Rc<Cfg>, dom: Rc<DomTree>) -> LoopInfo {
         let forest = loops(&cfg, &dom);
         LoopInfo { cfg, dom, forest }
     }

@@ -353,10 +353,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
 /// whose fallthrough successor changed: what [`Mrpa::update_region`]
 /// (ptx_analysis::mrpa) needs named.
 fn rewritten_blocks(before: &Function, after: &Function) -> Vec<BlockId> {
-    let old_next = |b: BlockId| {
-        let pos = before.layout.iter().position(|&x| x == b)?;
-        before.layout.get(pos + 1).copied()
-    };
+    let next: rustc_hash::FxHashMap<BlockId, BlockId> =
+        before.layout.windows(2).map(|w| (w[0], w[1])).collect();
+    let old_next = |b: BlockId| next.get(&b).copied();
     after
         .layout
         .iter()

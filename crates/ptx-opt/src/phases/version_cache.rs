@@ -21,6 +21,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use ptx_analysis::mrpa::{Mrpa, MrpaConfig};
+use ptx_analysis::{cfg, dominators, Cfg, DomTree};
 use ptx_ir::ir::Function;
 
 use super::known::Facts;
@@ -28,6 +29,9 @@ use super::loop_common::LoopInfo;
 
 struct Entry {
     func: Arc<Function>,
+    /// The CFG and dominator tree, which the loop analyses and the facts
+    /// share.
+    graph: Option<(Rc<Cfg>, Rc<DomTree>)>,
     loop_info: Option<Rc<LoopInfo>>,
     facts: Option<Rc<Facts>>,
     /// Register pressure (MRPA), with the configuration it was made with.
@@ -45,6 +49,7 @@ fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T 
             Some(e) if Arc::ptr_eq(&e.func, input) => e,
             slot => slot.insert(Entry {
                 func: input.clone(),
+                graph: None,
                 loop_info: None,
                 facts: None,
                 mrpa: None,
@@ -54,21 +59,38 @@ fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T 
     })
 }
 
+impl Entry {
+    fn graph(&mut self) -> (Rc<Cfg>, Rc<DomTree>) {
+        let func = &self.func;
+        self.graph
+            .get_or_insert_with(|| {
+                let g = cfg(func);
+                let dom = dominators(&g);
+                (Rc::new(g), Rc::new(dom))
+            })
+            .clone()
+    }
+}
+
 /// The loop analyses of `input`.
 pub(crate) fn loop_info(input: &Arc<Function>) -> Rc<LoopInfo> {
     with_entry(input, |e| {
-        e.loop_info
-            .get_or_insert_with(|| Rc::new(LoopInfo::new(&e.func)))
-            .clone()
+        if e.loop_info.is_none() {
+            let (g, dom) = e.graph();
+            e.loop_info = Some(Rc::new(LoopInfo::with_graph(g, dom)));
+        }
+        e.loop_info.clone().unwrap()
     })
 }
 
 /// The scalar facts of `input`.
 pub(crate) fn facts(input: &Arc<Function>) -> Rc<Facts> {
     with_entry(input, |e| {
-        e.facts
-            .get_or_insert_with(|| Rc::new(Facts::new(&e.func)))
-            .clone()
+        if e.facts.is_none() {
+            let (g, dom) = e.graph();
+            e.facts = Some(Rc::new(Facts::with_graph(&e.func, g, dom)));
+        }
+        e.facts.clone().unwrap()
     })
 }
 
