@@ -41,7 +41,7 @@ fn inst<'a>(f: &'a Function, opcode: &str) -> &'a Inst {
 fn def_use(f: &Function, opcode: &str) -> (Vec<String>, Vec<String>) {
     let du = defs_and_uses(inst(f, opcode));
     let names =
-        |regs: Vec<ptx_ir::ir::RegId>| regs.into_iter().map(|r| f.regs[r].name.clone()).collect();
+        |regs: ptx_ir::ir::RegList| regs.into_iter().map(|r| f.regs[r].name.clone()).collect();
     (names(du.defs), names(du.uses))
 }
 

@@ -185,8 +185,8 @@ fn map_regs_visits_what_defs_and_uses_lists() {
         uses.sort();
         let mut want = du.uses.clone();
         want.sort();
-        assert_eq!(seen_defs, du.defs, "{}", inst.opcode.text());
-        assert_eq!(uses, want, "{}", inst.opcode.text());
+        assert_eq!(seen_defs[..], du.defs[..], "{}", inst.opcode.text());
+        assert_eq!(uses[..], want[..], "{}", inst.opcode.text());
     }
     // Renaming every def to a fresh register shows up in the text.
     let mut m = m;

@@ -40,12 +40,17 @@ use super::operand::Operand;
 use super::reg::RegId;
 
 /// The registers an instruction writes and reads, in operand order (duplicates
-/// kept: `add %r1, %r2, %r2` has uses `[%r2, %r2]`).
+/// kept: `add %r1, %r2, %r2` has uses `[%r2, %r2]`). Inline up to what
+/// almost every instruction has (no allocation for them: analyses ask for
+/// these once per instruction, many times per phase).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct DefUse {
-    pub defs: Vec<RegId>,
-    pub uses: Vec<RegId>,
+    pub defs: RegList,
+    pub uses: RegList,
 }
+
+/// A short list of registers (inline up to four).
+pub type RegList = smallvec::SmallVec<[RegId; 4]>;
 
 /// Whether a register access of [`visit_defs_and_uses`] writes or reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

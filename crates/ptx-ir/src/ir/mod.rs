@@ -24,7 +24,7 @@ pub mod reg;
 pub mod shared;
 
 pub use block::{Block, BlockId};
-pub use def_use::{defs_and_uses, Access, DefUse};
+pub use def_use::{defs_and_uses, Access, DefUse, RegList};
 pub use edit::RegionClone;
 pub use function::{Function, FunctionKind, LocalDecl, Param, PerfDirective, PtrAttr, Signature};
 pub use inst::{Guard, Inst, InstId, Loc, Opcode, OpcodeData};
