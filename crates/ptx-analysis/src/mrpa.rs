@@ -40,7 +40,7 @@ use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{BlockId, Function, InstId, RegClass};
 
 use crate::cfg::{block_name, cfg, inst_name, Cfg};
-use crate::liveness::liveness;
+use crate::liveness::{liveness, Liveness};
 use crate::reg_pressure::{reg_pressure, reg_units, InstPressure, MaxAt, MaxPressure, Pressure};
 
 /// The knobs of seed 003 that govern the tracker.
@@ -121,9 +121,16 @@ fn clear_bit(words: &mut [u64], i: usize) {
 impl Mrpa {
     /// Builds the tracker for `func` (a full computation).
     pub fn new(func: &Function, config: MrpaConfig) -> Mrpa {
+        let g = cfg(func);
+        let lv = liveness(func, &g);
+        Mrpa::with_analyses(func, config, g, &lv)
+    }
+
+    /// [`Mrpa::new`] on the CFG and liveness of `func`, made already.
+    pub fn with_analyses(func: &Function, config: MrpaConfig, g: Cfg, lv: &Liveness) -> Mrpa {
         let mut m = Mrpa {
             config,
-            cfg: cfg(func),
+            cfg: g,
             live_in: Vec::new(),
             live_out: Vec::new(),
             insts: ArenaMap::default(),
@@ -132,7 +139,8 @@ impl Mrpa {
             units: Vec::new(),
             stats: MrpaStats::default(),
         };
-        m.full(func);
+        m.stats.full_recomputations += 1;
+        m.fill(func, lv);
         m
     }
 
@@ -170,8 +178,13 @@ impl Mrpa {
 
     fn full(&mut self, func: &Function) {
         self.stats.full_recomputations += 1;
-        self.sync_units(func);
         let lv = liveness(func, &self.cfg);
+        self.fill(func, &lv);
+    }
+
+    /// Everything from the liveness of `func` on `self.cfg`.
+    fn fill(&mut self, func: &Function, lv: &Liveness) {
+        self.sync_units(func);
         for &b in &self.cfg.blocks {
             let words = self.words();
             let mut row = lv.live_in(b).words().to_vec();

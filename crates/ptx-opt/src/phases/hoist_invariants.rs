@@ -160,6 +160,7 @@
 //! SASS constant-bank loads; PTX `ld.const`/`ld.param` of named variables
 //! are hoisted by the general rules.
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use ptx_analysis::latency::{classify, is_long_latency};
@@ -357,7 +358,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
 
     let mut func: Option<Function> = None;
     let mut info = Some(first);
-    let mut live: Option<(u32, Liveness)> = None;
+    let mut live: Option<(u32, Rc<Liveness>)> = None;
     let mut version = 0u32;
     let mut out = PhaseOutput::unchanged(input);
     let (mut moved, mut refused, mut loops_changed) = (0u64, 0u64, 0u64);
@@ -372,7 +373,10 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let Some(lid) = li.forest.loop_with_header(header) else {
             continue;
         };
-        let mut plan = plan(id, current, li, lid, &k, &mut live, version);
+        // Until a hoist, the function is the input, whose liveness the
+        // phase before may have made.
+        let source = func.is_none().then_some(input);
+        let mut plan = plan(id, current, source, li, lid, &k, &mut live, version);
         refused += plan.refused;
         if !k.mover {
             for r in plan
@@ -602,13 +606,15 @@ fn is_noop(func: &Function, inst: &Inst) -> bool {
     !is_long_latency(class, pipe)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn plan(
     id: PhaseId,
     func: &Function,
+    source: Option<&Arc<Function>>,
     li: &LoopInfo,
     lid: LoopId,
     k: &Knobs,
-    live_cache: &mut Option<(u32, Liveness)>,
+    live_cache: &mut Option<(u32, Rc<Liveness>)>,
     version: u32,
 ) -> Plan {
     let l = li.forest.get(lid);
@@ -736,7 +742,13 @@ fn plan(
     macro_rules! live {
         () => {
             &live_cache
-                .get_or_insert_with(|| (version, liveness(func, &li.cfg)))
+                .get_or_insert_with(|| {
+                    let lv = match source {
+                        Some(input) => super::version_cache::liveness_of(input),
+                        None => Rc::new(liveness(func, &li.cfg)),
+                    };
+                    (version, lv)
+                })
                 .1
         };
     }

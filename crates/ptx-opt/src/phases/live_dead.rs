@@ -108,7 +108,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         if !dead.is_empty() {
             by_use += dead.len() as u64;
         } else {
-            dead = overwritten(current);
+            dead = overwritten(current, func.is_none().then_some(input));
             by_liveness += dead.len() as u64;
         }
         if dead.is_empty() {
@@ -271,9 +271,12 @@ fn unread(func: &Function, live: &[bool]) -> Vec<(InstId, Why)> {
 
 /// Step 2: removable instructions whose registers are all dead right after
 /// them.
-fn overwritten(func: &Function) -> Vec<(InstId, Why)> {
-    let cfg = cfg(func);
-    let live = liveness(func, &cfg);
+/// `source`: the input, when `func` is it (its liveness may be made).
+fn overwritten(func: &Function, source: Option<&Arc<Function>>) -> Vec<(InstId, Why)> {
+    let live = match source {
+        Some(input) => super::version_cache::liveness_of(input),
+        None => std::rc::Rc::new(liveness(func, &cfg(func))),
+    };
     func.insts_in_order()
         .filter(|&(id, inst)| {
             let d = defs(inst);

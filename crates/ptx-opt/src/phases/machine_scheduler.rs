@@ -105,7 +105,7 @@ use ptx_analysis::latency::inst_latency;
 use ptx_analysis::mrpa::Mrpa;
 use ptx_analysis::reg_pressure::reg_units;
 use ptx_analysis::target::Target;
-use ptx_analysis::{cfg, liveness, Liveness};
+use ptx_analysis::{cfg, Liveness};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{BlockId, Function, Inst, InstId, Operand, RegClass, RegId};
 use ptx_isa::{FamilyId, OpFlags, Space};
@@ -726,8 +726,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         return PhaseOutput::unchanged(input);
     }
     let mut f = (**input).clone();
-    let g = cfg::cfg(&f);
-    let live: Liveness = liveness(&f, &g);
+    // `f` is a copy of the input until a region is scheduled.
+    let live = super::version_cache::liveness_of(input);
     let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
     let mut remarks = Vec::new();
     let mut mismatch = None;

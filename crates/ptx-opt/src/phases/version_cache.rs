@@ -4,7 +4,9 @@
 //! Most phases change nothing in most functions (on the dealii module of
 //! the corpus, 30 of the 55 phases return their input `Arc` for every
 //! function), and each phase starts from the analyses of its input: the
-//! loop analyses ([`LoopInfo`]) or the scalar facts ([`Facts`]). Here the
+//! loop analyses ([`LoopInfo`]), the scalar facts ([`Facts`]), liveness, or
+//! register pressure ([`Mrpa`]); the first three share one CFG and
+//! dominator tree, and MRPA is made from the same liveness. Here the
 //! last version seen on this thread keeps them: a phase given the same
 //! `Arc` (the same version: the cache holds a clone of it, so the address
 //! cannot be reused) reads them instead of computing them again. A phase
@@ -21,7 +23,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use ptx_analysis::mrpa::{Mrpa, MrpaConfig};
-use ptx_analysis::{cfg, dominators, Cfg, DomTree};
+use ptx_analysis::{cfg, dominators, liveness, Cfg, DomTree, Liveness};
 use ptx_ir::ir::Function;
 
 use super::known::Facts;
@@ -31,7 +33,9 @@ struct Entry {
     func: Arc<Function>,
     /// The CFG and dominator tree, which the loop analyses and the facts
     /// share.
-    graph: Option<(Rc<Cfg>, Rc<DomTree>)>,
+    cfg: Option<Rc<Cfg>>,
+    dom: Option<Rc<DomTree>>,
+    liveness: Option<Rc<Liveness>>,
     loop_info: Option<Rc<LoopInfo>>,
     facts: Option<Rc<Facts>>,
     /// Register pressure (MRPA), with the configuration it was made with.
@@ -49,7 +53,9 @@ fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T 
             Some(e) if Arc::ptr_eq(&e.func, input) => e,
             slot => slot.insert(Entry {
                 func: input.clone(),
-                graph: None,
+                cfg: None,
+                dom: None,
+                liveness: None,
                 loop_info: None,
                 facts: None,
                 mrpa: None,
@@ -60,16 +66,32 @@ fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T 
 }
 
 impl Entry {
-    fn graph(&mut self) -> (Rc<Cfg>, Rc<DomTree>) {
+    fn cfg(&mut self) -> Rc<Cfg> {
         let func = &self.func;
-        self.graph
-            .get_or_insert_with(|| {
-                let g = cfg(func);
-                let dom = dominators(&g);
-                (Rc::new(g), Rc::new(dom))
-            })
-            .clone()
+        self.cfg.get_or_insert_with(|| Rc::new(cfg(func))).clone()
     }
+
+    fn graph(&mut self) -> (Rc<Cfg>, Rc<DomTree>) {
+        let g = self.cfg();
+        let dom = self
+            .dom
+            .get_or_insert_with(|| Rc::new(dominators(&g)))
+            .clone();
+        (g, dom)
+    }
+
+    fn liveness(&mut self) -> Rc<Liveness> {
+        if self.liveness.is_none() {
+            let g = self.cfg();
+            self.liveness = Some(Rc::new(liveness(&self.func, &g)));
+        }
+        self.liveness.clone().expect("just made")
+    }
+}
+
+/// Register liveness of `input`.
+pub(crate) fn liveness_of(input: &Arc<Function>) -> Rc<Liveness> {
+    with_entry(input, |e| e.liveness())
 }
 
 /// The loop analyses of `input`.
@@ -102,7 +124,8 @@ pub(crate) fn mrpa(input: &Arc<Function>, config: MrpaConfig) -> Mrpa {
     with_entry(input, |e| match &e.mrpa {
         Some((c, m)) if *c == config => m.clone(),
         _ => {
-            let m = Mrpa::new(&e.func, config);
+            let (g, lv) = (e.cfg(), e.liveness());
+            let m = Mrpa::with_analyses(&e.func, config, (*g).clone(), &lv);
             e.mrpa = Some((config, m.clone()));
             m
         }
