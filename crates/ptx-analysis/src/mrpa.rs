@@ -325,22 +325,16 @@ impl Mrpa {
     /// every block whose instruction list changed must be named): the
     /// liveness of the registers those blocks touch (read or write now, or
     /// had live in or out) is recomputed alone, and only the changed blocks
-    /// and those whose live-out set changed are re-walked. Returns the verification's mismatch when `verify-update-mcse`
-    /// is on and the incremental state differs from a full recomputation.
+    /// and those whose live-out set changed are re-walked. Returns the
+    /// verification's mismatch when `verify-update-mcse` is on and the
+    /// incremental state differs from a full recomputation.
     pub fn update(&mut self, func: &Function, changed: &[BlockId]) -> Result<(), MrpaMismatch> {
         self.stats.updates += 1;
         if !self.config.incremental {
             self.full(func);
             return Ok(());
         }
-        if func.regs.len() != self.units.len() || func.blocks.len() != self.live_in.len() {
-            self.sync_units(func);
-        }
-        let changed: Vec<BlockId> = changed
-            .iter()
-            .copied()
-            .filter(|b| self.cfg.blocks.contains(b))
-            .collect();
+        let changed = self.prepare(func, changed);
         // The registers whose liveness may have changed: those the changed
         // blocks read or write now, and those live into or out of them
         // before the edit (a removed read or write was of one of these).
@@ -357,79 +351,151 @@ impl Mrpa {
                 visit_defs_and_uses(&func.insts[i], |_, r| set_bit(&mut touched, ridx(r)));
             }
         }
-        // Liveness of those registers alone, again from nothing: gen and kill
-        // per block restricted to them, then the backward data flow.
+        self.update_touched(func, changed, &touched)
+    }
+
+    /// [`Mrpa::update`] where the caller knows every register whose reads
+    /// or writes the edit changed (`regs`: those of each instruction as it
+    /// was and as it is now): only their liveness is solved again. A merge
+    /// of machine-cse (an instruction made a copy of another's result)
+    /// changes three or four registers where the blocks it is in hold
+    /// hundreds live.
+    pub fn update_regs(
+        &mut self,
+        func: &Function,
+        changed: &[BlockId],
+        regs: &[ptx_ir::ir::RegId],
+    ) -> Result<(), MrpaMismatch> {
+        self.stats.updates += 1;
+        if !self.config.incremental {
+            self.full(func);
+            return Ok(());
+        }
+        let changed = self.prepare(func, changed);
+        let mut touched = vec![0u64; self.words()];
+        for &r in regs {
+            set_bit(&mut touched, ridx(r));
+        }
+        self.update_touched(func, changed, &touched)
+    }
+
+    /// The changed blocks of the layout, with the per-register state sized
+    /// for the function as it is now.
+    fn prepare(&mut self, func: &Function, changed: &[BlockId]) -> Vec<BlockId> {
+        if func.regs.len() != self.units.len() || func.blocks.len() != self.live_in.len() {
+            self.sync_units(func);
+        }
+        changed
+            .iter()
+            .copied()
+            .filter(|b| self.cfg.blocks.contains(b))
+            .collect()
+    }
+
+    /// The liveness of the `touched` registers alone, again from nothing
+    /// (gen and kill per block restricted to them, numbered densely, then
+    /// the backward data flow), spliced into the sets; then the changed
+    /// blocks and every block whose live-out set changed are re-walked.
+    fn update_touched(
+        &mut self,
+        func: &Function,
+        changed: Vec<BlockId>,
+        touched: &[u64],
+    ) -> Result<(), MrpaMismatch> {
+        let words = self.words();
+        // Dense numbers of the touched registers.
+        let mut list: Vec<usize> = Vec::new();
+        for (w, &word) in touched.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                list.push(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+        let mut dense = vec![u32::MAX; self.units.len()];
+        for (c, &x) in list.iter().enumerate() {
+            if let Some(d) = dense.get_mut(x) {
+                *d = c as u32;
+            }
+        }
+        let cw = list.len().div_ceil(64).max(1);
         let nb = self.cfg.blocks.len();
-        let mut gen = vec![vec![0u64; words]; nb];
-        let mut kill = vec![vec![0u64; words]; nb];
+        let mut gen = vec![0u64; nb * cw];
+        let mut kill = vec![0u64; nb * cw];
+        let mut uses: Vec<usize> = Vec::new();
         for (k, &b) in self.cfg.blocks.iter().enumerate() {
+            let (g, kl) = (
+                &mut gen[k * cw..(k + 1) * cw],
+                &mut kill[k * cw..(k + 1) * cw],
+            );
             for &i in func.blocks[b].insts.iter().rev() {
                 let inst = &func.insts[i];
                 let guarded = inst.guard.is_some();
-                let mut uses = Vec::new();
+                uses.clear();
                 visit_defs_and_uses(inst, |a, r| {
-                    let x = ridx(r);
-                    if !has(&touched, x) {
-                        return;
-                    }
+                    let c = match dense.get(ridx(r)) {
+                        Some(&c) if c != u32::MAX => c as usize,
+                        _ => return,
+                    };
                     match a {
                         Access::Def if !guarded => {
-                            set_bit(&mut kill[k], x);
-                            clear_bit(&mut gen[k], x);
+                            set_bit(kl, c);
+                            clear_bit(g, c);
                         }
-                        Access::Use => uses.push(x),
+                        Access::Use => uses.push(c),
                         _ => {}
                     }
                 });
-                for x in uses {
-                    set_bit(&mut gen[k], x);
+                for &c in &uses {
+                    set_bit(g, c);
                 }
             }
         }
-        let index: rustc_hash::FxHashMap<BlockId, usize> = self
-            .cfg
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(k, &b)| (b, k))
-            .collect();
-        let mut new_in: Vec<Vec<u64>> = vec![vec![0u64; words]; nb];
+        let mut index = vec![usize::MAX; func.blocks.len()];
+        for (k, &b) in self.cfg.blocks.iter().enumerate() {
+            index[bidx(b)] = k;
+        }
+        let mut new_in = vec![0u64; nb * cw];
+        let mut row = vec![0u64; cw];
         let mut again = true;
         while again {
             again = false;
             for k in (0..nb).rev() {
                 let b = self.cfg.blocks[k];
-                let mut row = vec![0u64; words];
+                row.fill(0);
                 for s in self.cfg.succs(b) {
-                    if let Some(&j) = index.get(s) {
-                        for (o, i) in row.iter_mut().zip(&new_in[j]) {
+                    if let Some(&j) = index.get(bidx(*s)).filter(|&&j| j != usize::MAX) {
+                        for (o, i) in row.iter_mut().zip(&new_in[j * cw..(j + 1) * cw]) {
                             *o |= i;
                         }
                     }
                 }
-                for w in 0..words {
-                    row[w] = gen[k][w] | (row[w] & !kill[k][w]);
+                for w in 0..cw {
+                    row[w] = gen[k * cw + w] | (row[w] & !kill[k * cw + w]);
                 }
-                if row != new_in[k] {
-                    new_in[k] = row;
+                if row[..] != new_in[k * cw..(k + 1) * cw] {
+                    new_in[k * cw..(k + 1) * cw].copy_from_slice(&row);
                     again = true;
                 }
             }
         }
         // Splice the touched bits in; re-walk the changed blocks and every
         // block whose live-out set changed.
-        let mut walk: Vec<BlockId> = changed.clone();
-        let mut next_in = Vec::with_capacity(nb);
         for (k, &b) in self.cfg.blocks.iter().enumerate() {
-            let mut row = self.live_in[bidx(b)].clone();
-            for w in 0..words {
-                row[w] = (row[w] & !touched[w]) | new_in[k][w];
+            let set = &mut self.live_in[bidx(b)];
+            let solved = &new_in[k * cw..(k + 1) * cw];
+            for (c, &x) in list.iter().enumerate() {
+                if x / 64 >= set.len() {
+                    continue;
+                }
+                if has(solved, c) {
+                    set_bit(set, x);
+                } else {
+                    clear_bit(set, x);
+                }
             }
-            next_in.push(row);
         }
-        for (k, &b) in self.cfg.blocks.iter().enumerate() {
-            self.live_in[bidx(b)] = std::mem::take(&mut next_in[k]);
-        }
+        let mut walk: Vec<BlockId> = changed;
         for &b in &self.cfg.blocks {
             let out = self.union_of_succs(b, words);
             if out != self.live_out[bidx(b)] {

@@ -258,8 +258,16 @@ struct Engine<'a> {
 /// walk restores `k`, calls [`Gate::undone`], and records a refusal with
 /// that reason.
 pub(crate) trait Gate {
-    /// `k` (in `block`) now reads leader `l`'s result.
-    fn accept(&mut self, f: &Function, l: InstId, k: InstId, block: BlockId) -> Result<(), String>;
+    /// `k` (in `block`) now reads leader `l`'s result; `before` is `k` as
+    /// it was (the only instruction the merge changed).
+    fn accept(
+        &mut self,
+        f: &Function,
+        l: InstId,
+        k: InstId,
+        block: BlockId,
+        before: &ptx_ir::ir::Inst,
+    ) -> Result<(), String>;
     /// The merge of `k` was undone: its instruction is as it was.
     fn undone(&mut self, f: &Function, k: InstId, block: BlockId);
 }
@@ -380,7 +388,7 @@ pub(crate) fn run(
                 let saved = f.insts[k].clone();
                 let dl = dest(f, l).unwrap_or(dk);
                 make_copy(f, k, dk, dl);
-                if let Err(w) = g.accept(f, l, k, b) {
+                if let Err(w) = g.accept(f, l, k, b, &saved) {
                     f.insts[k] = saved;
                     g.undone(f, k, b);
                     found = None;

@@ -94,8 +94,8 @@ use std::sync::Arc;
 use ptx_analysis::cfg::block_name;
 use ptx_analysis::mrpa::{Mrpa, MrpaStats};
 use ptx_analysis::reg_pressure::MaxPressure;
-use ptx_ir::ir::def_use::Access;
-use ptx_ir::ir::{BlockId, Function, InstId};
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
+use ptx_ir::ir::{BlockId, Function, Inst, InstId, RegId};
 use ptx_isa::FamilyId;
 use ptx_knobs::knobs;
 
@@ -142,6 +142,8 @@ pub(crate) struct Pressure {
     refused: Vec<(InstId, bool)>,
     mismatches: u64,
     pub(crate) remarks: Vec<Remark>,
+    /// The registers the merge being decided changed (see [`Gate::accept`]).
+    changed_regs: Vec<RegId>,
 }
 
 impl Pressure {
@@ -167,6 +169,7 @@ impl Pressure {
             refused: Vec::new(),
             mismatches: 0,
             remarks: Vec::new(),
+            changed_regs: Vec::new(),
         })
     }
 
@@ -175,8 +178,11 @@ impl Pressure {
         self.mrpa.rebuild(f);
     }
 
-    fn update(&mut self, f: &Function, blocks: &[BlockId]) {
-        if let Err(e) = self.mrpa.update(f, blocks) {
+    /// Brings MRPA up to date after an edit of `blocks` that changed the
+    /// reads and writes of `changed_regs` alone (a merge or its undoing,
+    /// the removal of `mov dL, dL`, a copy propagated).
+    fn update_merges(&mut self, f: &Function, blocks: &[BlockId]) {
+        if let Err(e) = self.mrpa.update_regs(f, blocks, &self.changed_regs) {
             self.mismatches += 1;
             self.remarks.push(crate::context::mrpa_mismatch_remark(
                 self.id, None, e.message,
@@ -197,9 +203,16 @@ impl Gate for Pressure {
         _l: InstId,
         k: InstId,
         block: BlockId,
+        old: &Inst,
     ) -> Result<(), String> {
         let before = self.maxima(f);
-        self.update(f, &[block]);
+        // The registers whose reads or writes changed: those of `k` as it
+        // was and as it is (its liveness alone is solved again).
+        self.changed_regs.clear();
+        for inst in [old, &f.insts[k]] {
+            visit_defs_and_uses(inst, |_, r| self.changed_regs.push(r));
+        }
+        self.update_merges(f, &[block]);
         let leader = match f.insts[k].operands.get(1).and_then(plain_reg) {
             Some(r) => f.regs[r].name.clone(),
             None => "the first result".to_string(),
@@ -234,7 +247,7 @@ impl Gate for Pressure {
     }
 
     fn undone(&mut self, f: &Function, _k: InstId, block: BlockId) {
-        self.update(f, &[block]);
+        self.update_merges(f, &[block]);
     }
 }
 
@@ -266,6 +279,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         refused: Vec::new(),
         mismatches: 0,
         remarks: Vec::new(),
+        changed_regs: Vec::new(),
     };
     let outcome = commoning::run(
         &mut f,
@@ -276,7 +290,10 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     // The merges that removed their instruction (it wrote the leader's
     // register): MRPA forgets them and re-walks their blocks.
     let mut removed_blocks: Vec<BlockId> = Vec::new();
+    gate.changed_regs.clear();
     for m in outcome.merged.iter().filter(|m| m.removed) {
+        // `mov dL, dL`: its register's liveness alone changes.
+        visit_defs_and_uses(&f.insts[m.inst], |_, r| gate.changed_regs.push(r));
         gate.mrpa.forget(m.inst);
         if let Some(&(_, b)) = gate.accepted.iter().find(|(k, _)| *k == m.inst) {
             if !removed_blocks.contains(&b) {
@@ -285,13 +302,17 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         }
     }
     if !removed_blocks.is_empty() {
-        gate.update(&f, &removed_blocks);
+        gate.update_merges(&f, &removed_blocks);
     }
     // copy-prop-mcse.
     let mut propagated: Vec<(InstId, usize)> = Vec::new();
     if copy_prop {
         let facts = Facts::new(&f);
         for m in outcome.merged.iter().filter(|m| !m.removed) {
+            // `mov dK, dL` goes, its readers read dL: the liveness of these
+            // two alone changes.
+            gate.changed_regs.clear();
+            visit_defs_and_uses(&f.insts[m.inst], |_, r| gate.changed_regs.push(r));
             if let Some(readers) = propagate(&mut f, &facts, m.inst) {
                 gate.mrpa.forget(m.inst);
                 let mut blocks: Vec<BlockId> = facts.block_of(m.inst).into_iter().collect();
@@ -302,7 +323,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                         }
                     }
                 }
-                gate.update(&f, &blocks);
+                gate.update_merges(&f, &blocks);
                 propagated.push((m.inst, readers.len()));
             }
         }
