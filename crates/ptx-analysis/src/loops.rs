@@ -60,11 +60,17 @@ pub struct Loop {
     pub preheader_dedicated: bool,
     /// Edges `(inside, outside)` leaving the loop, in RPO order of the source.
     pub exits: Vec<(BlockId, BlockId)>,
+    /// `blocks` as a bit set over block arena indices ([`Loop::contains`]
+    /// is asked once per instruction by the loop phases).
+    members: Vec<u64>,
 }
 
 impl Loop {
     pub fn contains(&self, block: BlockId) -> bool {
-        self.blocks.contains(&block)
+        let k = block.into_raw().into_u32() as usize;
+        self.members
+            .get(k / 64)
+            .is_some_and(|w| w & (1 << (k % 64)) != 0)
     }
 
     /// Whether the loop is one block (its header is its only latch).
@@ -210,10 +216,19 @@ pub fn loops(cfg: &Cfg, dom: &DomTree) -> LoopForest {
                 }
             }
         }
+        let mut members = Vec::new();
+        for &b in &blocks {
+            let k = b.into_raw().into_u32() as usize;
+            if members.len() <= k / 64 {
+                members.resize(k / 64 + 1, 0u64);
+            }
+            members[k / 64] |= 1 << (k % 64);
+        }
         forest.loops.push(Loop {
             header,
             latches,
             blocks,
+            members,
             parent: None,
             children: Vec::new(),
             depth: 0,

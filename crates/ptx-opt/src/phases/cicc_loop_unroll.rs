@@ -774,26 +774,77 @@ fn small_function(
 // ---------------------------------------------------------------- facts
 
 /// Definitions of every register: (instruction, block).
+/// The definitions of every register, (instruction, block) in layout
+/// order, stored end to end (register `r`'s are `items[start[r]..start[r +
+/// 1]]`), and each placed instruction's position in its block.
 struct Defs {
-    of: HashMap<RegId, Vec<(InstId, BlockId)>>,
-    position: HashMap<InstId, usize>,
+    start: Vec<u32>,
+    items: Vec<(InstId, BlockId)>,
+    position: Vec<u32>,
 }
 
 impl Defs {
     fn new(f: &Function) -> Defs {
-        let mut of: HashMap<RegId, Vec<(InstId, BlockId)>> = HashMap::default();
-        let mut position = HashMap::default();
+        let n = f.regs.len();
+        let ri = |r: RegId| r.into_raw().into_u32() as usize;
+        let mut count = vec![0u32; n + 1];
+        let mut position = vec![u32::MAX; f.insts.len()];
         for &b in &f.layout {
             for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
-                position.insert(i, pos);
+                if let Some(p) = position.get_mut(i.into_raw().into_u32() as usize) {
+                    *p = pos as u32;
+                }
                 visit_defs_and_uses(&f.insts[i], |a, r| {
                     if a == Access::Def {
-                        of.entry(r).or_default().push((i, b));
+                        if let Some(c) = count.get_mut(ri(r)) {
+                            *c += 1;
+                        }
                     }
                 });
             }
         }
-        Defs { of, position }
+        let mut start = Vec::with_capacity(n + 1);
+        let mut acc = 0u32;
+        for &c in &count {
+            start.push(acc);
+            acc += c;
+        }
+        let none = (
+            InstId::from_raw(0u32.into()),
+            BlockId::from_raw(0u32.into()),
+        );
+        let mut items = vec![none; acc as usize];
+        let mut fill = start.clone();
+        for &b in &f.layout {
+            for &i in &f.blocks[b].insts {
+                visit_defs_and_uses(&f.insts[i], |a, r| {
+                    if a == Access::Def && ri(r) < n {
+                        items[fill[ri(r)] as usize] = (i, b);
+                        fill[ri(r)] += 1;
+                    }
+                });
+            }
+        }
+        Defs {
+            start,
+            items,
+            position,
+        }
+    }
+
+    /// The definitions of `r` (`None` when it has none).
+    fn of(&self, r: &RegId) -> Option<&[(InstId, BlockId)]> {
+        let k = r.into_raw().into_u32() as usize;
+        let (&a, &b) = (self.start.get(k)?, self.start.get(k + 1)?);
+        (a < b).then(|| &self.items[a as usize..b as usize])
+    }
+
+    /// The position of placed instruction `i` in its block.
+    fn position(&self, i: &InstId) -> Option<usize> {
+        self.position
+            .get(i.into_raw().into_u32() as usize)
+            .filter(|&&p| p != u32::MAX)
+            .map(|&p| p as usize)
     }
 }
 
@@ -861,7 +912,7 @@ impl Eval<'_> {
             return Val::Unknown;
         }
         self.budget.set(left - 1);
-        let Some(defs) = self.defs.of.get(&reg) else {
+        let Some(defs) = self.defs.of(&reg) else {
             return Val::Unknown;
         };
         let inside: Vec<_> = defs.iter().filter(|(_, b)| self.lp.contains(*b)).collect();
@@ -875,8 +926,7 @@ impl Eval<'_> {
             (1, 0) => self.inst(inside[0].0, inside[0].1, depth + 1),
             (1, _) => {
                 let (d, db) = *inside[0];
-                let before =
-                    db == block && self.defs.position.get(&d) < self.defs.position.get(&at);
+                let before = db == block && self.defs.position(&d) < self.defs.position(&at);
                 if before {
                     self.inst(d, db, depth + 1)
                 } else {
@@ -901,7 +951,7 @@ impl Eval<'_> {
             Some(Operand::Reg {
                 reg,
                 component: None,
-            }) => match self.defs.of.get(reg) {
+            }) => match self.defs.of(&reg) {
                 Some(defs) if defs.len() == 1 && !self.lp.contains(defs[0].1) => {
                     self.outside(defs[0].0, depth + 1)
                 }
@@ -1036,7 +1086,7 @@ impl Eval<'_> {
 /// The largest value `reg` can hold when a mask or remainder by a constant
 /// bounds it (`and.b32 %r, %x, 7`: 7; `rem.u32 %r, %x, 8`: 7).
 fn range_max(f: &Function, defs: &Defs, reg: RegId) -> Option<i128> {
-    let ds = defs.of.get(&reg)?;
+    let ds = defs.of(&reg)?;
     let [(d, _)] = ds[..] else { return None };
     let inst = &f.insts[d];
     if inst.guard.is_some() {
@@ -1174,7 +1224,7 @@ fn from_launch_size(f: &Function, defs: &Defs, reg: RegId, depth: u32) -> bool {
     if depth > 6 {
         return false;
     }
-    let Some(ds) = defs.of.get(&reg) else {
+    let Some(ds) = defs.of(&reg) else {
         return false;
     };
     ds.iter().any(|&(d, _)| {
@@ -1223,7 +1273,7 @@ fn leaves(
     if depth > 8 {
         return false;
     }
-    let Some(ds) = defs.of.get(&pred) else {
+    let Some(ds) = defs.of(&pred) else {
         return false;
     };
     for &(d, db) in ds {
@@ -1346,7 +1396,7 @@ fn analyze_setp(
     };
     // The recurrence of `reg`: its one definition in the loop, in terms of
     // itself.
-    let all = defs.of.get(&reg).cloned().unwrap_or_default();
+    let all = defs.of(&reg).map(<[_]>::to_vec).unwrap_or_default();
     let inside: Vec<_> = all
         .iter()
         .filter(|(_, b)| lp.contains(*b))
@@ -1507,7 +1557,7 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
         if !seen.insert(r) {
             continue;
         }
-        let Some(d) = defs.of.get(&r) else { continue };
+        let Some(d) = defs.of(&r) else { continue };
         for &(d, db) in d {
             if !lp.contains(db) {
                 continue;
@@ -1556,7 +1606,7 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
     // `i + k` (k constant or invariant) only sign-extended into addresses:
     // a GEP offset once InstCombine distributes the `sext` (nsw), free.
     for r in cvt_sources {
-        let Some(ds) = defs.of.get(&r) else { continue };
+        let Some(ds) = defs.of(&r) else { continue };
         let [(d, db)] = ds[..] else { continue };
         let inst = &f.insts[d];
         let info = &inst.opcode.info;
@@ -1569,8 +1619,7 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
         }
         let invariant_operand = inst.operands.iter().skip(1).any(|op| match op {
             Operand::Reg { reg, .. } => defs
-                .of
-                .get(reg)
+                .of(reg)
                 .is_some_and(|ds| ds.iter().all(|(_, b)| !lp.contains(*b))),
             op => imm(op).is_some(),
         });
@@ -1590,7 +1639,7 @@ fn address_only(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
 fn invariant_insts(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
     let mut inv: HashSet<InstId> = HashSet::default();
     let reg_invariant = |r: RegId, inv: &HashSet<InstId>| {
-        let Some(ds) = defs.of.get(&r) else {
+        let Some(ds) = defs.of(&r) else {
             return true;
         };
         let inside: Vec<_> = ds.iter().filter(|(_, b)| lp.contains(*b)).collect();
@@ -1691,7 +1740,7 @@ fn local_array_size(f: &Function, lp: &Loop, defs: &Defs, assumed: u32) -> u32 {
     // The local symbol an address register comes from.
     let trace = |mut r: RegId| -> Option<String> {
         for _ in 0..12 {
-            let d = defs.of.get(&r)?;
+            let d = defs.of(&r)?;
             let [(d, _)] = d[..] else { return None };
             let inst = &f.insts[d];
             let mut next = None;
@@ -1921,7 +1970,12 @@ pub fn decide_with(p: &UnrollParams, func: &Function) -> Vec<LoopDecision> {
     let cfg = ptx_analysis::cfg(func);
     let dom = ptx_analysis::dominators(&cfg);
     let forest = ptx_analysis::loops(&cfg, &dom);
-    let facts = loop_facts(func, &forest, p);
+    decide_on(p, func, &forest)
+}
+
+/// [`decide_with`] on the loops of `func`, found already.
+fn decide_on(p: &UnrollParams, func: &Function, forest: &LoopForest) -> Vec<LoopDecision> {
+    let facts = loop_facts(func, forest, p);
     forest
         .loops
         .iter()
@@ -2234,11 +2288,15 @@ pub fn apply(
 /// done, or why a chosen unroll was not.
 pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut out = PhaseOutput::unchanged(input);
-    let decisions = decide(ctx, input);
-    if decisions.is_empty() {
+    if ctx.bool(knobs::disable_LoopUnrollPass) {
         return out;
     }
     let p = UnrollParams::from_ctx(ctx);
+    // `decide`, on the loops of the input the phase before may have found.
+    let decisions = decide_on(&p, input, &super::version_cache::loop_info(input).forest);
+    if decisions.is_empty() {
+        return out;
+    }
     let any = decisions
         .iter()
         .any(|d| !matches!(d.decision.choice, Choice::None | Choice::Peel { .. }));
@@ -2248,9 +2306,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         // The loops of the input, innermost first (deepest first, then
         // later in the layout first).
         let order: Vec<BlockId> = {
-            let g = ptx_analysis::cfg(input);
-            let dm = ptx_analysis::dominators(&g);
-            let lf = ptx_analysis::loops(&g, &dm);
+            let li = super::version_cache::loop_info(input);
+            let lf = &li.forest;
             let mut hs: Vec<(u32, usize, BlockId)> = lf
                 .loops
                 .iter()

@@ -86,6 +86,7 @@
 //! differential run of every pass filetest.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
@@ -143,9 +144,20 @@ struct Writes {
     from_imm: bool,
 }
 
-/// Every written register's [`Writes`], in one walk.
-fn writes(func: &Function) -> HashMap<RegId, Writes> {
-    let mut out: HashMap<RegId, Writes> = HashMap::default();
+/// Every written register's [`Writes`] (indexed by the register's arena
+/// index; `count` 0 for a register never written), in one walk.
+fn writes(func: &Function) -> Vec<Writes> {
+    let none = (
+        InstId::from_raw(0u32.into()),
+        BlockId::from_raw(0u32.into()),
+    );
+    let mut out: Vec<Writes> = (0..func.regs.len())
+        .map(|_| Writes {
+            count: 0,
+            last: none,
+            from_imm: false,
+        })
+        .collect();
     for &b in &func.layout {
         if !func.has_block(b) {
             continue;
@@ -157,14 +169,11 @@ fn writes(func: &Function) -> HashMap<RegId, Writes> {
                 && matches!(inst.operands.get(1), Some(Operand::Imm(_)));
             visit_defs_and_uses(inst, |a, r| {
                 if a == Access::Def {
-                    let e = out.entry(r).or_insert(Writes {
-                        count: 0,
-                        last: (i, b),
-                        from_imm: false,
-                    });
-                    e.count += 1;
-                    e.last = (i, b);
-                    e.from_imm |= imm;
+                    if let Some(e) = out.get_mut(r.into_raw().into_u32() as usize) {
+                        e.count += 1;
+                        e.last = (i, b);
+                        e.from_imm |= imm;
+                    }
                 }
             });
         }
@@ -175,16 +184,14 @@ fn writes(func: &Function) -> HashMap<RegId, Writes> {
 /// Registers whose one definition is an unguarded `mov` of an immediate (not
 /// a `.reg` parameter): the register, its bits, the defining block. Such a
 /// register holds that value wherever its definition dominates.
-fn global_constants(
-    func: &Function,
-    writes: &HashMap<RegId, Writes>,
-) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
+fn global_constants(func: &Function, writes: &[Writes]) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
     let (empty_known, empty_guarded) = (HashMap::default(), HashSet::default());
     let mut out = Vec::new();
-    for (&r, w) in writes {
+    for (n, w) in writes.iter().enumerate() {
         if w.count != 1 {
             continue;
         }
+        let r = RegId::from_raw((n as u32).into());
         let (i, b) = w.last;
         let inst = &func.insts[i];
         if inst.guard.is_some()
@@ -377,7 +384,7 @@ const MAX_PASSES: usize = 6;
 /// reached within [`MAX_PASSES`] (nothing is assumed then).
 fn block_entry_constants(
     input: &Function,
-    writes: &HashMap<RegId, Writes>,
+    writes: &[Writes],
 ) -> HashMap<BlockId, HashMap<RegId, u64>> {
     let blocks: Vec<BlockId> = input
         .layout
@@ -391,7 +398,7 @@ fn block_entry_constants(
     // Constants reach other blocks through registers written more than
     // once (those written once are `global_constants`), set somewhere by a
     // `mov` of an immediate; without one there is nothing to find.
-    if !writes.values().any(|w| w.count > 1 && w.from_imm) {
+    if !writes.iter().any(|w| w.count > 1 && w.from_imm) {
         return HashMap::default();
     }
     let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::default();
@@ -469,7 +476,7 @@ fn walk_block(
         let eval = evaluate(input, inst, &mut srcs);
         let guarded_miss = srcs.guarded_only();
         // What the instruction leaves in the registers it writes.
-        let mut defs = Vec::new();
+        let mut defs: SmallVec<[RegId; 4]> = SmallVec::new();
         visit_defs_and_uses(inst, |a, r| {
             if a == Access::Def {
                 defs.push(r)
@@ -542,7 +549,7 @@ struct Srcs<'a> {
     guarded: &'a HashSet<RegId>,
     /// Each source looked up and not known: the register, when its last
     /// definition in the block is a guarded `mov`.
-    misses: Vec<Option<RegId>>,
+    misses: SmallVec<[Option<RegId>; 4]>,
 }
 
 impl<'a> Srcs<'a> {
@@ -550,7 +557,7 @@ impl<'a> Srcs<'a> {
         Srcs {
             known,
             guarded,
-            misses: Vec::new(),
+            misses: SmallVec::new(),
         }
     }
 
@@ -586,8 +593,8 @@ impl<'a> Srcs<'a> {
 
     /// Sources `0..tys.len()` of `inst` (operand `i + 1`) with their types;
     /// `None` if one is unknown (all are looked up, so misses are recorded).
-    fn all(&mut self, inst: &Inst, tys: &[Ty]) -> Option<Vec<u64>> {
-        let vals: Vec<Option<u64>> = tys
+    fn all(&mut self, inst: &Inst, tys: &[Ty]) -> Option<SmallVec<[u64; 4]>> {
+        let vals: SmallVec<[Option<u64>; 4]> = tys
             .iter()
             .enumerate()
             .map(|(i, &t)| self.get(inst.operands.get(i + 1), t))
