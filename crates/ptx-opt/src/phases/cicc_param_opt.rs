@@ -30,7 +30,9 @@
 
 use std::sync::Arc;
 
-use ptx_ir::ir::Function;
+use ptx_ir::ir::{Address, AddressBase, Function, Operand};
+use ptx_isa::{FamilyId, Space};
+use rustc_hash::FxHashSet;
 
 use super::commoning::{self, Config, Scope};
 use super::gvn_cse::{finish, PATH_CHECKS};
@@ -39,6 +41,9 @@ use crate::PhaseId;
 
 /// Runs param-opt on one function.
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
+    if !repeats_a_param_load(input) {
+        return PhaseOutput::unchanged(input);
+    }
     let cfg = Config {
         scope: Scope::Dominator,
         ebb_loads: true,
@@ -54,4 +59,32 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut f = (**input).clone();
     let outcome = commoning::run(&mut f, &cfg, Some(super::version_cache::facts(input)), None);
     finish(id, input, f, outcome, None, false)
+}
+
+/// Whether two `ld.param` may read the same place (only `ld.param` is
+/// eligible, and equal loads read equal addresses): some address is read
+/// twice, or one is a register, whose value the walk would have to look
+/// at. Without that, commoning finds nothing to merge and nothing to refuse.
+fn repeats_a_param_load(f: &Function) -> bool {
+    let mut seen: FxHashSet<(&str, i64)> = FxHashSet::default();
+    for (_, inst) in f.insts_in_order() {
+        let info = &inst.opcode.info;
+        if !(matches!(info.family, FamilyId::Ld | FamilyId::LdGlobalNc)
+            && info.space == Some(Space::Param))
+        {
+            continue;
+        }
+        let Some(Operand::Address(Address { base, offset })) = inst.operands.get(1) else {
+            return true;
+        };
+        match base {
+            AddressBase::Symbol(s) => {
+                if !seen.insert((s.as_str(), *offset)) {
+                    return true;
+                }
+            }
+            _ => return true,
+        }
+    }
+    false
 }

@@ -67,6 +67,17 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     if !local_only && !ctx.bool(knobs::enable_nvvm_peephole) {
         return PhaseOutput::unchanged(input);
     }
+    // Every rewrite starts from a `cvta` (a generic access's address made
+    // by one, a `cvta.to` undoing one): without one there is nothing to do.
+    let has_cvta = input.insts_in_order().any(|(_, inst)| {
+        inst.opcode.info.family == FamilyId::Cvta
+            && (!local_only
+                || (inst.opcode.has_modifier(".to")
+                    && inst.opcode.info.space == Some(Space::Local)))
+    });
+    if !has_cvta {
+        return PhaseOutput::unchanged(input);
+    }
     let facts = super::version_cache::facts(input);
     let mut f = (**input).clone();
     let mut remarks = Vec::new();
