@@ -39,6 +39,25 @@ pub struct Cfg {
 
 /// Builds the CFG of `func`.
 pub fn cfg(func: &Function) -> Cfg {
+    let mut g = block_graph(func);
+    let mut inst_block = ArenaMap::default();
+    let mut inst_pos = ArenaMap::default();
+    for &b in &func.layout {
+        for (pos, &i) in func.blocks[b].insts.iter().enumerate() {
+            inst_block.insert(i, b);
+            inst_pos.insert(i, pos as u32);
+        }
+    }
+    g.inst_block = inst_block;
+    g.inst_pos = inst_pos;
+    g
+}
+
+/// The CFG of `func` without where each instruction sits
+/// ([`Cfg::block_of`] and [`Cfg::position_of`] answer `None`): for
+/// analyses of blocks alone (liveness, register pressure), which a pass
+/// updating them after each change rebuilds often.
+pub fn block_graph(func: &Function) -> Cfg {
     let succs = func.all_successors();
     let mut preds: ArenaMap<BlockId, Vec<BlockId>> = ArenaMap::default();
     for &b in &func.layout {
@@ -94,14 +113,6 @@ pub fn cfg(func: &Function) -> Cfg {
         .copied()
         .filter(|&b| rpo_index.contains_idx(b) && succs.get(b).is_none_or(|s| s.is_empty()))
         .collect();
-    let mut inst_block = ArenaMap::default();
-    let mut inst_pos = ArenaMap::default();
-    for &b in &func.layout {
-        for (pos, &i) in func.blocks[b].insts.iter().enumerate() {
-            inst_block.insert(i, b);
-            inst_pos.insert(i, pos as u32);
-        }
-    }
     Cfg {
         entry,
         blocks: func.layout.clone(),
@@ -111,12 +122,28 @@ pub fn cfg(func: &Function) -> Cfg {
         rpo_index,
         unreachable,
         exits,
-        inst_block,
-        inst_pos,
+        inst_block: ArenaMap::default(),
+        inst_pos: ArenaMap::default(),
     }
 }
 
 impl Cfg {
+    /// This CFG without where each instruction sits (see [`block_graph`]).
+    pub fn without_positions(&self) -> Cfg {
+        Cfg {
+            entry: self.entry,
+            blocks: self.blocks.clone(),
+            succs: self.succs.clone(),
+            preds: self.preds.clone(),
+            rpo: self.rpo.clone(),
+            rpo_index: self.rpo_index.clone(),
+            unreachable: self.unreachable.clone(),
+            exits: self.exits.clone(),
+            inst_block: ArenaMap::default(),
+            inst_pos: ArenaMap::default(),
+        }
+    }
+
     /// Brings the block and position of every instruction of `blocks` up
     /// to date after a pass moved instructions between them without
     /// changing any block's terminator or the layout (LICM into an existing

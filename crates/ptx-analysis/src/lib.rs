@@ -38,7 +38,7 @@ pub mod trip_count;
 pub mod value_numbering;
 
 pub use bitset::BitSet;
-pub use cfg::{cfg, Cfg};
+pub use cfg::{block_graph, cfg, Cfg};
 pub use dominators::{dominance_frontiers, dominators, post_dominators, DomTree};
 pub use latency::{latency, loop_mii, LatencyInfo, LoopMii};
 pub use liveness::{liveness, Liveness};

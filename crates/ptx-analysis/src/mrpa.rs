@@ -39,7 +39,7 @@ use la_arena::ArenaMap;
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{BlockId, Function, InstId, RegClass};
 
-use crate::cfg::{block_name, cfg, inst_name, Cfg};
+use crate::cfg::{block_graph, block_name, inst_name, Cfg};
 use crate::liveness::{liveness, Liveness};
 use crate::reg_pressure::{reg_pressure, reg_units, InstPressure, MaxAt, MaxPressure, Pressure};
 
@@ -121,7 +121,7 @@ fn clear_bit(words: &mut [u64], i: usize) {
 impl Mrpa {
     /// Builds the tracker for `func` (a full computation).
     pub fn new(func: &Function, config: MrpaConfig) -> Mrpa {
-        let g = cfg(func);
+        let g = block_graph(func);
         let lv = liveness(func, &g);
         Mrpa::with_analyses(func, config, g, &lv)
     }
@@ -146,7 +146,7 @@ impl Mrpa {
 
     /// Recomputes everything, the CFG included (after control flow changed).
     pub fn rebuild(&mut self, func: &Function) {
-        self.cfg = cfg(func);
+        self.cfg = block_graph(func);
         self.full(func);
     }
 
@@ -558,7 +558,7 @@ impl Mrpa {
         region: &[BlockId],
     ) -> Result<(), MrpaMismatch> {
         self.stats.updates += 1;
-        self.cfg = cfg(func);
+        self.cfg = block_graph(func);
         if !self.config.incremental {
             self.full(func);
             return Ok(());
@@ -615,7 +615,7 @@ impl Mrpa {
     /// ([`crate::reg_pressure::reg_pressure`]): the pressure around every
     /// placed instruction, each block's maxima and the function's.
     pub fn verify(&self, func: &Function) -> Result<(), MrpaMismatch> {
-        let g = cfg(func);
+        let g = block_graph(func);
         let lv = liveness(func, &g);
         let full = reg_pressure(func, &g, &lv);
         let mut diffs = Vec::new();

@@ -125,7 +125,7 @@ pub(crate) fn mrpa(input: &Arc<Function>, config: MrpaConfig) -> Mrpa {
         Some((c, m)) if *c == config => m.clone(),
         _ => {
             let (g, lv) = (e.cfg(), e.liveness());
-            let m = Mrpa::with_analyses(&e.func, config, (*g).clone(), &lv);
+            let m = Mrpa::with_analyses(&e.func, config, g.without_positions(), &lv);
             e.mrpa = Some((config, m.clone()));
             m
         }
