@@ -131,7 +131,12 @@ fn config() -> Config {
 /// refused.
 pub(crate) struct Pressure {
     id: PhaseId,
-    mrpa: Mrpa,
+    /// Made at the first merge put to the gate ([`Pressure::mrpa`]): a walk
+    /// that merges nothing never needs it.
+    mrpa: Option<Mrpa>,
+    /// What it is made from until then: the walk's function as given.
+    source: Arc<Function>,
+    config: ptx_analysis::mrpa::MrpaConfig,
     /// `rp-aware-mcse`: the R target.
     r_target: Option<u32>,
     /// `pred-aware-mcse`: the P target.
@@ -162,7 +167,9 @@ impl Pressure {
             (i64::from(limit) + ctx.int(knobs::reg_target_adjust)).clamp(0, u32::MAX as i64);
         Some(Pressure {
             id,
-            mrpa: super::version_cache::mrpa(input, mrpa_config(ctx)),
+            mrpa: None,
+            source: input.clone(),
+            config: mrpa_config(ctx),
             r_target: Some(target as u32),
             p_target: None,
             accepted: Vec::new(),
@@ -175,24 +182,39 @@ impl Pressure {
 
     /// MRPA recomputed for `f` (after a walk that removed instructions).
     pub(crate) fn restart(&mut self, f: &Function) {
-        self.mrpa.rebuild(f);
+        match &mut self.mrpa {
+            Some(m) => m.rebuild(f),
+            None => self.mrpa = Some(Mrpa::new(f, self.config)),
+        }
+    }
+
+    /// The tracker, made on first use from the function the walk was given
+    /// (until the first merge the walk has changed nothing).
+    fn mrpa(&mut self) -> &mut Mrpa {
+        let (source, config) = (&self.source, self.config);
+        self.mrpa
+            .get_or_insert_with(|| super::version_cache::mrpa(source, config))
     }
 
     /// Brings MRPA up to date after an edit of `blocks` that changed the
     /// reads and writes of `changed_regs` alone (a merge or its undoing,
     /// the removal of `mov dL, dL`, a copy propagated).
     fn update_merges(&mut self, f: &Function, blocks: &[BlockId]) {
-        if let Err(e) = self.mrpa.update_regs(f, blocks, &self.changed_regs) {
+        let changed = std::mem::take(&mut self.changed_regs);
+        let result = self.mrpa().update_regs(f, blocks, &changed);
+        self.changed_regs = changed;
+        if let Err(e) = result {
             self.mismatches += 1;
             self.remarks.push(crate::context::mrpa_mismatch_remark(
                 self.id, None, e.message,
             ));
-            self.mrpa.rebuild(f);
+            self.mrpa().rebuild(f);
         }
     }
 
-    fn maxima(&self, f: &Function) -> Vec<MaxPressure> {
-        f.layout.iter().map(|&b| self.mrpa.block_max(b)).collect()
+    fn maxima(&mut self, f: &Function) -> Vec<MaxPressure> {
+        let mrpa = self.mrpa();
+        f.layout.iter().map(|&b| mrpa.block_max(b)).collect()
     }
 }
 
@@ -218,7 +240,7 @@ impl Gate for Pressure {
             None => "the first result".to_string(),
         };
         for (&b, was) in f.layout.iter().zip(&before) {
-            let now = self.mrpa.block_max(b);
+            let now = self.mrpa().block_max(b);
             if let Some(t) = self.r_target {
                 if now.r.value > t && now.r.value > was.r.value {
                     self.refused.push((k, false));
@@ -272,7 +294,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut f = (**input).clone();
     let mut gate = Pressure {
         id,
-        mrpa: super::version_cache::mrpa(input, mrpa_cfg),
+        mrpa: None,
+        source: input.clone(),
+        config: mrpa_cfg,
         r_target,
         p_target,
         accepted: Vec::new(),
@@ -294,7 +318,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     for m in outcome.merged.iter().filter(|m| m.removed) {
         // `mov dL, dL`: its register's liveness alone changes.
         visit_defs_and_uses(&f.insts[m.inst], |_, r| gate.changed_regs.push(r));
-        gate.mrpa.forget(m.inst);
+        gate.mrpa().forget(m.inst);
         if let Some(&(_, b)) = gate.accepted.iter().find(|(k, _)| *k == m.inst) {
             if !removed_blocks.contains(&b) {
                 removed_blocks.push(b);
@@ -314,7 +338,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             gate.changed_regs.clear();
             visit_defs_and_uses(&f.insts[m.inst], |_, r| gate.changed_regs.push(r));
             if let Some(readers) = propagate(&mut f, &facts, m.inst) {
-                gate.mrpa.forget(m.inst);
+                gate.mrpa().forget(m.inst);
                 let mut blocks: Vec<BlockId> = facts.block_of(m.inst).into_iter().collect();
                 for &r in &readers {
                     if let Some(b) = facts.block_of(r) {
@@ -524,7 +548,7 @@ fn finish(
         updates,
         verifications,
         ..
-    } = gate.mrpa.stats;
+    } = gate.mrpa.as_ref().map(|m| m.stats).unwrap_or_default();
     let mut stats = vec![
         Stat {
             name: "eligible instructions",
