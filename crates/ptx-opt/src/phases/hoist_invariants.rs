@@ -358,17 +358,20 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
 
     let mut func: Option<Function> = None;
     let mut info = Some(first);
-    let mut live: Option<(u32, Rc<Liveness>)> = None;
+    let mut cur = Current::default();
     let mut version = 0u32;
     let mut out = PhaseOutput::unchanged(input);
     let (mut moved, mut refused, mut loops_changed) = (0u64, 0u64, 0u64);
     for (_, _, header) in headers {
         let current = func.as_ref().unwrap_or(input);
         let li = info.get_or_insert_with(|| std::rc::Rc::new(LoopInfo::new(current)));
-        // Liveness is computed when a loop gets past the cheap checks, and
-        // kept until a hoist changes the function.
-        if live.as_ref().is_some_and(|(v, _)| *v != version) {
-            live = None;
+        // Liveness (and pressure) is computed when a loop gets past the
+        // cheap checks, and kept until a hoist changes the function.
+        if cur.version != version {
+            cur = Current {
+                version,
+                ..Current::default()
+            };
         }
         let Some(lid) = li.forest.loop_with_header(header) else {
             continue;
@@ -376,7 +379,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         // Until a hoist, the function is the input, whose liveness the
         // phase before may have made.
         let source = func.is_none().then_some(input);
-        let mut plan = plan(id, current, source, li, lid, &k, &mut live, version);
+        let mut plan = plan(id, current, source, li, lid, &k, &mut cur);
         refused += plan.refused;
         if !k.mover {
             for r in plan
@@ -606,6 +609,17 @@ fn is_noop(func: &Function, inst: &Inst) -> bool {
     !is_long_latency(class, pipe)
 }
 
+/// The analyses of the function as it is now (version `version`: the
+/// number of hoists so far), made when first asked and kept across loops
+/// until a hoist changes it.
+#[derive(Default)]
+struct Current {
+    version: u32,
+    live: Option<Rc<Liveness>>,
+    /// Register pressure (MachineLICM's check).
+    rp: Option<Rc<ptx_analysis::RegPressure>>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn plan(
     id: PhaseId,
@@ -614,8 +628,7 @@ fn plan(
     li: &LoopInfo,
     lid: LoopId,
     k: &Knobs,
-    live_cache: &mut Option<(u32, Rc<Liveness>)>,
-    version: u32,
+    cur: &mut Current,
 ) -> Plan {
     let l = li.forest.get(lid);
     let header = l.header;
@@ -741,15 +754,10 @@ fn plan(
     // it (kept across loops until a hoist changes the function).
     macro_rules! live {
         () => {
-            &live_cache
-                .get_or_insert_with(|| {
-                    let lv = match source {
-                        Some(input) => super::version_cache::liveness_of(input),
-                        None => Rc::new(liveness(func, &li.cfg)),
-                    };
-                    (version, lv)
-                })
-                .1
+            &**cur.live.get_or_insert_with(|| match source {
+                Some(input) => super::version_cache::liveness_of(input),
+                None => Rc::new(liveness(func, &li.cfg)),
+            })
         };
     }
     let exit_sources: Vec<BlockId> = l.exits.iter().map(|&(s, _)| s).collect();
@@ -769,7 +777,6 @@ fn plan(
     let mut excluded: FxHashSet<BlockId> = FxHashSet::default();
     // MachineLICM: cheap instructions kept in a loop with a call.
     let mut kept_in_loop: FxHashMap<InstId, Refusal> = FxHashMap::default();
-    let mut rp_cache: Option<ptx_analysis::RegPressure> = None;
     let mut refusals: FxHashMap<InstId, Refusal> = FxHashMap::default();
     let (invariant, order) = loop {
         refusals.clear();
@@ -867,7 +874,11 @@ fn plan(
                 }
             }
             if !inv.is_empty() {
-                let rp = rp_cache.get_or_insert_with(|| reg_pressure(func, &li.cfg, live!()));
+                if cur.rp.is_none() {
+                    let rp = reg_pressure(func, &li.cfg, live!());
+                    cur.rp = Some(Rc::new(rp));
+                }
+                let rp = cur.rp.clone().expect("just made");
                 let peak = |p: bool| {
                     l.blocks
                         .iter()
