@@ -224,10 +224,9 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         .collect();
 
     // The headers of the input's loops, innermost first.
+    let first = super::version_cache::loop_info(input);
     let headers: Vec<BlockId> = {
-        let g = cfg(&f);
-        let d = dominators(&g);
-        let lf = loops(&g, &d);
+        let (g, lf) = (&first.cfg, &first.forest);
         let mut hs: Vec<(u32, BlockId)> = lf
             .loops
             .iter()
@@ -255,6 +254,13 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             continue;
         }
         let (lf, tc) = analyses.get_or_insert_with(|| {
+            if !changed {
+                // `f` is still the input: its loops are known already.
+                let (g, d, lf) = (&first.cfg, &first.dom, &first.forest);
+                let rd = reaching_defs(&f, g);
+                let tc = trip_counts(&f, g, d, lf, &rd);
+                return (lf.clone(), tc);
+            }
             let g = cfg(&f);
             let d = dominators(&g);
             let lf = loops(&g, &d);
