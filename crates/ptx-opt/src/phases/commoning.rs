@@ -330,7 +330,9 @@ pub(crate) fn run(
         ebb_head,
         local: FxHashMap::default(),
     };
-    let mut table: FxHashMap<Key, Vec<InstId>> = FxHashMap::default();
+    // At most one key per instruction: sized once, never rehashed.
+    let mut table: FxHashMap<Key, Vec<InstId>> =
+        FxHashMap::with_capacity_and_hasher(f.insts.len(), Default::default());
     // Removed only after the walk: the facts' positions stay valid.
     let mut removals: Vec<(BlockId, InstId)> = Vec::new();
     let mut bloom: FxHashMap<BlockId, u64> = FxHashMap::default();
