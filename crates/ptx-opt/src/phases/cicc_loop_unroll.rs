@@ -951,7 +951,7 @@ impl Eval<'_> {
             Some(Operand::Reg {
                 reg,
                 component: None,
-            }) => match self.defs.of(&reg) {
+            }) => match self.defs.of(reg) {
                 Some(defs) if defs.len() == 1 && !self.lp.contains(defs[0].1) => {
                     self.outside(defs[0].0, depth + 1)
                 }
