@@ -764,6 +764,27 @@ mod tests {
     }
 
     #[test]
+    fn an_update_over_the_registers_an_edit_changed_equals_a_full_one() {
+        let m = module(LOOP);
+        let mut f = m.functions[0].clone();
+        let mut t = Mrpa::new(&f, verified());
+        // As above, `mov.u32 %r9, 7` moves to the exit block; only %r9's
+        // reads and writes change, so only its liveness is solved again.
+        let entry = f.layout[0];
+        let exit = *f.layout.last().unwrap();
+        let mov = f.blocks[entry].insts[4];
+        let mut regs = Vec::new();
+        visit_defs_and_uses(&f.insts[mov], |_, r| regs.push(r));
+        let before = t.max();
+        f.blocks[entry].insts.retain(|&i| i != mov);
+        f.blocks[exit].insts.insert(0, mov);
+        // `verified()`: the update is compared with a full recomputation.
+        t.update_regs(&f, &[entry, exit], &regs).unwrap();
+        assert!(t.max().r.value < before.r.value);
+        t.verify(&f).unwrap();
+    }
+
+    #[test]
     fn deleting_cloning_and_new_registers() {
         let m = module(LOOP);
         let mut f = m.functions[0].clone();
