@@ -87,7 +87,11 @@
 //! GPU): a different line is [`Outcome::OutputDifferent`].
 //!
 //! A kernel that the emulator cannot run ([`ErrorKind::Unsupported`] in
-//! either run) is reported as skipped, never as passed.
+//! either run) is reported as skipped, never as passed. So is a kernel that
+//! reads a timer register (`%clock`, `%clock64`, `%globaltimer`) whose
+//! memory differs: the emulated clock advances at each read, so removing a
+//! dead read (legal: reading a clock has no effect) changes the values of
+//! the later ones; equal memory is still a verdict.
 //!
 //! # Kernels that stop
 //!
@@ -102,8 +106,10 @@
 //! program: equal memory is the verdict, different memory is skipped
 //! (nothing is proven either way). A run that stops where the other does
 //! not is a difference ([`Outcome::Error`]), except an original that exceeds
-//! the step limit while the optimized one finishes: skipped, nothing to
-//! compare.
+//! the step limit, or uses an undefined value, while the optimized one
+//! finishes: skipped, nothing to compare (an undefined value may become
+//! anything: a guarded definition an optimizer made unconditional gives
+//! it one).
 //!
 //! Every try (each launch shape, each scalar candidate) starts from the
 //! module's initial global memory ([`Emulator::save_globals`]; up to
@@ -414,6 +420,7 @@ pub fn verify_sources(
         .zip(classes.iter().cloned())
         .collect();
     let approx = uses_approx(original.module) || uses_approx(optimized.module);
+    let timer = reads_timer(original.module);
     let dynamic_smem = opts.shared_bytes.unwrap_or_else(|| {
         let arch = original
             .module
@@ -532,6 +539,15 @@ pub fn verify_sources(
                         Ok(_) if matches!(e.kind, ErrorKind::StepLimit(_)) => {
                             Outcome::Skipped(format!("the original kernel: {e}"))
                         }
+                        // The original stores, branches on or addresses with
+                        // a value no instruction wrote: its result is not
+                        // defined, and an optimizer may make it anything (a
+                        // guarded definition made unconditional gives it one).
+                        Ok(_) if matches!(e.kind, ErrorKind::UndefinedRegister(_)) => {
+                            Outcome::Skipped(format!(
+                                "the original kernel is not defined there: {e}"
+                            ))
+                        }
                         _ => Outcome::Error {
                             which: Which::Original,
                             error: e,
@@ -550,6 +566,10 @@ pub fn verify_sources(
                             error: e,
                         },
                         Ok(sb) => match compare(&a, &b, &report.params, approx, opts.approx_ulps) {
+                            Some(d) if timer.is_some() => Outcome::Skipped(format!(
+                                "the kernel reads {}, whose values depend on how many reads run: different memory proves nothing ({d})",
+                                timer.as_deref().unwrap_or_default()
+                            )),
                             Some(d) => Outcome::Different(d),
                             None => match compare_output(emu_a.output(), emu_b.output()) {
                                 Some((original, optimized)) => Outcome::OutputDifferent {
@@ -838,6 +858,25 @@ fn visit_addresses(op: &Operand, f: &mut impl FnMut(RegId)) {
         Operand::AddressList(items) => items.iter().for_each(|o| o.for_each_reg(f)),
         _ => {}
     }
+}
+
+/// The first timer register (`%clock`, `%clock64`, `%globaltimer`, ...) the
+/// module reads, if any: the emulated clock advances at each read, so a
+/// pass that removes a dead read changes what the later ones see (a real
+/// clock gives no two runs the same values either).
+fn reads_timer(m: &Module) -> Option<String> {
+    m.functions.iter().find_map(|f| {
+        f.insts_in_order().find_map(|(_, i)| {
+            i.operands.iter().find_map(|op| match op {
+                Operand::Special { name, .. }
+                    if name.starts_with("%clock") || name.starts_with("%globaltimer") =>
+                {
+                    Some(name.clone())
+                }
+                _ => None,
+            })
+        })
+    })
 }
 
 fn uses_approx(m: &Module) -> bool {

@@ -175,7 +175,7 @@ fn verify(args: &VerifyArgs) -> Result<ExitCode, UsageError> {
                 } => format!(
                     "DIFFERENT: printf output: original `{original}`, optimized `{optimized}`"
                 ),
-                Outcome::Skipped(why) => format!("skipped (the emulator cannot run it: {why})"),
+                Outcome::Skipped(why) => format!("skipped ({why})"),
                 Outcome::Error { which, error } => {
                     format!("DIFFERENT: the {which} kernel stops, the other not there: {error}")
                 }

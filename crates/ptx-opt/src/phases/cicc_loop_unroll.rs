@@ -2191,6 +2191,16 @@ pub fn apply(
         let iv = trip.iv.as_ref().and_then(|v| transform_iv(f, v)).ok_or(
             "the trip count is unknown and no induction variable with a constant stride was found",
         )?;
+        // The runtime check counts the iterations left from `limit - iv`:
+        // a loop that ends by wrapping around (`i--` under an unsigned
+        // `i < n`) has no such count (LLVM's SCEV computes none either).
+        if !iv.moves_toward_exit() {
+            return Err(format!(
+                "the induction variable steps by {} away from its `{}` exit test: the loop ends only by wrapping around",
+                iv.stride,
+                iv.op.symbol()
+            ));
+        }
         // Threads of a warp may take different copies when the count
         // varies: a loop with a convergent instruction is left (phase 22's
         // rule for its runtime check).

@@ -146,6 +146,22 @@ pub enum Limit {
     Reg(RegId),
 }
 
+impl Iv {
+    /// Whether the stride moves the IV toward the exit test (step M, code
+    /// 19): up under `<`/`<=`, down under `>`/`>=`, any step under `!=`.
+    /// Otherwise the loop ends only by wrapping around (`i--` under an
+    /// unsigned `i < n`), which no count of remaining iterations taken
+    /// from `limit - iv` describes.
+    pub fn moves_toward_exit(&self) -> bool {
+        match self.op {
+            CmpOp::Lt | CmpOp::Le => self.stride > 0,
+            CmpOp::Gt | CmpOp::Ge => self.stride < 0,
+            CmpOp::Ne => self.stride != 0,
+            CmpOp::Eq => false,
+        }
+    }
+}
+
 /// What to do with a loop.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Plan {
@@ -811,13 +827,7 @@ pub fn decide(cx: &LoopCtx) -> Decision {
     };
     // Step M, stride verification (code 19): the stride must move the IV
     // toward the exit test.
-    let consistent = match iv.op {
-        CmpOp::Lt | CmpOp::Le => iv.stride > 0,
-        CmpOp::Gt | CmpOp::Ge => iv.stride < 0,
-        CmpOp::Ne => iv.stride != 0,
-        CmpOp::Eq => false,
-    };
-    if !consistent {
+    if !iv.moves_toward_exit() {
         return reject(
             facts,
             19,
