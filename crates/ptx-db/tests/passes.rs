@@ -159,7 +159,7 @@ fn snapshot_and_proofs(
     for r in file_remarks(db, file) {
         let at = match r.range {
             Some(range) => {
-                let lc = index.line_col(&text, range.start());
+                let lc = index.line_col(text, range.start());
                 format!("{}:{}", lc.line, lc.col)
             }
             None => format!("in {}", r.kernel),
@@ -190,7 +190,7 @@ fn snapshot_and_proofs(
         for l in ptx_db::file_loops(db, file) {
             let line = l
                 .header_range
-                .map(|r| index.line_col(&text, r.start()).line)
+                .map(|r| index.line_col(text, r.start()).line)
                 .unwrap_or(0);
             snapshot.push_str(&format!(
                 "// line {line}: loop {} in {} (depth {})\n",
