@@ -20,6 +20,8 @@
 //! accepts the output (skipped when ptxas is absent unless
 //! `PTXOPT_REQUIRE_PTXAS=1`); and the same input built by the whole default
 //! pipeline (with the header's knobs and target) must not differ either.
+//! One more test runs every other `.ptx` of test-data that builds through
+//! the default pipeline on the emulator the same way.
 
 use std::path::PathBuf;
 
@@ -286,4 +288,46 @@ fn ptxas_accepts(rel: &str, original_text: &str, optimized_text: &str) {
         panic!("{rel}: ptxas rejects the output: {e}");
     }
     let _ = std::fs::remove_file(&out);
+}
+
+/// Every other input of test-data (the analysis, family, example, emulator,
+/// frontend and IR inputs; not the pass filetests, which prove their own,
+/// nor files with errors) built by the whole default pipeline computes
+/// what it computed before, on the emulator: what `ptxopt verify` checks,
+/// on every file a test keeps.
+#[test]
+fn other_test_data_keeps_its_results_through_the_default_pipeline() {
+    let root = ptx_test_support::test_data();
+    let mut files = Vec::new();
+    let mut dirs = vec![root.clone()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let rel = path
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            if path.is_dir() {
+                if !matches!(rel.as_str(), "passes" | "rejected" | "syntax") {
+                    dirs.push(path);
+                }
+            } else if rel.ends_with(".ptx") {
+                files.push((rel, path));
+            }
+        }
+    }
+    files.sort();
+    let mut built = 0;
+    for (rel, path) in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut db = RootDatabase::new();
+        let file = db.set_file_text(&path, text.as_str());
+        let Some(output) = build_file(&db, file).text else {
+            continue; // a file with errors: nothing is built
+        };
+        built += 1;
+        differential(&rel, &text, &output, false);
+    }
+    assert!(built > 50, "only {built} test-data files built");
 }
