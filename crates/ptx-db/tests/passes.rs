@@ -279,15 +279,18 @@ fn ptxas_accepts(rel: &str, original_text: &str, optimized_text: &str) {
     let Some(ptxas) = ptx_test_support::ptxas() else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("ptxopt-passes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join(rel.replace('/', "__"));
+    let out = std::env::temp_dir().join(format!(
+        "ptxopt-passes-{}-{}",
+        std::process::id(),
+        rel.replace('/', "__")
+    ));
     std::fs::write(&out, optimized_text).unwrap();
     let arch = ptx_test_support::arch_for(original_text);
-    if let Err(e) = ptx_test_support::run_ptxas(&ptxas, &out, &arch) {
+    let result = ptx_test_support::run_ptxas(&ptxas, &out, &arch);
+    let _ = std::fs::remove_file(&out);
+    if let Err(e) = result {
         panic!("{rel}: ptxas rejects the output: {e}");
     }
-    let _ = std::fs::remove_file(&out);
 }
 
 /// Every other input of test-data (the analysis, family, example, emulator,

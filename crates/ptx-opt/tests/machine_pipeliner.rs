@@ -236,11 +236,14 @@ fn check(text: &str, settings: &[(ptx_knobs::KnobId, KnobValue)], what: &str) ->
     );
     if applied {
         if let Some(ptxas) = ptx_test_support::ptxas() {
-            let dir = std::env::temp_dir().join(format!("ptxopt-sms-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).expect("temp dir");
-            let file = dir.join("k.ptx");
+            static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let tag = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let file =
+                std::env::temp_dir().join(format!("ptxopt-sms-{}-{tag}.ptx", std::process::id()));
             std::fs::write(&file, &opt_text).expect("write");
-            if let Err(e) = ptx_test_support::run_ptxas(&ptxas, &file, "sm_80") {
+            let result = ptx_test_support::run_ptxas(&ptxas, &file, "sm_80");
+            let _ = std::fs::remove_file(&file);
+            if let Err(e) = result {
                 panic!("{what}: ptxas rejects the output: {e}\n{opt_text}");
             }
         }

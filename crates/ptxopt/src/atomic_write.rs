@@ -92,11 +92,8 @@ fn sync_dir(dir: &Path) {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("ptxopt-atomic-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> ptx_test_support::ScratchDir {
+        ptx_test_support::ScratchDir::new(&format!("ptxopt-atomic-{name}"))
     }
 
     fn entries(dir: &Path) -> Vec<String> {

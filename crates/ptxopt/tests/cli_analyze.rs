@@ -150,8 +150,7 @@ fn function_filter_and_arch() {
 
 #[test]
 fn check_errors_are_printed_and_exit_one() {
-    let dir = std::env::temp_dir().join(format!("ptxopt-analyze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ptx_test_support::ScratchDir::new("ptxopt-analyze");
     let path = dir.join("bad.ptx");
     std::fs::write(
         &path,

@@ -9,22 +9,19 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use ptx_test_support::{arch_for, ptx_files, ptxas, run_ptxas, test_data};
+use ptx_test_support::{arch_for, ptx_files, ptxas, run_ptxas, test_data, ScratchDir};
 
 fn ptxopt() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ptxopt"))
 }
 
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxopt-build-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch folder for one test (removed when it passes).
+fn scratch(name: &str) -> ScratchDir {
+    ScratchDir::new(&format!("ptxopt-build-{name}"))
 }
 
 /// A fresh scratch folder holding `file` with `text`: the folder and the file.
-fn scratch_input(name: &str, file: &str, text: &str) -> (PathBuf, PathBuf) {
+fn scratch_input(name: &str, file: &str, text: &str) -> (ScratchDir, PathBuf) {
     let dir = scratch(name);
     let input = dir.join(file);
     std::fs::write(&input, text).unwrap();
@@ -299,7 +296,7 @@ fn list_phases_snapshot() {
 
 #[test]
 fn dump_after_prints_each_kernel_after_the_phase() {
-    let (_, input) = scratch_input("dump", "k.ptx", GOOD);
+    let (_dir, input) = scratch_input("dump", "k.ptx", GOOD);
     let out = build(&input, &["--dump-after", "OriLoopUnrolling", "-o", "-"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
@@ -349,7 +346,7 @@ fn dump_after_prints_each_kernel_after_the_phase() {
 
 #[test]
 fn named_phases_are_checked() {
-    let (_, input) = scratch_input("named", "k.ptx", GOOD);
+    let (_dir, input) = scratch_input("named", "k.ptx", GOOD);
     let out = build(
         &input,
         &["--named-phases", "22,GvnCse,nvptx-peephole", "-o", "-"],

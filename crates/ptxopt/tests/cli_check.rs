@@ -6,17 +6,18 @@ fn ptxopt() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ptxopt"))
 }
 
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxopt-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A scratch folder of its own (removed when the test passes) holding
+/// `name` with `text`: the folder and the file.
+fn temp_file(name: &str, text: &str) -> (ptx_test_support::ScratchDir, std::path::PathBuf) {
+    let dir = ptx_test_support::ScratchDir::new(&format!("ptxopt-check-{name}"));
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
 fn clean_file_exits_zero() {
-    let path = temp_file(
+    let (_dir, path) = temp_file(
         "ok.ptx",
         ".version 8.3\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n    ret;\n}\n",
     );
@@ -32,7 +33,7 @@ fn clean_file_exits_zero() {
 
 #[test]
 fn errors_are_rendered_with_caret_and_exit_one() {
-    let path = temp_file(
+    let (_dir, path) = temp_file(
         "bad.ptx",
         ".version 8.3\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n    .reg .b32 %r<2>;\n    add.s32 %r1, %r9, 1;\n    ret;\n}\n",
     );
@@ -75,8 +76,7 @@ fn usage_errors_exit_two_and_help_exits_zero() {
 
 #[test]
 fn invalid_utf8_is_reported_with_position() {
-    let dir = std::env::temp_dir().join(format!("ptxopt-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ptx_test_support::ScratchDir::new("ptxopt-check-latin1");
     let path = dir.join("latin1.ptx");
     std::fs::write(&path, b".version 8.3\n// caf\xe9\n").unwrap();
     let out = ptxopt().arg("check").arg(&path).output().unwrap();

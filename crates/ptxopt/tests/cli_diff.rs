@@ -115,8 +115,7 @@ fn fail_on_rules() {
 
 #[test]
 fn a_saved_report_diffs_like_its_file() {
-    let dir = std::env::temp_dir().join(format!("ptxopt-diff-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ptx_test_support::ScratchDir::new("ptxopt-diff");
     let saved = dir.join("base.json");
     let out = Command::new(env!("CARGO_BIN_EXE_ptxopt"))
         .current_dir(workspace_root())
@@ -143,8 +142,7 @@ fn a_saved_report_diffs_like_its_file() {
 
 #[test]
 fn bad_inputs_exit_2_with_a_message() {
-    let dir = std::env::temp_dir().join(format!("ptxopt-diff-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ptx_test_support::ScratchDir::new("ptxopt-diff-bad");
     let write = |name: &str, bytes: &[u8]| {
         let p = dir.join(name);
         std::fs::write(&p, bytes).unwrap();

@@ -3,7 +3,7 @@
 //! was (only the summary line); a folder is walked for `*.ptx`, and one
 //! unreadable and one broken file are reported while the others build.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn ptxopt() -> &'static str {
@@ -12,9 +12,8 @@ fn ptxopt() -> &'static str {
 
 /// A fresh folder with `copies` copies of every `test-data/examples` file
 /// under `src/sub/`.
-fn corpus(tag: &str, copies: usize) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxopt-progress-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn corpus(tag: &str, copies: usize) -> ptx_test_support::ScratchDir {
+    let dir = ptx_test_support::ScratchDir::new(&format!("ptxopt-progress-{tag}"));
     let sub = dir.join("src/sub");
     std::fs::create_dir_all(&sub).unwrap();
     let examples = ptx_test_support::test_data().join("examples");

@@ -15,16 +15,17 @@ fn stderr(out: &Output) -> String {
 
 const DEAD: &str = ".version 8.0\n.target sm_80\n.address_size 64\n\n.visible .entry k(\n\t.param .u64 p\n)\n{\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<3>;\n\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 5;\n\tatom.global.add.u32 %r3, [%rd2], 1;\n\tst.global.u32 [%rd2+4], %r1;\n\tret;\n}\n";
 
-fn input(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxopt-remarks-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A scratch folder holding `k.ptx`: the folder (removed when the test
+/// passes) and the file.
+fn input(name: &str) -> (ptx_test_support::ScratchDir, PathBuf) {
+    let dir = ptx_test_support::ScratchDir::new(&format!("ptxopt-remarks-{name}"));
     let path = dir.join("k.ptx");
     std::fs::write(&path, DEAD).unwrap();
-    path
+    (dir, path)
 }
 
 fn run(name: &str, args: &[&str]) -> String {
-    let path = input(name);
+    let (_dir, path) = input(name);
     let out = ptxopt()
         .current_dir(path.parent().unwrap())
         .args(["build", "k.ptx", "-o", "-", "-q"])

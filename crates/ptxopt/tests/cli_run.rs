@@ -22,11 +22,8 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxopt-cli-run-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> ptx_test_support::ScratchDir {
+    ptx_test_support::ScratchDir::new(&format!("ptxopt-cli-run-{name}"))
 }
 
 fn f32s(bytes: &[u8]) -> Vec<f32> {

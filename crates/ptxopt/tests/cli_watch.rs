@@ -6,7 +6,7 @@
 //! whatever happened (`Session`'s `Drop`), so a failure cannot hang the run.
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
@@ -21,11 +21,8 @@ fn ptxopt() -> Command {
 }
 
 /// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxopt-watch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> ptx_test_support::ScratchDir {
+    ptx_test_support::ScratchDir::new(&format!("ptxopt-watch-{name}"))
 }
 
 /// Three kernels; the tests edit one at a time.
