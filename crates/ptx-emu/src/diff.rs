@@ -565,13 +565,15 @@ pub fn verify_sources(
                             which: Which::Optimized,
                             error: e,
                         },
-                        Ok(sb) => match compare(&a, &b, &report.params, approx, opts.approx_ulps) {
-                            Some(d) if timer.is_some() => Outcome::Skipped(format!(
-                                "the kernel reads {}, whose values depend on how many reads run: different memory proves nothing ({d})",
-                                timer.as_deref().unwrap_or_default()
+                        Ok(sb) => match (
+                            compare(&a, &b, &report.params, approx, opts.approx_ulps),
+                            &timer,
+                        ) {
+                            (Some(d), Some(t)) => Outcome::Skipped(format!(
+                                "the kernel reads {t}, whose values depend on how many reads run: different memory proves nothing ({d})"
                             )),
-                            Some(d) => Outcome::Different(d),
-                            None => match compare_output(emu_a.output(), emu_b.output()) {
+                            (Some(d), None) => Outcome::Different(d),
+                            (None, _) => match compare_output(emu_a.output(), emu_b.output()) {
                                 Some((original, optimized)) => Outcome::OutputDifferent {
                                     original,
                                     optimized,

@@ -165,19 +165,36 @@ impl Pressure {
         let limit = ctx.max_regs()?;
         let target =
             (i64::from(limit) + ctx.int(knobs::reg_target_adjust)).clamp(0, u32::MAX as i64);
-        Some(Pressure {
+        Some(Pressure::new(
+            id,
+            input,
+            mrpa_config(ctx),
+            Some(target as u32),
+            None,
+        ))
+    }
+
+    /// A gate over `input` with these targets, nothing decided yet.
+    fn new(
+        id: PhaseId,
+        input: &Arc<Function>,
+        config: ptx_analysis::mrpa::MrpaConfig,
+        r_target: Option<u32>,
+        p_target: Option<u32>,
+    ) -> Pressure {
+        Pressure {
             id,
             mrpa: None,
             source: input.clone(),
-            config: mrpa_config(ctx),
-            r_target: Some(target as u32),
-            p_target: None,
+            config,
+            r_target,
+            p_target,
             accepted: Vec::new(),
             refused: Vec::new(),
             mismatches: 0,
             remarks: Vec::new(),
             changed_regs: Vec::new(),
-        })
+        }
     }
 
     /// MRPA recomputed for `f` (after a walk that removed instructions).
@@ -292,19 +309,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let copy_prop = ctx.bool(knobs::copy_prop_mcse);
     let mrpa_cfg = mrpa_config(ctx);
     let mut f = (**input).clone();
-    let mut gate = Pressure {
-        id,
-        mrpa: None,
-        source: input.clone(),
-        config: mrpa_cfg,
-        r_target,
-        p_target,
-        accepted: Vec::new(),
-        refused: Vec::new(),
-        mismatches: 0,
-        remarks: Vec::new(),
-        changed_regs: Vec::new(),
-    };
+    let mut gate = Pressure::new(id, input, mrpa_cfg, r_target, p_target);
     let outcome = commoning::run(
         &mut f,
         &config(),

@@ -191,13 +191,15 @@ pub mod transform;
 use std::sync::Arc;
 
 use ptx_analysis::loops::LoopId;
-use ptx_analysis::{cfg, dominators, loops, reaching_defs, trip_counts};
+use ptx_analysis::{reaching_defs, trip_counts};
 use ptx_ir::ir::{BlockId, Function};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::remark::{LoopReport, Remark, RemarkKind, Stat, UnrollDecision};
 use crate::{knobs, PassContext, PhaseId, PhaseOutput};
 use decide::{Decision, Knobs, LoopCtx, Plan};
+
+use super::loop_common::LoopInfo;
 
 /// Runs phase 22 on one function.
 pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
@@ -254,19 +256,15 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             continue;
         }
         let (lf, tc) = analyses.get_or_insert_with(|| {
-            if !changed {
-                // `f` is still the input: its loops are known already.
-                let (g, d, lf) = (&first.cfg, &first.dom, &first.forest);
-                let rd = reaching_defs(&f, g);
-                let tc = trip_counts(&f, g, d, lf, &rd);
-                return (lf.clone(), tc);
-            }
-            let g = cfg(&f);
-            let d = dominators(&g);
-            let lf = loops(&g, &d);
-            let rd = reaching_defs(&f, &g);
-            let tc = trip_counts(&f, &g, &d, &lf, &rd);
-            (lf, tc)
+            // Until an unroll, `f` is the input, whose loops are known.
+            let li = if changed {
+                std::rc::Rc::new(LoopInfo::new(&f))
+            } else {
+                first.clone()
+            };
+            let rd = reaching_defs(&f, &li.cfg);
+            let tc = trip_counts(&f, &li.cfg, &li.dom, &li.forest, &rd);
+            (li.forest.clone(), tc)
         });
         let Some(id) = lf.loop_with_header(h) else {
             continue;
@@ -346,9 +344,8 @@ fn not_run(input: &Arc<Function>, reason: &str) -> PhaseOutput {
     if input.layout.is_empty() {
         return out;
     }
-    let g = cfg(input);
-    let d = dominators(&g);
-    let lf = loops(&g, &d);
+    let li = super::version_cache::loop_info(input);
+    let lf = &li.forest;
     if lf.loops.is_empty() {
         return out;
     }
