@@ -368,8 +368,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         // Liveness (and pressure) is computed when a loop gets past the
         // cheap checks, and kept until a hoist changes the function.
         if cur.version != version {
+            // What Ori's checks read of liveness survives a hoist (see
+            // `Current::live`); MachineLICM's pressure does not.
+            let keep = (k.flavor == Flavor::Ori).then(|| cur.live.take()).flatten();
             cur = Current {
                 version,
+                live: keep,
+                alias: std::mem::take(&mut cur.alias),
                 ..Current::default()
             };
         }
@@ -418,6 +423,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             if created { "created" } else { "existing" }.into(),
                         ));
                         if created {
+                            cur.alias.insert(pre, header);
                             info = None;
                         } else {
                             // The block graph is as it was: only the
@@ -615,7 +621,25 @@ fn is_noop(func: &Function, inst: &Inst) -> bool {
 #[derive(Default)]
 struct Current {
     version: u32,
+    /// Liveness. For Ori's phases it is made once per phase and kept across
+    /// hoists: their checks read only whether a register is live into the
+    /// header of the loop being planned or into an exit target of it, and a
+    /// hoist out of loop L into its preheader P changes liveness inside L
+    /// alone. (The hoisted instructions' operands are not written in L, so
+    /// a path from outside that read them in L now reads them in P, which
+    /// every such path crosses; their results are written once in L and not
+    /// live into L's header, so no path from outside read them before, nor
+    /// does one now past the write in P.) Loops are planned innermost first,
+    /// so a later loop either encloses L, whose header and exit targets lie
+    /// outside L, or is disjoint from it, and then its exit targets are not
+    /// in L either (L is entered through P alone, a block whose only
+    /// successor is L's header and so in no loop L is not in). MachineLICM
+    /// also measures pressure inside L: it remakes liveness after a hoist.
     live: Option<Rc<Liveness>>,
+    /// A preheader a hoist created, with the header it leads to: what is
+    /// live into it is what was live into that header before (for kept
+    /// liveness, which does not know the new block).
+    alias: FxHashMap<BlockId, BlockId>,
     /// Register pressure (MachineLICM's check).
     rp: Option<Rc<ptx_analysis::RegPressure>>,
 }
@@ -751,14 +775,19 @@ fn plan(
         }
     }
     // Liveness, made when an instruction first reaches the checks that read
-    // it (kept across loops until a hoist changes the function).
+    // it (kept across loops, see `Current::live`). Made on the function as
+    // it is now, it knows every block: no alias applies to it.
     macro_rules! live {
-        () => {
-            &**cur.live.get_or_insert_with(|| match source {
-                Some(input) => super::version_cache::liveness_of(input),
-                None => Rc::new(liveness(func, &li.cfg)),
-            })
-        };
+        () => {{
+            if cur.live.is_none() {
+                cur.alias.clear();
+                cur.live = Some(match source {
+                    Some(input) => super::version_cache::liveness_of(input),
+                    None => Rc::new(liveness(func, &li.cfg)),
+                });
+            }
+            &**cur.live.as_ref().expect("just made")
+        }};
     }
     let exit_sources: Vec<BlockId> = l.exits.iter().map(|&(s, _)| s).collect();
     let dominates_exits = |b: BlockId| exit_sources.iter().all(|&s| li.dom.dominates(b, s));
@@ -818,6 +847,7 @@ fn plan(
                     } else if du.defs.iter().any(|&r| live!().is_live_in(header, r)) {
                         Some(Refusal::LiveIntoHeader)
                     } else if l.exits.iter().any(|&(s, t)| {
+                        let t = cur.alias.get(&t).copied().unwrap_or(t);
                         du.defs.iter().any(|&r| live!().is_live_in(t, r)) && !li.dom.dominates(b, s)
                     }) {
                         Some(Refusal::LiveAtExit)
