@@ -23,8 +23,11 @@ pub struct Cfg {
     pub entry: Option<BlockId>,
     /// Every block of the layout, in layout order.
     pub blocks: Vec<BlockId>,
-    succs: ArenaMap<BlockId, Vec<BlockId>>,
-    preds: ArenaMap<BlockId, Vec<BlockId>>,
+    /// Successors and predecessors, each as one list: those of the block
+    /// with arena index `k` are `succs.list[succs.start[k]..succs.start[k +
+    /// 1]]` (one allocation per direction instead of one per block).
+    succs: Adjacency,
+    preds: Adjacency,
     /// The blocks reachable from the entry, in reverse post-order.
     pub rpo: Vec<BlockId>,
     rpo_index: ArenaMap<BlockId, u32>,
@@ -58,20 +61,61 @@ pub fn cfg(func: &Function) -> Cfg {
 /// analyses of blocks alone (liveness, register pressure), which a pass
 /// updating them after each change rebuilds often.
 pub fn block_graph(func: &Function) -> Cfg {
-    let succs = func.all_successors();
-    let mut preds: ArenaMap<BlockId, Vec<BlockId>> = ArenaMap::default();
+    let nb = func.blocks.len();
+    let mut in_layout = vec![false; nb];
     for &b in &func.layout {
-        preds.insert(b, Vec::new());
+        in_layout[index(b)] = true;
     }
+    // Successors: branch targets in operand order, then the fallthrough
+    // block, each once (what `Function::all_successors` gives).
+    let mut succ_of: Vec<(u32, u32)> = vec![(0, 0); nb];
+    let mut succ_list: Vec<BlockId> = Vec::with_capacity(func.layout.len() * 2);
+    for (pos, &block) in func.layout.iter().enumerate() {
+        let first = succ_list.len();
+        let push = |b: BlockId, list: &mut Vec<BlockId>| {
+            if !list[first..].contains(&b) {
+                list.push(b);
+            }
+        };
+        let last = func.blocks[block].insts.last().map(|&i| &func.insts[i]);
+        if let Some(inst) = last {
+            func.for_each_branch_target(inst, |b| push(b, &mut succ_list));
+        }
+        if last.is_none_or(|inst| inst.can_fall_through()) {
+            if let Some(&next) = func.layout.get(pos + 1) {
+                push(next, &mut succ_list);
+            }
+        }
+        succ_of[index(block)] = (first as u32, succ_list.len() as u32);
+    }
+    let succs = Adjacency::from_ranges(&succ_of, succ_list);
+    // Predecessors in layout order of the sources (each edge once: the
+    // successor lists hold no duplicate), those outside the layout left out.
+    let mut count = vec![0u32; nb + 1];
     for &b in &func.layout {
-        for &s in succs.get(b).map(Vec::as_slice).unwrap_or(&[]) {
-            if let Some(p) = preds.get_mut(s) {
-                if !p.contains(&b) {
-                    p.push(b);
-                }
+        for &s in succs.get(b) {
+            if in_layout[index(s)] {
+                count[index(s) + 1] += 1;
             }
         }
     }
+    for k in 0..nb {
+        count[k + 1] += count[k];
+    }
+    let mut fill = count.clone();
+    let mut pred_list = vec![BlockId::from_raw(la_arena::RawIdx::from(0u32)); count[nb] as usize];
+    for &b in &func.layout {
+        for &s in succs.get(b) {
+            if in_layout[index(s)] {
+                pred_list[fill[index(s)] as usize] = b;
+                fill[index(s)] += 1;
+            }
+        }
+    }
+    let preds = Adjacency {
+        start: count,
+        list: pred_list,
+    };
     let entry = func.layout.first().copied();
 
     // Iterative DFS for the post-order.
@@ -82,10 +126,10 @@ pub fn block_graph(func: &Function) -> Cfg {
         visited.insert(e, ());
         while let Some((b, i)) = stack.last_mut() {
             let b = *b;
-            let list = succs.get(b).map(Vec::as_slice).unwrap_or(&[]);
+            let list = succs.get(b);
             if let Some(&s) = list.get(*i) {
                 *i += 1;
-                if !visited.contains_idx(s) && preds.contains_idx(s) {
+                if !visited.contains_idx(s) && in_layout[index(s)] {
                     visited.insert(s, ());
                     stack.push((s, 0));
                 }
@@ -111,7 +155,7 @@ pub fn block_graph(func: &Function) -> Cfg {
         .layout
         .iter()
         .copied()
-        .filter(|&b| rpo_index.contains_idx(b) && succs.get(b).is_none_or(|s| s.is_empty()))
+        .filter(|&b| rpo_index.contains_idx(b) && succs.get(b).is_empty())
         .collect();
     Cfg {
         entry,
@@ -160,13 +204,13 @@ impl Cfg {
 
     /// The successors of `block` (empty for a block not in the layout).
     pub fn succs(&self, block: BlockId) -> &[BlockId] {
-        self.succs.get(block).map(Vec::as_slice).unwrap_or(&[])
+        self.succs.get(block)
     }
 
     /// The predecessors of `block`, unreachable ones included, in layout order of
     /// the edges' sources.
     pub fn preds(&self, block: BlockId) -> &[BlockId] {
-        self.preds.get(block).map(Vec::as_slice).unwrap_or(&[])
+        self.preds.get(block)
     }
 
     /// The position of `block` in [`Cfg::rpo`]; `None` when unreachable.
@@ -201,6 +245,46 @@ impl Cfg {
     pub fn is_empty(&self) -> bool {
         self.blocks.is_empty()
     }
+}
+
+/// Lists of blocks per block, in one vector (see [`Cfg`]'s `succs`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+struct Adjacency {
+    /// `start[k]..start[k + 1]`: the range of `list` of the block with
+    /// arena index `k`; blocks past the end have none.
+    start: Vec<u32>,
+    list: Vec<BlockId>,
+}
+
+impl Adjacency {
+    /// From a `(first, end)` range of `list` per block arena index.
+    fn from_ranges(ranges: &[(u32, u32)], list: Vec<BlockId>) -> Adjacency {
+        // The ranges were filled in layout order: rebuild them in index
+        // order so that one offset per block suffices.
+        let mut start = Vec::with_capacity(ranges.len() + 1);
+        let mut ordered = Vec::with_capacity(list.len());
+        start.push(0);
+        for &(a, b) in ranges {
+            ordered.extend_from_slice(&list[a as usize..b as usize]);
+            start.push(ordered.len() as u32);
+        }
+        Adjacency {
+            start,
+            list: ordered,
+        }
+    }
+
+    fn get(&self, block: BlockId) -> &[BlockId] {
+        let k = index(block);
+        match (self.start.get(k), self.start.get(k + 1)) {
+            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+}
+
+fn index(b: BlockId) -> usize {
+    b.into_raw().into_u32() as usize
 }
 
 /// A short name for a block, as the IR dump writes it: `bb3`.
