@@ -82,6 +82,24 @@ pub struct MrpaStats {
     pub verifications: u32,
 }
 
+/// What [`Mrpa::try_update_region`] changed, for [`Mrpa::undo_region`].
+#[derive(Debug)]
+pub struct RegionUndo {
+    cfg: Option<Cfg>,
+    units: Vec<Pressure>,
+    /// The number of blocks and of words per set before the update.
+    rows: usize,
+    words: usize,
+    /// Each block's sets (by arena index) before the update wrote them.
+    sets: Vec<(usize, Vec<u64>, Vec<u64>)>,
+    insts: Vec<(InstId, Option<InstPressure>)>,
+    blocks: Vec<(BlockId, Option<MaxPressure>)>,
+    max: MaxPressure,
+    stats: MrpaStats,
+    /// The whole tracker, when the update redid the whole function.
+    whole: Option<Box<Mrpa>>,
+}
+
 /// The tracker; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct Mrpa {
@@ -557,8 +575,103 @@ impl Mrpa {
         func: &Function,
         region: &[BlockId],
     ) -> Result<(), MrpaMismatch> {
+        self.region_update(func, region, None)
+    }
+
+    /// [`Mrpa::update_region`] as a trial: also returns what
+    /// [`Mrpa::undo_region`] needs to put the tracker back as it was (the
+    /// sets, pressures and counters the update wrote, saved as it writes
+    /// them), so that a pass that tries a rewrite and drops it pays for
+    /// the region, not for a copy of the whole tracker. When the update
+    /// redoes the whole function, the undo holds a copy made first.
+    pub fn try_update_region(
+        &mut self,
+        func: &Function,
+        region: &[BlockId],
+    ) -> (Result<(), MrpaMismatch>, RegionUndo) {
+        let mut undo = RegionUndo {
+            cfg: None,
+            units: self.units.clone(),
+            rows: self.live_in.len(),
+            words: self.words(),
+            sets: Vec::new(),
+            insts: Vec::new(),
+            blocks: Vec::new(),
+            max: self.max,
+            stats: self.stats,
+            whole: None,
+        };
+        let result = self.region_update(func, region, Some(&mut undo));
+        (result, undo)
+    }
+
+    /// Puts the tracker back as it was before the
+    /// [`Mrpa::try_update_region`] that returned `undo` (nothing else may
+    /// have changed it since).
+    pub fn undo_region(&mut self, undo: RegionUndo) {
+        if let Some(whole) = undo.whole {
+            *self = *whole;
+            return;
+        }
+        if let Some(cfg) = undo.cfg {
+            self.cfg = cfg;
+        }
+        self.units = undo.units;
+        self.max = undo.max;
+        self.stats = undo.stats;
+        self.live_in.truncate(undo.rows);
+        self.live_out.truncate(undo.rows);
+        for row in self.live_in.iter_mut().chain(self.live_out.iter_mut()) {
+            row.truncate(undo.words);
+        }
+        for (k, live_in, live_out) in undo.sets.into_iter().rev() {
+            self.live_in[k] = live_in;
+            self.live_out[k] = live_out;
+        }
+        for (i, old) in undo.insts.into_iter().rev() {
+            match old {
+                Some(p) => self.insts.insert(i, p),
+                None => self.insts.remove(i),
+            };
+        }
+        for (b, old) in undo.blocks.into_iter().rev() {
+            match old {
+                Some(m) => self.blocks.insert(b, m),
+                None => self.blocks.remove(b),
+            };
+        }
+    }
+
+    fn region_update(
+        &mut self,
+        func: &Function,
+        region: &[BlockId],
+        mut undo: Option<&mut RegionUndo>,
+    ) -> Result<(), MrpaMismatch> {
+        if let Some(u) = undo.as_deref_mut() {
+            // What the region's walks will write, as it is now.
+            for &b in region {
+                let k = bidx(b);
+                if k < self.live_in.len() {
+                    u.sets
+                        .push((k, self.live_in[k].clone(), self.live_out[k].clone()));
+                }
+                u.blocks.push((b, self.blocks.get(b).copied()));
+                if func.has_block(b) {
+                    for &i in &func.blocks[b].insts {
+                        u.insts.push((i, self.insts.get(i).copied()));
+                    }
+                }
+            }
+            if !self.config.incremental {
+                u.whole = Some(Box::new(self.clone()));
+            }
+        }
         self.stats.updates += 1;
-        self.cfg = block_graph(func);
+        let old_cfg = std::mem::replace(&mut self.cfg, block_graph(func));
+        if let Some(u) = undo.as_deref_mut() {
+            u.cfg = Some(old_cfg);
+        }
         if !self.config.incremental {
             self.full(func);
             return Ok(());
@@ -601,6 +714,27 @@ impl Mrpa {
             .iter()
             .all(|(b, old)| self.union_of_succs(*b, words) == *old);
         if !unchanged {
+            if let Some(u) = undo {
+                // Keep a copy of the tracker as it was, then redo it all.
+                let stats = self.stats;
+                let new_cfg = std::mem::take(&mut self.cfg);
+                let parts = RegionUndo {
+                    cfg: u.cfg.take(),
+                    units: std::mem::take(&mut u.units),
+                    rows: u.rows,
+                    words: u.words,
+                    sets: std::mem::take(&mut u.sets),
+                    insts: std::mem::take(&mut u.insts),
+                    blocks: std::mem::take(&mut u.blocks),
+                    max: u.max,
+                    stats: u.stats,
+                    whole: None,
+                };
+                self.undo_region(parts);
+                u.whole = Some(Box::new(self.clone()));
+                self.cfg = new_cfg;
+                self.stats = stats;
+            }
             self.full(func);
         }
         self.finish_update(func)
@@ -843,6 +977,79 @@ mod tests {
         assert!(err.message.contains("places differ"), "{}", err.message);
         // Named, it is right.
         t.update(&f, &[entry]).unwrap();
+    }
+
+    #[test]
+    fn a_tried_region_update_is_undone_exactly() {
+        let m = module(LOOP);
+        let before = m.functions[0].clone();
+        for (incremental, new_live_in) in [(true, false), (true, true), (false, false)] {
+            let config = MrpaConfig {
+                incremental,
+                ..verified()
+            };
+            let mut t = Mrpa::new(&before, config);
+            // A copy of the loop body's `add.s32 %r2, %r2, 1` with a fresh
+            // result, stored after the loop: a new register and a longer
+            // live range in the loop and exit blocks. With `new_live_in` the
+            // copy reads a register nothing writes instead, which is then
+            // live into the function: the boundary changes, and the update
+            // redoes the whole function.
+            let mut f = before.clone();
+            let header = f.layout[1];
+            let exit = *f.layout.last().unwrap();
+            let add = f.blocks[header].insts[4];
+            let copy = f.clone_inst(add).unwrap();
+            let r2 = f.insts[add].operands[0].as_reg().unwrap();
+            let fresh = f.clone_reg(r2).unwrap();
+            let unset = f.clone_reg(r2).unwrap();
+            f.insts[copy].map_regs(|a, r| match a {
+                Access::Def => fresh,
+                Access::Use if new_live_in => unset,
+                Access::Use => r,
+            });
+            assert!(f.insert_after(add, copy));
+            let store = f.blocks[exit].insts[2];
+            let store2 = f.clone_inst(store).unwrap();
+            f.insts[store2].map_regs(|a, r| {
+                if a == Access::Use && f.regs[r].ty == ".b32" {
+                    fresh
+                } else {
+                    r
+                }
+            });
+            assert!(f.insert_after(store, store2));
+            // Everything but the capacity of the maps.
+            let state = |t: &Mrpa| {
+                format!(
+                    "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+                    t.cfg,
+                    t.live_in,
+                    t.live_out,
+                    t.insts.iter().collect::<Vec<_>>(),
+                    t.blocks.iter().collect::<Vec<_>>(),
+                    t.max,
+                    t.units,
+                    t.stats
+                )
+            };
+            let old = state(&t);
+            let (result, undo) = t.try_update_region(&f, &[header, exit]);
+            result.unwrap();
+            assert_ne!(state(&t), old);
+            assert_eq!(
+                t.stats.full_recomputations,
+                if new_live_in || !incremental { 2 } else { 1 },
+                "the whole function is redone when the region's boundary changed"
+            );
+            t.undo_region(undo);
+            assert_eq!(
+                state(&t),
+                old,
+                "incremental {incremental}, new live-in {new_live_in}"
+            );
+            t.verify(&before).unwrap();
+        }
     }
 
     #[test]

@@ -266,38 +266,60 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                     let m = super::version_cache::mrpa(input, mrpa_cfg);
                                     (m.max().r.value, m)
                                 });
-                                let mut updated = mrpa.clone();
                                 let region = rewritten_blocks(&before, func);
                                 let loop_before = mrpa.block_max(header).r.value;
-                                if let Err(e) = updated.update_region(func, &region) {
+                                // The update is tried in place and undone
+                                // when the schedule is dropped (after a
+                                // verification mismatch, which rebuilt the
+                                // tracker, it is rebuilt again instead).
+                                let (result, undo) = mrpa.try_update_region(func, &region);
+                                let rebuilt = result.is_err();
+                                if let Err(e) = result {
                                     out.remarks.push(crate::context::mrpa_mismatch_remark(
                                         id,
                                         report.header,
                                         e.message,
                                     ));
-                                    updated.rebuild(func);
+                                    mrpa.rebuild(func);
                                 }
-                                let after = updated.max().r.value;
+                                let after = mrpa.max().r.value;
                                 // Under a user-set limit, the loop may not
                                 // rise over it either (ptxas would spill).
                                 let loop_after = region
                                     .iter()
-                                    .map(|&b| updated.block_max(b).r.value)
+                                    .map(|&b| mrpa.block_max(b).r.value)
                                     .max()
                                     .unwrap_or(0);
                                 let over_limit = ctx.max_regs().filter(|&limit| {
                                     loop_after > limit && loop_after > loop_before
                                 });
-                                if after > *peak {
-                                    *func = before;
+                                let dropped = if after > *peak {
                                     Some((after, format!("it raises the function's register pressure from {peak} to {after} (MRPA R units), which ptxas would allocate")))
-                                } else if let Some(limit) = over_limit {
-                                    *func = before;
-                                    Some((loop_after, format!("it raises the loop's register pressure from {loop_before} to {loop_after} (MRPA R units), over the --maxrregcount limit {limit}")))
                                 } else {
-                                    *mrpa = updated;
-                                    None
+                                    over_limit.map(|limit| (loop_after, format!("it raises the loop's register pressure from {loop_before} to {loop_after} (MRPA R units), over the --maxrregcount limit {limit}")))
+                                };
+                                if dropped.is_some() {
+                                    *func = before;
+                                    if rebuilt {
+                                        mrpa.rebuild(func);
+                                    } else {
+                                        mrpa.undo_region(undo);
+                                        // The verification mode checks
+                                        // the undo too.
+                                        if mrpa_cfg.verify {
+                                            if let Err(e) = mrpa.verify(func) {
+                                                out.remarks.push(
+                                                    crate::context::mrpa_mismatch_remark(
+                                                        id,
+                                                        report.header,
+                                                        e.message,
+                                                    ),
+                                                );
+                                            }
+                                        }
+                                    }
                                 }
+                                dropped
                             });
                             if let Some((after, why)) = raised {
                                 report.facts.push(("pressure after", after.to_string()));
