@@ -87,7 +87,10 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use smallvec::SmallVec;
+use std::rc::Rc;
 use std::sync::Arc;
+
+use ptx_analysis::DomTree;
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{
@@ -185,7 +188,7 @@ fn writes(func: &Function) -> Vec<Writes> {
 /// a `.reg` parameter): the register, its bits, the defining block. Such a
 /// register holds that value wherever its definition dominates.
 fn global_constants(func: &Function, writes: &[Writes]) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
-    let (empty_known, empty_guarded) = (HashMap::default(), HashSet::default());
+    let (empty_known, empty_guarded) = (Known::default(), HashSet::default());
     let mut out = Vec::new();
     for (n, w) in writes.iter().enumerate() {
         if w.count != 1 {
@@ -218,21 +221,15 @@ fn global_constants(func: &Function, writes: &[Writes]) -> Vec<(RegId, u64, ptx_
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut folds: Vec<(InstId, Kind, Vec<Inst>)> = Vec::new();
     let mut missed: Vec<(InstId, &'static str, String)> = Vec::new();
-    let mut known: HashMap<RegId, u64> = HashMap::default();
+    let mut known = Known::new(input.regs.len());
     let mut guarded: HashSet<RegId> = HashSet::default();
     let writes = writes(input);
     let global = global_constants(input, &writes);
-    let mut global_by_block: HashMap<BlockId, Vec<(RegId, u64)>> = HashMap::default();
-    for &(r, v, wb) in &global {
-        global_by_block.entry(wb).or_default().push((r, v));
-    }
-    let dom = if global.is_empty() {
-        None
-    } else {
+    if !global.is_empty() {
         // The dominator tree of the scalar facts, which copy propagation
         // (before this step) often made for this same version.
-        Some(crate::phases::version_cache::facts(input))
-    };
+        known.set_globals(&global, crate::phases::version_cache::facts(input).dom_rc());
+    }
     // The dataflow across blocks runs in the bundles right after each
     // unroller (cicc's before 13, ptxas's phase 22 before 29), where the
     // copies of a body hold the constants it finds.
@@ -250,22 +247,12 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         // Registers every predecessor leaves with one constant (the
         // dataflow of `block_entry_constants`).
         if let Some(e) = entries.get(&b) {
-            known.extend(e.iter().map(|(&r, &v)| (r, v)));
+            known.extend(e.iter().copied());
         }
         // Registers set once, to a constant, in a block that dominates
-        // this one (cross-block constant propagation): those of the blocks
-        // up its dominator-tree chain.
-        if let Some(dom) = dom.as_ref().map(|f| f.dom()) {
-            if dom.contains(b) {
-                let mut up = dom.idom(b);
-                while let Some(d) = up {
-                    if let Some(list) = global_by_block.get(&d) {
-                        known.extend(list.iter().copied());
-                    }
-                    up = dom.idom(d);
-                }
-            }
-        }
+        // this one (cross-block constant propagation): looked up by
+        // `Known::get` while in `b`.
+        known.enter(b);
         walk_block(input, b, &mut known, &mut guarded, &mut folds, &mut missed);
     }
 
@@ -382,10 +369,7 @@ const MAX_PASSES: usize = 6;
 /// known in the next), optimistic across back edges until they are
 /// computed, iterated to a fixed point. Empty when no fixed point is
 /// reached within [`MAX_PASSES`] (nothing is assumed then).
-fn block_entry_constants(
-    input: &Function,
-    writes: &[Writes],
-) -> HashMap<BlockId, HashMap<RegId, u64>> {
+fn block_entry_constants(input: &Function, writes: &[Writes]) -> HashMap<BlockId, Consts> {
     let blocks: Vec<BlockId> = input
         .layout
         .iter()
@@ -407,14 +391,16 @@ fn block_entry_constants(
             preds.entry(s).or_default().push(b);
         }
     }
-    let mut exits: HashMap<BlockId, HashMap<RegId, u64>> = HashMap::default();
-    let mut entries: HashMap<BlockId, HashMap<RegId, u64>> = HashMap::default();
+    let mut exits: HashMap<BlockId, Consts> = HashMap::default();
+    let mut entries: HashMap<BlockId, Consts> = HashMap::default();
     let (mut folds, mut missed) = (Vec::new(), Vec::new());
+    let mut known = Known::new(input.regs.len());
+    let mut guarded = HashSet::default();
     for _ in 0..MAX_PASSES {
         let mut changed = false;
         for &b in &blocks {
             let entry = if b == entry_block {
-                HashMap::default()
+                Consts::new()
             } else {
                 let mut computed = preds
                     .get(&b)
@@ -422,11 +408,11 @@ fn block_entry_constants(
                     .flatten()
                     .filter_map(|p| exits.get(p));
                 match computed.next() {
-                    None => HashMap::default(),
+                    None => Consts::new(),
                     Some(first) => {
                         let mut m = first.clone();
                         for other in computed {
-                            m.retain(|r, v| other.get(r) == Some(v));
+                            intersect(&mut m, other);
                         }
                         m
                     }
@@ -437,14 +423,16 @@ fn block_entry_constants(
             if entries.get(&b) == Some(&entry) && exits.contains_key(&b) {
                 continue;
             }
-            let mut known = entry.clone();
-            let mut guarded = HashSet::default();
+            known.clear();
+            known.extend(entry.iter().copied());
+            guarded.clear();
             folds.clear();
             missed.clear();
             walk_block(input, b, &mut known, &mut guarded, &mut folds, &mut missed);
             entries.insert(b, entry);
-            if exits.get(&b) != Some(&known) {
-                exits.insert(b, known);
+            let exit = known.sorted();
+            if exits.get(&b) != Some(&exit) {
+                exits.insert(b, exit);
                 changed = true;
             }
         }
@@ -455,13 +443,142 @@ fn block_entry_constants(
     HashMap::default()
 }
 
+/// Constant registers, sorted by register: what one block leaves or
+/// receives in [`block_entry_constants`].
+type Consts = Vec<(RegId, u64)>;
+
+/// Keeps in `m` the registers `other` holds with the same value (both
+/// sorted).
+fn intersect(m: &mut Consts, other: &Consts) {
+    let mut j = 0;
+    m.retain(|&(r, v)| {
+        while j < other.len() && other[j].0 < r {
+            j += 1;
+        }
+        other.get(j) == Some(&(r, v))
+    });
+}
+
+/// The registers with a known value during a walk: one slot per register
+/// of the function, a slot counting as set when stamped with the current
+/// generation (so that clearing is one increment), and the registers set
+/// since the last clear (to list them).
+///
+/// Below them, the registers written once in the function, by a `mov` of
+/// an immediate ([`global_constants`]): each holds its value in the
+/// blocks its definition's block strictly dominates, and reads as known
+/// there (the walk of such a block never writes it: its one write is in
+/// the dominating block).
+#[derive(Default)]
+struct Known {
+    values: Vec<u64>,
+    stamps: Vec<u32>,
+    generation: u32,
+    set: Vec<RegId>,
+    /// By register slot: the value and the block of its one write.
+    globals: Vec<Option<(u64, BlockId)>>,
+    dom: Option<Rc<DomTree>>,
+    /// The block being walked (what the globals are visible from).
+    block: Option<BlockId>,
+}
+
+impl Known {
+    fn new(regs: usize) -> Known {
+        Known {
+            values: vec![0; regs],
+            stamps: vec![0; regs],
+            generation: 1,
+            ..Known::default()
+        }
+    }
+
+    fn slot(r: &RegId) -> usize {
+        r.into_raw().into_u32() as usize
+    }
+
+    fn get(&self, r: &RegId) -> Option<&u64> {
+        let k = Known::slot(r);
+        if self.stamps.get(k) == Some(&self.generation) {
+            return Some(&self.values[k]);
+        }
+        let (Some(Some((v, def))), Some(dom), Some(b)) =
+            (self.globals.get(k), self.dom.as_ref(), self.block)
+        else {
+            return None;
+        };
+        dom.strictly_dominates(*def, b).then_some(v)
+    }
+
+    /// Registers written once, to a constant (see the type's doc).
+    fn set_globals(&mut self, list: &[(RegId, u64, BlockId)], dom: Rc<DomTree>) {
+        self.globals = vec![None; self.values.len()];
+        for &(r, v, b) in list {
+            let k = Known::slot(&r);
+            if k >= self.globals.len() {
+                self.globals.resize(k + 1, None);
+            }
+            self.globals[k] = Some((v, b));
+        }
+        self.dom = Some(dom);
+    }
+
+    /// Starts the walk of `b`: the globals its dominators write are known.
+    fn enter(&mut self, b: BlockId) {
+        self.block = Some(b);
+    }
+
+    fn insert(&mut self, r: RegId, v: u64) {
+        let k = Known::slot(&r);
+        if k >= self.values.len() {
+            self.values.resize(k + 1, 0);
+            self.stamps.resize(k + 1, 0);
+        }
+        if self.stamps[k] != self.generation {
+            self.stamps[k] = self.generation;
+            self.set.push(r);
+        }
+        self.values[k] = v;
+    }
+
+    fn remove(&mut self, r: &RegId) {
+        if let Some(s) = self.stamps.get_mut(Known::slot(r)) {
+            if *s == self.generation {
+                *s = 0;
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        self.generation += 1;
+        self.set.clear();
+    }
+
+    fn extend(&mut self, items: impl IntoIterator<Item = (RegId, u64)>) {
+        for (r, v) in items {
+            self.insert(r, v);
+        }
+    }
+
+    /// What is known now, sorted by register.
+    fn sorted(&self) -> Consts {
+        let mut out: Consts = self
+            .set
+            .iter()
+            .filter_map(|r| self.get(r).map(|&v| (*r, v)))
+            .collect();
+        out.sort_unstable_by_key(|&(r, _)| r.into_raw().into_u32());
+        out.dedup_by_key(|&mut (r, _)| r);
+        out
+    }
+}
+
 /// Walks block `b` in order from what `known` holds at its start: folds
 /// (recorded in `folds`), misses, and what each instruction leaves in
 /// `known`.
 fn walk_block(
     input: &Function,
     b: BlockId,
-    known: &mut HashMap<RegId, u64>,
+    known: &mut Known,
     guarded: &mut HashSet<RegId>,
     folds: &mut Vec<(InstId, Kind, Vec<Inst>)>,
     missed: &mut Vec<(InstId, &'static str, String)>,
@@ -545,7 +662,7 @@ fn walk_block(
 
 /// Source values: immediates, and registers known in the block.
 struct Srcs<'a> {
-    known: &'a HashMap<RegId, u64>,
+    known: &'a Known,
     guarded: &'a HashSet<RegId>,
     /// Each source looked up and not known: the register, when its last
     /// definition in the block is a guarded `mov`.
@@ -553,7 +670,7 @@ struct Srcs<'a> {
 }
 
 impl<'a> Srcs<'a> {
-    fn new(known: &'a HashMap<RegId, u64>, guarded: &'a HashSet<RegId>) -> Srcs<'a> {
+    fn new(known: &'a Known, guarded: &'a HashSet<RegId>) -> Srcs<'a> {
         Srcs {
             known,
             guarded,
@@ -975,7 +1092,7 @@ fn eval_cvt(func: &Function, inst: &Inst, s: &mut Srcs) -> Option<Eval> {
 }
 
 /// The value a register holds after an emitted `mov`, when known.
-fn emit_value(func: &Function, e: &Emit, known: &HashMap<RegId, u64>) -> Option<(RegId, u64)> {
+fn emit_value(func: &Function, e: &Emit, known: &Known) -> Option<(RegId, u64)> {
     match e {
         Emit::Const { reg, content, .. } => Some((*reg, *content)),
         Emit::Copy { reg, ty, src } => {
