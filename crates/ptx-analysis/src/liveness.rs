@@ -245,6 +245,30 @@ impl Liveness {
         })
     }
 
+    /// Calls `f(inst, live_after)` for each instruction of `block` (of
+    /// the function this liveness was computed on), last first, with what
+    /// is live right after it: the same sets as [`Liveness::live_after`],
+    /// made with one running set and kept nowhere (for a pass that reads
+    /// each once).
+    pub fn walk_back(&self, func: &Function, block: BlockId, mut f: impl FnMut(InstId, &BitSet)) {
+        let Some(&k) = self.block_index.get(block) else {
+            return;
+        };
+        let k = k as usize;
+        let steps = self.first_step[k] as usize..self.first_step[k + 1] as usize;
+        let insts = &func.blocks[block].insts;
+        let mut live = self.live_out[k].clone();
+        for s in steps.clone().rev() {
+            f(insts[s - steps.start], &live);
+            for &d in &self.regs[self.start[s] as usize..self.mid[s] as usize] {
+                live.remove(d as usize);
+            }
+            for &u in &self.regs[self.mid[s] as usize..self.start[s + 1] as usize] {
+                live.insert(u as usize);
+            }
+        }
+    }
+
     /// Registers live at the start of `block`.
     pub fn live_in(&self, block: BlockId) -> &BitSet {
         self.block_index
@@ -346,5 +370,13 @@ mod tests {
         assert_eq!(names(&f, lv.live_before(insts[2])), "%r1 %p1 %rd1");
         assert_eq!(names(&f, lv.live_in(b)), "%r5 %rd1");
         assert_eq!(names(&f, lv.live_after(insts[3])), "%r1 %rd1");
+        // The backward walk gives the same sets, last instruction first.
+        let mut walked = Vec::new();
+        lv.walk_back(&f, b, |i, after| {
+            assert_eq!(after, lv.live_after(i));
+            walked.push(i);
+        });
+        walked.reverse();
+        assert_eq!(&walked, insts);
     }
 }

@@ -222,16 +222,16 @@ fn is_param(func: &Function, r: RegId) -> bool {
 /// Registers read by the instructions that must stay, transitively (mark and
 /// sweep by register): the result of step 1.
 fn read_registers(func: &Function) -> Vec<bool> {
-    let mut live = vec![false; func.regs.len()];
-    // The instructions that write each register.
-    let mut writers: Vec<Vec<InstId>> = vec![Vec::new(); func.regs.len()];
+    let n = func.regs.len();
+    let mut live = vec![false; n];
+    // The instructions that write each register: `writers[start[r]..start[r
+    // + 1]]`, in layout order.
+    let mut writes: Vec<(u32, InstId)> = Vec::new();
     let mut work: Vec<InstId> = Vec::new();
     let mut marked = vec![false; func.insts.len()];
     for (id, inst) in func.insts_in_order() {
         let d = defs(inst);
-        for &r in &d {
-            writers[reg_index(r)].push(id);
-        }
+        writes.extend(d.iter().map(|&r| (reg_index(r) as u32, id)));
         let root =
             d.is_empty() || side_effect(inst).is_some() || d.iter().any(|&r| is_param(func, r));
         if root {
@@ -239,11 +239,25 @@ fn read_registers(func: &Function) -> Vec<bool> {
             work.push(id);
         }
     }
+    let mut start = vec![0u32; n + 1];
+    for &(r, _) in &writes {
+        start[r as usize + 1] += 1;
+    }
+    for r in 0..n {
+        start[r + 1] += start[r];
+    }
+    let mut fill = start.clone();
+    let mut writers = vec![InstId::from_raw(0u32.into()); writes.len()];
+    for &(r, id) in &writes {
+        writers[fill[r as usize] as usize] = id;
+        fill[r as usize] += 1;
+    }
     while let Some(id) = work.pop() {
         visit_defs_and_uses(&func.insts[id], |access, r| {
-            if access == Access::Use && !live[reg_index(r)] {
-                live[reg_index(r)] = true;
-                for &w in &writers[reg_index(r)] {
+            let k = reg_index(r);
+            if access == Access::Use && !live[k] {
+                live[k] = true;
+                for &w in &writers[start[k] as usize..start[k + 1] as usize] {
                     let wi = w.into_raw().into_u32() as usize;
                     if !marked[wi] {
                         marked[wi] = true;
@@ -277,17 +291,23 @@ fn overwritten(func: &Function, source: Option<&Arc<Function>>) -> Vec<(InstId, 
         Some(input) => super::version_cache::liveness_of(input),
         None => std::rc::Rc::new(liveness(func, &cfg(func))),
     };
-    func.insts_in_order()
-        .filter(|&(id, inst)| {
+    let mut out = Vec::new();
+    for &b in &func.layout {
+        let first = out.len();
+        live.walk_back(func, b, |id, after| {
+            let inst = &func.insts[id];
             let d = defs(inst);
-            let after = live.live_after(id);
-            !d.is_empty()
+            if !d.is_empty()
                 && side_effect(inst).is_none()
                 && d.iter()
                     .all(|&r| !after.contains(reg_index(r)) && !is_param(func, r))
-        })
-        .map(|(id, _)| (id, Why::Overwritten))
-        .collect()
+            {
+                out.push((id, Why::Overwritten));
+            }
+        });
+        out[first..].reverse();
+    }
+    out
 }
 
 /// Unlinks `dead` from their blocks, moving their `.loc` lines to the next
