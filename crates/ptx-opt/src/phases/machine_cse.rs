@@ -335,7 +335,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     }
     // copy-prop-mcse.
     let mut propagated: Vec<(InstId, usize)> = Vec::new();
-    if copy_prop {
+    if copy_prop && outcome.merged.iter().any(|m| !m.removed) {
         let facts = Facts::new(&f);
         for m in outcome.merged.iter().filter(|m| !m.removed) {
             // `mov dK, dL` goes, its readers read dL: the liveness of these
