@@ -303,6 +303,20 @@ fn tidy(func: &mut Function, shape: &LoopShape, first_new: usize) {
             }
         }
     }
+    // A block a branch still names stays: an unlabeled block may be a
+    // target (the copy of a jump block an earlier unroll made inside this
+    // loop, which the inner loop's exits branch to).
+    if !remove_blocks.is_empty() {
+        let mut targeted = rustc_hash::FxHashSet::default();
+        for &b in &func.layout {
+            if let Some(&last) = func.blocks[b].insts.last() {
+                func.for_each_branch_target(&func.insts[last], |t| {
+                    targeted.insert(t);
+                });
+            }
+        }
+        remove_blocks.retain(|b| !targeted.contains(b));
+    }
     func.layout.retain(|b| !remove_blocks.contains(b));
     merge_straight(func, shape, first_new);
 }
