@@ -49,7 +49,10 @@ pub use database::{parse_target, Db, EditError, EventCallback, RootDatabase, Set
 pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
 pub use loops::{file_loops, kernel_loop_reports, loop_of_report, reports_of_loop, FileLoop};
-pub use output::{any_error, build_file, file_problems, file_ptx, kernel_ptx, FileBuild};
+pub use output::{
+    any_error, build_file, file_problems, file_ptx, kernel_output, kernel_ptx, output_diagnostics,
+    FileBuild, KernelOutput,
+};
 pub use phases::{
     find_phases, phase_info, suggest_phases, DbContext, PhaseId, PhaseInfo, Tool, PHASES,
 };

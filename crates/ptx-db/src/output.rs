@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use ptx_ir::ir::{Header, Module, ModuleItem};
+use ptx_ir::ir::{Function, Header, Module, ModuleItem};
 
 use ptx_syntax::check::Severity;
 
@@ -16,10 +16,79 @@ use crate::inputs::SourceFile;
 use crate::queries::{self, kernels, module_items, Diag, Kernel};
 use crate::{pipeline, Db};
 
-/// A kernel after the pipeline, printed as PTX.
+/// A kernel after the pipeline, printed as PTX: the IR [`kernel_output`]
+/// chose.
 #[salsa::tracked(returns(ref))]
 pub fn kernel_ptx<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<str> {
-    ptx_ir::emit_function(&pipeline::kernel_final(db, kernel)).into()
+    ptx_ir::emit_function(&kernel_output(db, kernel).function).into()
+}
+
+/// What is written for a kernel: its IR after the pipeline when that passes
+/// the IR verifier ([`ptx_ir::verify::verify`]: layout, branch targets,
+/// labels, registers, operand widths), otherwise, with the verifier's
+/// first complaint, the kernel as lowered. In tests and debug builds every
+/// phase's output is verified and a broken one stops the run
+/// (`ptx_opt::verify`); a release build checks only the end of the
+/// pipeline (once per kernel, where verifying after every phase would cost
+/// a tenth of the build) so that a phase's bug costs the kernel its
+/// optimization, never a file ptxas rejects.
+#[salsa::tracked(returns(ref))]
+pub fn kernel_output<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> KernelOutput {
+    choose_output(
+        pipeline::kernel_final(db, kernel),
+        queries::kernel_ir(db, kernel),
+    )
+}
+
+/// [`kernel_output`]'s choice between the optimized and the lowered IR.
+/// When the lowered IR fails the verifier too, the input was already
+/// outside what it checks, and the optimized IR is written.
+fn choose_output(optimized: Arc<Function>, lowered: &Arc<Function>) -> KernelOutput {
+    if Arc::ptr_eq(&optimized, lowered) {
+        return KernelOutput {
+            function: optimized,
+            broken: None,
+        };
+    }
+    match ptx_ir::verify::verify(&optimized) {
+        Err(errors) if ptx_ir::verify::verify(lowered).is_ok() => KernelOutput {
+            function: lowered.clone(),
+            broken: errors.first().map(|e| e.to_string()),
+        },
+        _ => KernelOutput {
+            function: optimized,
+            broken: None,
+        },
+    }
+}
+
+/// See [`kernel_output`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelOutput {
+    pub function: Arc<Function>,
+    /// Why the optimized IR was not written (the verifier's first error).
+    pub broken: Option<String>,
+}
+
+/// A warning at each kernel whose optimized IR failed the verifier and is
+/// written as lowered ([`kernel_output`]).
+pub fn output_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diag> {
+    let starts = queries::kernel_starts(db, file);
+    let mut out = Vec::new();
+    for (index, kernel) in kernels(db, file).iter().enumerate() {
+        if let Some(why) = &kernel_output(db, *kernel).broken {
+            let start = starts.get(index).copied().unwrap_or_default();
+            out.push(Diag {
+                range: ptx_syntax::TextRange::empty(start),
+                severity: Severity::Warning,
+                message: format!(
+                    "internal error: the optimized code of `{}` fails the IR verifier ({why}); it is written unoptimized. Please report this with the file",
+                    kernel.name(db)
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// A whole file after the pipeline, printed as PTX. Meaningful only for a file
@@ -98,7 +167,49 @@ pub fn any_error(diagnostics: &[Diag]) -> bool {
 /// Checks a file ([`file_problems`]) and, if it has no error, runs the
 /// pipeline and prints it.
 pub fn build_file(db: &dyn Db, file: SourceFile) -> FileBuild {
-    let diagnostics = file_problems(db, file);
+    let mut diagnostics = file_problems(db, file);
     let text = (!any_error(&diagnostics)).then(|| file_ptx(db, file).clone());
+    if text.is_some() {
+        diagnostics.extend(output_diagnostics(db, file));
+    }
     FileBuild { text, diagnostics }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptx_ir::ir::Operand;
+
+    fn lowered() -> Arc<Function> {
+        let text = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\nmov.u32 %r1, 1;\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 bra $L1;\nadd.u32 %r1, %r1, 1;\n$L1:\nret;\n}\n";
+        let (module, errors) = ptx_ir::lower_module(&ptx_syntax::parse(text));
+        assert!(errors.is_empty(), "{errors:?}");
+        Arc::new(module.functions[0].clone())
+    }
+
+    #[test]
+    fn a_broken_optimized_function_is_written_as_lowered() {
+        let lowered = lowered();
+        // Unchanged: nothing to check.
+        let same = choose_output(lowered.clone(), &lowered);
+        assert!(same.broken.is_none() && Arc::ptr_eq(&same.function, &lowered));
+        // A valid rewrite is kept.
+        let mut ok = (*lowered).clone();
+        let first = ok.layout[0];
+        let mov = ok.blocks[first].insts[0];
+        ok.insts[mov].operands[1] =
+            Operand::Imm(ptx_ir::ir::Imm::new(ptx_ir::ir::ImmValue::Int(2)));
+        let ok = Arc::new(ok);
+        let kept = choose_output(ok.clone(), &lowered);
+        assert!(kept.broken.is_none() && Arc::ptr_eq(&kept.function, &ok));
+        // A branch to a block out of the layout (what phase 22 once left):
+        // the lowered function is written, and the verifier says why.
+        let mut broken = (*lowered).clone();
+        let target = *broken.layout.last().unwrap();
+        broken.layout.retain(|&b| b != target);
+        let out = choose_output(Arc::new(broken), &lowered);
+        assert!(Arc::ptr_eq(&out.function, &lowered));
+        let why = out.broken.expect("a reason");
+        assert!(why.contains("not a block of the layout"), "{why}");
+    }
 }
