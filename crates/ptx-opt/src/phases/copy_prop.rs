@@ -109,6 +109,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let global_budget = ctx.int(knobs::CopyPropGlobalBudget).max(0) as u64;
     let mut f = (**input).clone();
     let mut remarks = Vec::new();
+    // The same copies are missed in every bundle: only the first says so
+    // (the others do not even word it).
+    let say_missed = id == PhaseId::GeneralOptimizeEarly;
     let mut remark = |kind, name, at, message| {
         remarks.push(Remark {
             phase: id,
@@ -200,14 +203,16 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             || f.regs[src].vector.is_some()
         {
             uses_kept += reads as u64;
-            remark(
-                RemarkKind::Missed,
-                "copy",
-                origin(&f, m),
-                format!(
-                    "copy {dname} <- {sname} not propagated: types differ ({dty} vs {sty}), {reads} uses keep {dname}"
-                ),
-            );
+            if say_missed {
+                remark(
+                    RemarkKind::Missed,
+                    "copy",
+                    origin(&f, m),
+                    format!(
+                        "copy {dname} <- {sname} not propagated: types differ ({dty} vs {sty}), {reads} uses keep {dname}"
+                    ),
+                );
+            }
             continue;
         }
         if is_param(&f, dst) {
@@ -223,6 +228,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             }
             if !accepts_type(&f.insts[u], dst, &dty, &sty) {
                 uses_kept += 1;
+                if !say_missed {
+                    continue;
+                }
                 why.get_or_insert_with(|| {
                     format!(
                         "types differ ({dty} vs {sty}) and `{}` checks its operand's type",
@@ -258,6 +266,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                 }
             } else {
                 uses_kept += 1;
+                if !say_missed {
+                    continue;
+                }
                 why.get_or_insert_with(|| {
                     let user = f.insts[u].opcode.text();
                     if guard.is_some() && local && !guard_ok {
