@@ -359,25 +359,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut func: Option<Function> = None;
     let mut info = Some(first);
     let mut cur = Current::default();
-    let mut version = 0u32;
     let mut out = PhaseOutput::unchanged(input);
     let (mut moved, mut refused, mut loops_changed) = (0u64, 0u64, 0u64);
     for (_, _, header) in headers {
         let current = func.as_ref().unwrap_or(input);
         let li = info.get_or_insert_with(|| std::rc::Rc::new(LoopInfo::new(current)));
         // Liveness (and pressure) is computed when a loop gets past the
-        // cheap checks, and kept until a hoist changes the function.
-        if cur.version != version {
-            // What Ori's checks read of liveness survives a hoist (see
-            // `Current::live`); MachineLICM's pressure does not.
-            let keep = (k.flavor == Flavor::Ori).then(|| cur.live.take()).flatten();
-            cur = Current {
-                version,
-                live: keep,
-                alias: std::mem::take(&mut cur.alias),
-                ..Current::default()
-            };
-        }
+        // cheap checks, and kept while it holds for the loops planned next.
         let Some(lid) = li.forest.loop_with_header(header) else {
             continue;
         };
@@ -422,6 +410,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             "preheader",
                             if created { "created" } else { "existing" }.into(),
                         ));
+                        cur.dirty.extend(body.iter().copied());
+                        cur.dirty.insert(pre);
                         if created {
                             cur.alias.insert(pre, header);
                             info = None;
@@ -433,7 +423,6 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             std::rc::Rc::make_mut(&mut std::rc::Rc::make_mut(li).cfg)
                                 .renumber(f, &blocks);
                         }
-                        version += 1;
                     }
                     None => {
                         report.summary =
@@ -615,12 +604,10 @@ fn is_noop(func: &Function, inst: &Inst) -> bool {
     !is_long_latency(class, pipe)
 }
 
-/// The analyses of the function as it is now (version `version`: the
-/// number of hoists so far), made when first asked and kept across loops
-/// until a hoist changes it.
+/// Liveness and pressure, made when first asked and kept across loops and
+/// hoists for as long as what the checks read of them still holds.
 #[derive(Default)]
 struct Current {
-    version: u32,
     /// Liveness. For Ori's phases it is made once per phase and kept across
     /// hoists: their checks read only whether a register is live into the
     /// header of the loop being planned or into an exit target of it, and a
@@ -634,7 +621,9 @@ struct Current {
     /// outside L, or is disjoint from it, and then its exit targets are not
     /// in L either (L is entered through P alone, a block whose only
     /// successor is L's header and so in no loop L is not in). MachineLICM
-    /// also measures pressure inside L: it remakes liveness after a hoist.
+    /// also measures pressure inside the loop it plans, which a hoist out of
+    /// L changes only in L and P (the same argument, at every point): it
+    /// remakes liveness and pressure for a loop holding a block of `dirty`.
     live: Option<Rc<Liveness>>,
     /// A preheader a hoist created, with the header it leads to: what is
     /// live into it is what was live into that header before (for kept
@@ -642,6 +631,9 @@ struct Current {
     alias: FxHashMap<BlockId, BlockId>,
     /// Register pressure (MachineLICM's check).
     rp: Option<Rc<ptx_analysis::RegPressure>>,
+    /// The blocks of the loops hoisted out of, and their preheaders, since
+    /// `live` and `rp` were made: where these no longer hold.
+    dirty: FxHashSet<BlockId>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -774,6 +766,11 @@ fn plan(
             }
         }
     }
+    if machine && l.blocks.iter().any(|b| cur.dirty.contains(b)) {
+        // Pressure inside this loop changed since it was measured.
+        cur.live = None;
+        cur.rp = None;
+    }
     // Liveness, made when an instruction first reaches the checks that read
     // it (kept across loops, see `Current::live`). Made on the function as
     // it is now, it knows every block: no alias applies to it.
@@ -781,6 +778,8 @@ fn plan(
         () => {{
             if cur.live.is_none() {
                 cur.alias.clear();
+                cur.dirty.clear();
+                cur.rp = None;
                 cur.live = Some(match source {
                     Some(input) => super::version_cache::liveness_of(input),
                     None => Rc::new(liveness(func, &li.cfg)),
