@@ -7,7 +7,7 @@ use rustc_hash::FxHashSet;
 use crate::ir::{BlockId, Function, Inst, Loc, LocalDecl};
 
 use super::module::{emit_signature, emit_var_decl};
-use super::operand::{emit_operand, label_of, reg_name};
+use super::operand::{label_of, label_ref, reg_name, write_operand};
 
 /// Prints a function definition as PTX.
 pub fn emit_function(f: &Function) -> String {
@@ -126,7 +126,8 @@ fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
         }
         let block = &f.blocks[b];
         if block.label.is_some() || referenced.contains(&b) {
-            let _ = writeln!(out, "{}:", label_of(labels, b));
+            out.push_str(label_ref(labels, b));
+            out.push_str(":\n");
         }
         for pragma in &block.pragmas {
             let _ = writeln!(out, "\t.pragma {pragma};");
@@ -143,36 +144,38 @@ fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
             let inst = &f.insts[i];
             if !inst.locs.is_empty() && inst.locs != locs {
                 locs = &inst.locs;
-                locs.iter().for_each(|l| out.push_str(&emit_loc(l)));
+                locs.iter().for_each(|l| write_loc(l, out));
             }
-            out.push_str(&emit_inst(f, labels, inst));
+            write_inst(f, labels, inst, out);
         }
     }
 }
 
-fn emit_loc(loc: &Loc) -> String {
-    match &loc.inlined {
-        Some(tail) => format!("\t.loc\t{} {} {}, {tail}\n", loc.file, loc.line, loc.col),
-        None => format!("\t.loc\t{} {} {}\n", loc.file, loc.line, loc.col),
-    }
+fn write_loc(loc: &Loc, out: &mut String) {
+    let _ = match &loc.inlined {
+        Some(tail) => writeln!(out, "\t.loc\t{} {} {}, {tail}", loc.file, loc.line, loc.col),
+        None => writeln!(out, "\t.loc\t{} {} {}", loc.file, loc.line, loc.col),
+    };
 }
 
 /// One instruction line: `\t@%p1 bra \t$L__BB0_2;`.
-fn emit_inst(f: &Function, labels: &[String], inst: &Inst) -> String {
-    let mut out = String::from("\t");
+fn write_inst(f: &Function, labels: &[String], inst: &Inst, out: &mut String) {
+    out.push('\t');
     if let Some(guard) = inst.guard {
-        let bang = if guard.negated { "!" } else { "" };
-        let _ = write!(out, "@{bang}{} ", reg_name(f, guard.reg));
+        out.push('@');
+        if guard.negated {
+            out.push('!');
+        }
+        out.push_str(reg_name(f, guard.reg));
+        out.push(' ');
     }
-    out.push_str(&inst.opcode.text());
-    if !inst.operands.is_empty() {
-        let ops: Vec<String> = inst
-            .operands
-            .iter()
-            .map(|op| emit_operand(f, labels, op))
-            .collect();
-        let _ = write!(out, " \t{}", ops.join(", "));
+    out.push_str(&inst.opcode.name);
+    for m in &inst.opcode.modifiers {
+        out.push_str(m);
+    }
+    for (k, op) in inst.operands.iter().enumerate() {
+        out.push_str(if k == 0 { " \t" } else { ", " });
+        write_operand(f, labels, op, out);
     }
     out.push_str(";\n");
-    out
 }

@@ -1,78 +1,107 @@
 //! Emission of operands.
 
+use std::fmt::Write;
+
 use crate::ir::{AddressBase, BlockId, Function, Operand, RegId};
 
-/// Prints an operand; `labels` gives the label of each block (by raw index).
-pub(super) fn emit_operand(f: &Function, labels: &[String], op: &Operand) -> String {
-    let list = |items: &[Operand]| {
-        items
-            .iter()
-            .map(|o| emit_operand(f, labels, o))
-            .collect::<Vec<_>>()
-            .join(", ")
+/// Prints an operand into `out`; `labels` gives the label of each block (by
+/// raw index).
+pub(super) fn write_operand(f: &Function, labels: &[String], op: &Operand, out: &mut String) {
+    let list = |items: &[Operand], out: &mut String| {
+        for (k, o) in items.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
+            }
+            write_operand(f, labels, o, out);
+        }
     };
     match op {
-        Operand::Reg { reg, component } => {
-            format!(
-                "{}{}",
-                reg_name(f, *reg),
-                component.as_deref().unwrap_or("")
-            )
+        Operand::Reg { reg, component } | Operand::NegReg { reg, component } => {
+            if matches!(op, Operand::NegReg { .. }) {
+                out.push('-');
+            }
+            out.push_str(reg_name(f, *reg));
+            out.push_str(component.as_deref().unwrap_or(""));
         }
         Operand::Special { name, component } => {
-            format!("{name}{}", component.as_deref().unwrap_or(""))
+            out.push_str(name);
+            out.push_str(component.as_deref().unwrap_or(""));
         }
-        Operand::Imm(imm) => imm.to_text(),
-        Operand::Symbol { name, offset } => format!("{name}{}", offset_suffix(*offset)),
-        Operand::Label(b) => label_of(labels, *b),
+        Operand::Imm(imm) => match &imm.text {
+            Some(text) => out.push_str(text),
+            None => out.push_str(&imm.to_text()),
+        },
+        Operand::Symbol { name, offset } => {
+            out.push_str(name);
+            push_offset(out, *offset);
+        }
+        Operand::Label(b) => out.push_str(label_ref(labels, *b)),
         Operand::Address(addr) => {
-            let text = match &addr.base {
-                AddressBase::Reg(r) => format!("{}{}", reg_name(f, *r), offset_suffix(addr.offset)),
-                AddressBase::Symbol(s) => format!("{s}{}", offset_suffix(addr.offset)),
-                AddressBase::Absolute => addr.offset.to_string(),
-            };
-            format!("[{text}]")
+            out.push('[');
+            match &addr.base {
+                AddressBase::Reg(r) => {
+                    out.push_str(reg_name(f, *r));
+                    push_offset(out, addr.offset);
+                }
+                AddressBase::Symbol(s) => {
+                    out.push_str(s);
+                    push_offset(out, addr.offset);
+                }
+                AddressBase::Absolute => {
+                    let _ = write!(out, "{}", addr.offset);
+                }
+            }
+            out.push(']');
         }
-        Operand::AddressList(items) => format!("[{}]", list(items)),
-        Operand::Vector(items) => format!("{{{}}}", list(items)),
-        Operand::ArgList(items) => format!("({})", list(items)),
+        Operand::AddressList(items) => {
+            out.push('[');
+            list(items, out);
+            out.push(']');
+        }
+        Operand::Vector(items) => {
+            out.push('{');
+            list(items, out);
+            out.push('}');
+        }
+        Operand::ArgList(items) => {
+            out.push('(');
+            list(items, out);
+            out.push(')');
+        }
         Operand::PredPair(a, b) => {
-            format!(
-                "{}|{}",
-                emit_operand(f, labels, a),
-                emit_operand(f, labels, b)
-            )
+            write_operand(f, labels, a, out);
+            out.push('|');
+            write_operand(f, labels, b, out);
         }
-        Operand::Sink => "_".to_string(),
-        Operand::NegPred(r) => format!("!{}", reg_name(f, *r)),
-        Operand::NegReg { reg, component } => {
-            format!(
-                "-{}{}",
-                reg_name(f, *reg),
-                component.as_deref().unwrap_or("")
-            )
+        Operand::Sink => out.push('_'),
+        Operand::NegPred(r) => {
+            out.push('!');
+            out.push_str(reg_name(f, *r));
         }
         Operand::RegOffset { reg, offset } => {
-            format!("{}{}", reg_name(f, *reg), offset_suffix(*offset))
+            out.push_str(reg_name(f, *reg));
+            push_offset(out, *offset);
         }
-        Operand::Expr(text) => text.clone(),
+        Operand::Expr(text) => out.push_str(text),
     }
 }
 
 /// `+8`, `+-16` (nvcc's spelling of a negative offset), or nothing for 0.
-fn offset_suffix(offset: i64) -> String {
-    if offset == 0 {
-        String::new()
-    } else {
-        format!("+{offset}")
+fn push_offset(out: &mut String, offset: i64) {
+    if offset != 0 {
+        let _ = write!(out, "+{offset}");
     }
 }
 
 pub(super) fn label_of(labels: &[String], b: BlockId) -> String {
+    label_ref(labels, b).to_string()
+}
+
+/// [`label_of`] without a copy.
+pub(super) fn label_ref(labels: &[String], b: BlockId) -> &str {
     labels
         .get(b.into_raw().into_u32() as usize)
-        .cloned()
-        .unwrap_or_default()
+        .map_or("", String::as_str)
 }
 
 /// The name of register `r`; a register id that is not in the arena (broken
