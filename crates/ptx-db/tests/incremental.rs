@@ -136,10 +136,12 @@ fn first_build_runs_everything_once() {
         file_ptx(two.ptx)
         module_items(two.ptx)
         kernel_ptx(a)
+        kernel_output(a)
         <all 55 phases>(a)
         kernel_ir(a)
         target_profile(two.ptx)
         kernel_ptx(b)
+        kernel_output(b)
         <all 55 phases>(b)
         kernel_ir(b)"#]]
     .assert_eq(&fold_phases(&log.take(&db)).join("\n"));
@@ -161,6 +163,7 @@ fn editing_one_body_reruns_only_that_kernel() {
             kernel_lowered(b)
             kernel_ir(b)
             <all 55 phases>(b)
+            kernel_output(b)
             kernel_ptx(b)
             file_ptx(two.ptx)"#]],
     );
@@ -295,6 +298,7 @@ fn adding_a_function_above_runs_phases_only_for_it() {
             module_items(two.ptx)
             file_ptx(two.ptx)
             kernel_ptx(first)
+            kernel_output(first)
             <all 55 phases>(first)
             kernel_ir(first)
             target_profile(two.ptx)
