@@ -34,31 +34,36 @@ pub fn kernel_ptx<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<str> {
 /// optimization, never a file ptxas rejects.
 #[salsa::tracked(returns(ref))]
 pub fn kernel_output<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> KernelOutput {
-    choose_output(
-        pipeline::kernel_final(db, kernel),
-        queries::kernel_ir(db, kernel),
-    )
+    choose_output(pipeline::kernel_final(db, kernel), || {
+        queries::kernel_ir(db, kernel).clone()
+    })
 }
 
-/// [`kernel_output`]'s choice between the optimized and the lowered IR.
-/// When the lowered IR fails the verifier too, the input was already
-/// outside what it checks, and the optimized IR is written.
-fn choose_output(optimized: Arc<Function>, lowered: &Arc<Function>) -> KernelOutput {
-    if Arc::ptr_eq(&optimized, lowered) {
+/// [`kernel_output`]'s choice between the optimized and the lowered IR
+/// (read only when the optimized one fails, so that an edit the pipeline
+/// absorbs, inside dead code, stops before this query). When the lowered
+/// IR fails the verifier too, the input was already outside what it
+/// checks, and the optimized IR is written.
+fn choose_output(
+    optimized: Arc<Function>,
+    lowered: impl FnOnce() -> Arc<Function>,
+) -> KernelOutput {
+    let Err(errors) = ptx_ir::verify::verify(&optimized) else {
+        return KernelOutput {
+            function: optimized,
+            broken: None,
+        };
+    };
+    let lowered = lowered();
+    if Arc::ptr_eq(&optimized, &lowered) || ptx_ir::verify::verify(&lowered).is_err() {
         return KernelOutput {
             function: optimized,
             broken: None,
         };
     }
-    match ptx_ir::verify::verify(&optimized) {
-        Err(errors) if ptx_ir::verify::verify(lowered).is_ok() => KernelOutput {
-            function: lowered.clone(),
-            broken: errors.first().map(|e| e.to_string()),
-        },
-        _ => KernelOutput {
-            function: optimized,
-            broken: None,
-        },
+    KernelOutput {
+        function: lowered,
+        broken: errors.first().map(|e| e.to_string()),
     }
 }
 
@@ -191,7 +196,7 @@ mod tests {
     fn a_broken_optimized_function_is_written_as_lowered() {
         let lowered = lowered();
         // Unchanged: nothing to check.
-        let same = choose_output(lowered.clone(), &lowered);
+        let same = choose_output(lowered.clone(), || lowered.clone());
         assert!(same.broken.is_none() && Arc::ptr_eq(&same.function, &lowered));
         // A valid rewrite is kept.
         let mut ok = (*lowered).clone();
@@ -200,14 +205,14 @@ mod tests {
         ok.insts[mov].operands[1] =
             Operand::Imm(ptx_ir::ir::Imm::new(ptx_ir::ir::ImmValue::Int(2)));
         let ok = Arc::new(ok);
-        let kept = choose_output(ok.clone(), &lowered);
+        let kept = choose_output(ok.clone(), || lowered.clone());
         assert!(kept.broken.is_none() && Arc::ptr_eq(&kept.function, &ok));
         // A branch to a block out of the layout (what phase 22 once left):
         // the lowered function is written, and the verifier says why.
         let mut broken = (*lowered).clone();
         let target = *broken.layout.last().unwrap();
         broken.layout.retain(|&b| b != target);
-        let out = choose_output(Arc::new(broken), &lowered);
+        let out = choose_output(Arc::new(broken), || lowered.clone());
         assert!(Arc::ptr_eq(&out.function, &lowered));
         let why = out.broken.expect("a reason");
         assert!(why.contains("not a block of the layout"), "{why}");

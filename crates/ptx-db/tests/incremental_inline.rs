@@ -103,9 +103,11 @@ fn an_edit_in_the_callee_reruns_the_callers_phases() {
             kernel_lowered(twice)
             kernel_ir(twice)
             <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(twice)
+            kernel_output(twice)
             kernel_ptx(twice)
             file_ptx(calls.ptx)
             <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(caller)
+            kernel_output(caller)
             kernel_ptx(caller)"#]],
     );
 }
@@ -132,6 +134,7 @@ fn an_edit_in_the_caller_reruns_only_its_phases() {
             kernel_lowered(caller)
             kernel_ir(caller)
             <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(caller)
+            kernel_output(caller)
             kernel_ptx(caller)
             file_ptx(calls.ptx)"#]],
     );

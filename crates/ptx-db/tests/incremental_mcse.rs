@@ -122,9 +122,10 @@ fn a_knob_that_changes_the_code_reruns_machine_cse_and_what_follows() {
         &log,
         file,
         expect![[r#"
-        <phases cicc_machine_cse..phase_88_ori_hoist_invariants_late3 (48)>(a)
-        kernel_ptx(a)
-        cicc_machine_cse(b)"#]],
+            <phases cicc_machine_cse..phase_88_ori_hoist_invariants_late3 (48)>(a)
+            kernel_output(a)
+            kernel_ptx(a)
+            cicc_machine_cse(b)"#]],
     );
     assert_no_mismatch(&db, file);
 }

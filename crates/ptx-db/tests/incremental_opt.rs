@@ -102,6 +102,7 @@ fn an_edit_in_one_function_reruns_only_its_phases() {
             kernel_lowered(b)
             kernel_ir(b)
             <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(b)
+            kernel_output(b)
             kernel_ptx(b)
             file_ptx(two.ptx)"#]],
     );
