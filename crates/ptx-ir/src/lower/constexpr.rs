@@ -54,7 +54,7 @@ fn literal_int(node: Node<'_>) -> Option<Value> {
                     unsigned: false,
                 }),
                 None => Some(Value {
-                    bits: u64::try_from(value).ok()? as i64,
+                    bits: value as i64,
                     unsigned: true,
                 }),
             }
