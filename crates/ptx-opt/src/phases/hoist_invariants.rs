@@ -608,8 +608,8 @@ fn is_noop(func: &Function, inst: &Inst) -> bool {
 /// hoists for as long as what the checks read of them still holds.
 #[derive(Default)]
 struct Current {
-    /// Liveness. For Ori's phases it is made once per phase and kept across
-    /// hoists: their checks read only whether a register is live into the
+    /// Liveness, kept across hoists. Ori's phases make it once per phase:
+    /// their checks read only whether a register is live into the
     /// header of the loop being planned or into an exit target of it, and a
     /// hoist out of loop L into its preheader P changes liveness inside L
     /// alone. (The hoisted instructions' operands are not written in L, so
