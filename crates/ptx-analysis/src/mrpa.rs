@@ -83,7 +83,7 @@ pub struct MrpaStats {
 }
 
 /// What [`Mrpa::try_update_region`] changed, for [`Mrpa::undo_region`].
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct RegionUndo {
     cfg: Option<Cfg>,
     units: Vec<Pressure>,
@@ -590,16 +590,12 @@ impl Mrpa {
         region: &[BlockId],
     ) -> (Result<(), MrpaMismatch>, RegionUndo) {
         let mut undo = RegionUndo {
-            cfg: None,
             units: self.units.clone(),
             rows: self.live_in.len(),
             words: self.words(),
-            sets: Vec::new(),
-            insts: Vec::new(),
-            blocks: Vec::new(),
             max: self.max,
             stats: self.stats,
-            whole: None,
+            ..RegionUndo::default()
         };
         let result = self.region_update(func, region, Some(&mut undo));
         (result, undo)
@@ -715,22 +711,11 @@ impl Mrpa {
             .all(|(b, old)| self.union_of_succs(*b, words) == *old);
         if !unchanged {
             if let Some(u) = undo {
-                // Keep a copy of the tracker as it was, then redo it all.
+                // Put the tracker back as it was to keep a copy of it,
+                // then redo it all.
                 let stats = self.stats;
                 let new_cfg = std::mem::take(&mut self.cfg);
-                let parts = RegionUndo {
-                    cfg: u.cfg.take(),
-                    units: std::mem::take(&mut u.units),
-                    rows: u.rows,
-                    words: u.words,
-                    sets: std::mem::take(&mut u.sets),
-                    insts: std::mem::take(&mut u.insts),
-                    blocks: std::mem::take(&mut u.blocks),
-                    max: u.max,
-                    stats: u.stats,
-                    whole: None,
-                };
-                self.undo_region(parts);
+                self.undo_region(std::mem::take(u));
                 u.whole = Some(Box::new(self.clone()));
                 self.cfg = new_cfg;
                 self.stats = stats;
