@@ -66,26 +66,12 @@ pub fn block_graph(func: &Function) -> Cfg {
     for &b in &func.layout {
         in_layout[index(b)] = true;
     }
-    // Successors: branch targets in operand order, then the fallthrough
-    // block, each once (what `Function::all_successors` gives).
+    // Successors: what `Function::all_successors` lists.
     let mut succ_of: Vec<(u32, u32)> = vec![(0, 0); nb];
     let mut succ_list: Vec<BlockId> = Vec::with_capacity(func.layout.len() * 2);
     for (pos, &block) in func.layout.iter().enumerate() {
         let first = succ_list.len();
-        let push = |b: BlockId, list: &mut Vec<BlockId>| {
-            if !list[first..].contains(&b) {
-                list.push(b);
-            }
-        };
-        let last = func.blocks[block].insts.last().map(|&i| &func.insts[i]);
-        if let Some(inst) = last {
-            func.for_each_branch_target(inst, |b| push(b, &mut succ_list));
-        }
-        if last.is_none_or(|inst| inst.can_fall_through()) {
-            if let Some(&next) = func.layout.get(pos + 1) {
-                push(next, &mut succ_list);
-            }
-        }
+        func.push_successors_at(pos, &mut succ_list);
         succ_of[index(block)] = (first as u32, succ_list.len() as u32);
     }
     let succs = Adjacency::from_ranges(&succ_of, succ_list);

@@ -233,12 +233,7 @@ impl Liveness {
             let mut live = self.live_out[k].clone();
             for s in steps.clone().rev() {
                 sets[s + 1 - steps.start] = live.clone();
-                for &d in &self.regs[self.start[s] as usize..self.mid[s] as usize] {
-                    live.remove(d as usize);
-                }
-                for &u in &self.regs[self.mid[s] as usize..self.start[s + 1] as usize] {
-                    live.insert(u as usize);
-                }
+                self.step_back(s, &mut live);
             }
             sets[0] = live;
             sets
@@ -260,12 +255,18 @@ impl Liveness {
         let mut live = self.live_out[k].clone();
         for s in steps.clone().rev() {
             f(insts[s - steps.start], &live);
-            for &d in &self.regs[self.start[s] as usize..self.mid[s] as usize] {
-                live.remove(d as usize);
-            }
-            for &u in &self.regs[self.mid[s] as usize..self.start[s + 1] as usize] {
-                live.insert(u as usize);
-            }
+            self.step_back(s, &mut live);
+        }
+    }
+
+    /// Step `s`'s transfer, backwards: from what is live after it to what
+    /// is live before it.
+    fn step_back(&self, s: usize, live: &mut BitSet) {
+        for &d in &self.regs[self.start[s] as usize..self.mid[s] as usize] {
+            live.remove(d as usize);
+        }
+        for &u in &self.regs[self.mid[s] as usize..self.start[s + 1] as usize] {
+            live.insert(u as usize);
         }
     }
 

@@ -73,17 +73,36 @@ impl Function {
         let mut map = ArenaMap::default();
         for (pos, &block) in self.layout.iter().enumerate() {
             let mut succs = Vec::with_capacity(2);
-            let last = self.blocks[block].insts.last().map(|&i| &self.insts[i]);
-            if let Some(inst) = last {
-                self.for_each_branch_target(inst, |b| succs.push(b));
-            }
-            if last.is_none_or(|inst| inst.can_fall_through()) {
-                succs.extend(self.layout.get(pos + 1).copied());
-            }
-            dedup_in_order(&mut succs);
+            self.push_successors_at(pos, &mut succs);
             map.insert(block, succs);
         }
         map
+    }
+
+    /// Appends to `out` the successors of the block at position `pos` of
+    /// the layout, each once: its branch targets in operand order, then the
+    /// next block when control can fall through (what
+    /// [`Function::all_successors`] lists; for a caller that keeps every
+    /// block's list in one vector).
+    pub fn push_successors_at(&self, pos: usize, out: &mut Vec<BlockId>) {
+        let first = out.len();
+        let mut push = |b: BlockId| {
+            if !out[first..].contains(&b) {
+                out.push(b);
+            }
+        };
+        let last = self.blocks[self.layout[pos]]
+            .insts
+            .last()
+            .map(|&i| &self.insts[i]);
+        if let Some(inst) = last {
+            self.for_each_branch_target(inst, &mut push);
+        }
+        if last.is_none_or(|inst| inst.can_fall_through()) {
+            if let Some(&next) = self.layout.get(pos + 1) {
+                push(next);
+            }
+        }
     }
 
     /// The blocks a `bra` or `brx.idx` can jump to (empty for other instructions).
