@@ -14,6 +14,8 @@
 //! No knobs.
 
 use la_arena::ArenaMap;
+
+use crate::grouped::Grouped;
 use ptx_ir::ir::{BlockId, Function, InstId};
 
 /// The control-flow graph; see the module documentation.
@@ -23,11 +25,10 @@ pub struct Cfg {
     pub entry: Option<BlockId>,
     /// Every block of the layout, in layout order.
     pub blocks: Vec<BlockId>,
-    /// Successors and predecessors, each as one list: those of the block
-    /// with arena index `k` are `succs.list[succs.start[k]..succs.start[k +
-    /// 1]]` (one allocation per direction instead of one per block).
-    succs: Adjacency,
-    preds: Adjacency,
+    /// Successors and predecessors by block arena index, each direction in
+    /// one vector.
+    succs: Grouped<BlockId>,
+    preds: Grouped<BlockId>,
     /// The blocks reachable from the entry, in reverse post-order.
     pub rpo: Vec<BlockId>,
     rpo_index: ArenaMap<BlockId, u32>,
@@ -66,42 +67,24 @@ pub fn block_graph(func: &Function) -> Cfg {
     for &b in &func.layout {
         in_layout[index(b)] = true;
     }
-    // Successors: what `Function::all_successors` lists.
-    let mut succ_of: Vec<(u32, u32)> = vec![(0, 0); nb];
+    // Successors: what `Function::all_successors` lists. Predecessors in
+    // layout order of the sources (each edge once: a successor list holds
+    // no duplicate), those outside the layout left out.
     let mut succ_list: Vec<BlockId> = Vec::with_capacity(func.layout.len() * 2);
+    let mut succ_pairs: Vec<(usize, BlockId)> = Vec::with_capacity(func.layout.len() * 2);
+    let mut pred_pairs: Vec<(usize, BlockId)> = Vec::with_capacity(func.layout.len() * 2);
     for (pos, &block) in func.layout.iter().enumerate() {
-        let first = succ_list.len();
+        succ_list.clear();
         func.push_successors_at(pos, &mut succ_list);
-        succ_of[index(block)] = (first as u32, succ_list.len() as u32);
-    }
-    let succs = Adjacency::from_ranges(&succ_of, succ_list);
-    // Predecessors in layout order of the sources (each edge once: the
-    // successor lists hold no duplicate), those outside the layout left out.
-    let mut count = vec![0u32; nb + 1];
-    for &b in &func.layout {
-        for &s in succs.get(b) {
+        for &s in &succ_list {
+            succ_pairs.push((index(block), s));
             if in_layout[index(s)] {
-                count[index(s) + 1] += 1;
+                pred_pairs.push((index(s), block));
             }
         }
     }
-    for k in 0..nb {
-        count[k + 1] += count[k];
-    }
-    let mut fill = count.clone();
-    let mut pred_list = vec![BlockId::from_raw(la_arena::RawIdx::from(0u32)); count[nb] as usize];
-    for &b in &func.layout {
-        for &s in succs.get(b) {
-            if in_layout[index(s)] {
-                pred_list[fill[index(s)] as usize] = b;
-                fill[index(s)] += 1;
-            }
-        }
-    }
-    let preds = Adjacency {
-        start: count,
-        list: pred_list,
-    };
+    let succs = Grouped::new(nb, &succ_pairs);
+    let preds = Grouped::new(nb, &pred_pairs);
     let entry = func.layout.first().copied();
 
     // Iterative DFS for the post-order.
@@ -112,7 +95,7 @@ pub fn block_graph(func: &Function) -> Cfg {
         visited.insert(e, ());
         while let Some((b, i)) = stack.last_mut() {
             let b = *b;
-            let list = succs.get(b);
+            let list = succs.get(index(b));
             if let Some(&s) = list.get(*i) {
                 *i += 1;
                 if !visited.contains_idx(s) && in_layout[index(s)] {
@@ -141,7 +124,7 @@ pub fn block_graph(func: &Function) -> Cfg {
         .layout
         .iter()
         .copied()
-        .filter(|&b| rpo_index.contains_idx(b) && succs.get(b).is_empty())
+        .filter(|&b| rpo_index.contains_idx(b) && succs.get(index(b)).is_empty())
         .collect();
     Cfg {
         entry,
@@ -190,13 +173,13 @@ impl Cfg {
 
     /// The successors of `block` (empty for a block not in the layout).
     pub fn succs(&self, block: BlockId) -> &[BlockId] {
-        self.succs.get(block)
+        self.succs.get(index(block))
     }
 
     /// The predecessors of `block`, unreachable ones included, in layout order of
     /// the edges' sources.
     pub fn preds(&self, block: BlockId) -> &[BlockId] {
-        self.preds.get(block)
+        self.preds.get(index(block))
     }
 
     /// The position of `block` in [`Cfg::rpo`]; `None` when unreachable.
@@ -230,42 +213,6 @@ impl Cfg {
 
     pub fn is_empty(&self) -> bool {
         self.blocks.is_empty()
-    }
-}
-
-/// Lists of blocks per block, in one vector (see [`Cfg`]'s `succs`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-struct Adjacency {
-    /// `start[k]..start[k + 1]`: the range of `list` of the block with
-    /// arena index `k`; blocks past the end have none.
-    start: Vec<u32>,
-    list: Vec<BlockId>,
-}
-
-impl Adjacency {
-    /// From a `(first, end)` range of `list` per block arena index.
-    fn from_ranges(ranges: &[(u32, u32)], list: Vec<BlockId>) -> Adjacency {
-        // The ranges were filled in layout order: rebuild them in index
-        // order so that one offset per block suffices.
-        let mut start = Vec::with_capacity(ranges.len() + 1);
-        let mut ordered = Vec::with_capacity(list.len());
-        start.push(0);
-        for &(a, b) in ranges {
-            ordered.extend_from_slice(&list[a as usize..b as usize]);
-            start.push(ordered.len() as u32);
-        }
-        Adjacency {
-            start,
-            list: ordered,
-        }
-    }
-
-    fn get(&self, block: BlockId) -> &[BlockId] {
-        let k = index(block);
-        match (self.start.get(k), self.start.get(k + 1)) {
-            (Some(&a), Some(&b)) => &self.list[a as usize..b as usize],
-            _ => &[],
-        }
     }
 }
 

@@ -25,6 +25,7 @@ pub mod bitset;
 pub mod cfg;
 mod def_use;
 pub mod dominators;
+pub mod grouped;
 pub mod latency;
 pub mod liveness;
 pub mod loops;

@@ -45,6 +45,7 @@ use ptx_ir::ir::{BlockId, Function, InstId, RegId};
 use crate::bitset::{self, BitRows, BitSet};
 use crate::cfg::Cfg;
 use crate::def_use::{reg_index, DefUseTable};
+use crate::grouped::Grouped;
 
 /// Index of a definition in [`ReachingDefs::defs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -93,10 +94,8 @@ pub struct ReachingDefs {
     def_ids: Vec<DefId>,
     /// The definitions of each instruction: a range of `def_ids`.
     inst_defs: ArenaMap<InstId, (u32, u32)>,
-    /// The definitions of register `r` are `reg_def_list[reg_def_start[r]..
-    /// reg_def_start[r + 1]]`.
-    reg_def_start: Vec<u32>,
-    reg_def_list: Vec<DefId>,
+    /// The definitions of each register (by arena index), in `DefId` order.
+    reg_defs: Grouped<DefId>,
     /// Definitions reaching the start of each block. Bits `0..defs.len()` are
     /// definitions; bit `defs.len() + reg index` is "the entry value of reg".
     block_in: ArenaMap<BlockId, BitSet>,
@@ -142,20 +141,13 @@ pub fn reaching_defs(func: &Function, cfg: &Cfg) -> ReachingDefs {
     let ndefs = rd.defs.len();
     rd.def_ids = (0..ndefs as u32).map(DefId).collect();
     // Definitions by register (a counting sort keeps them in DefId order).
-    rd.reg_def_start = vec![0; nregs + 1];
-    for def in &rd.defs {
-        rd.reg_def_start[reg_index(def.reg) + 1] += 1;
-    }
-    for r in 0..nregs {
-        rd.reg_def_start[r + 1] += rd.reg_def_start[r];
-    }
-    rd.reg_def_list = vec![DefId(0); ndefs];
-    let mut next = rd.reg_def_start.clone();
-    for (k, def) in rd.defs.iter().enumerate() {
-        let slot = &mut next[reg_index(def.reg)];
-        rd.reg_def_list[*slot as usize] = DefId(k as u32);
-        *slot += 1;
-    }
+    let pairs: Vec<(usize, DefId)> = rd
+        .defs
+        .iter()
+        .enumerate()
+        .map(|(k, def)| (reg_index(def.reg), DefId(k as u32)))
+        .collect();
+    rd.reg_defs = Grouped::new(nregs, &pairs);
     let width = ndefs + nregs;
 
     // Dense block numbers (layout positions) and each block's transfer
@@ -390,11 +382,7 @@ impl ReachingDefs {
 
     /// Every definition of `reg`.
     pub fn defs_of_reg(&self, reg: RegId) -> &[DefId] {
-        let r = reg_index(reg);
-        match (self.reg_def_start.get(r), self.reg_def_start.get(r + 1)) {
-            (Some(&s), Some(&e)) => &self.reg_def_list[s as usize..e as usize],
-            _ => &[],
-        }
+        self.reg_defs.get(reg_index(reg))
     }
 
     fn chain(&self, c: &UseChain) -> UseDefs<'_> {

@@ -172,6 +172,7 @@
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
+use ptx_analysis::grouped::Grouped;
 use ptx_analysis::{Loop, LoopForest};
 use ptx_ir::ir::def_use::visit_defs_and_uses;
 use ptx_ir::ir::{
@@ -773,22 +774,17 @@ fn small_function(
 
 // ---------------------------------------------------------------- facts
 
-/// Definitions of every register: (instruction, block).
 /// The definitions of every register, (instruction, block) in layout
-/// order, stored end to end (register `r`'s are `items[start[r]..start[r +
-/// 1]]`), and each placed instruction's position in its block.
+/// order, and each placed instruction's position in its block.
 struct Defs {
-    start: Vec<u32>,
-    items: Vec<(InstId, BlockId)>,
+    defs: Grouped<(InstId, BlockId)>,
     position: Vec<u32>,
 }
 
 impl Defs {
     fn new(f: &Function) -> Defs {
-        let n = f.regs.len();
-        let ri = |r: RegId| r.into_raw().into_u32() as usize;
-        let mut count = vec![0u32; n + 1];
         let mut position = vec![u32::MAX; f.insts.len()];
+        let mut pairs: Vec<(usize, (InstId, BlockId))> = Vec::new();
         for &b in &f.layout {
             for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
                 if let Some(p) = position.get_mut(i.into_raw().into_u32() as usize) {
@@ -796,47 +792,21 @@ impl Defs {
                 }
                 visit_defs_and_uses(&f.insts[i], |a, r| {
                     if a == Access::Def {
-                        if let Some(c) = count.get_mut(ri(r)) {
-                            *c += 1;
-                        }
-                    }
-                });
-            }
-        }
-        let mut start = Vec::with_capacity(n + 1);
-        let mut acc = 0u32;
-        for &c in &count {
-            start.push(acc);
-            acc += c;
-        }
-        let none = (
-            InstId::from_raw(0u32.into()),
-            BlockId::from_raw(0u32.into()),
-        );
-        let mut items = vec![none; acc as usize];
-        let mut fill = start.clone();
-        for &b in &f.layout {
-            for &i in &f.blocks[b].insts {
-                visit_defs_and_uses(&f.insts[i], |a, r| {
-                    if a == Access::Def && ri(r) < n {
-                        items[fill[ri(r)] as usize] = (i, b);
-                        fill[ri(r)] += 1;
+                        pairs.push((r.into_raw().into_u32() as usize, (i, b)));
                     }
                 });
             }
         }
         Defs {
-            start,
-            items,
+            defs: Grouped::new(f.regs.len(), &pairs),
             position,
         }
     }
 
     /// The definitions of `r` (`None` when it has none).
     fn of(&self, r: &RegId) -> Option<&[(InstId, BlockId)]> {
-        let k = r.into_raw().into_u32() as usize;
-        let (&a, &b) = (self.start.get(k)?, self.start.get(k + 1)?);
-        (a < b).then(|| &self.items[a as usize..b as usize])
+        let defs = self.defs.get(r.into_raw().into_u32() as usize);
+        (!defs.is_empty()).then_some(defs)
     }
 
     /// The position of placed instruction `i` in its block.

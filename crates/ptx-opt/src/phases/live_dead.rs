@@ -70,6 +70,7 @@
 
 use std::sync::Arc;
 
+use ptx_analysis::grouped::Grouped;
 use ptx_analysis::{cfg, liveness};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{Function, Inst, InstId, RegId};
@@ -224,14 +225,13 @@ fn is_param(func: &Function, r: RegId) -> bool {
 fn read_registers(func: &Function) -> Vec<bool> {
     let n = func.regs.len();
     let mut live = vec![false; n];
-    // The instructions that write each register: `writers[start[r]..start[r
-    // + 1]]`, in layout order.
-    let mut writes: Vec<(u32, InstId)> = Vec::new();
+    // The instructions that write each register, in layout order.
+    let mut writes: Vec<(usize, InstId)> = Vec::new();
     let mut work: Vec<InstId> = Vec::new();
     let mut marked = vec![false; func.insts.len()];
     for (id, inst) in func.insts_in_order() {
         let d = defs(inst);
-        writes.extend(d.iter().map(|&r| (reg_index(r) as u32, id)));
+        writes.extend(d.iter().map(|&r| (reg_index(r), id)));
         let root =
             d.is_empty() || side_effect(inst).is_some() || d.iter().any(|&r| is_param(func, r));
         if root {
@@ -239,25 +239,13 @@ fn read_registers(func: &Function) -> Vec<bool> {
             work.push(id);
         }
     }
-    let mut start = vec![0u32; n + 1];
-    for &(r, _) in &writes {
-        start[r as usize + 1] += 1;
-    }
-    for r in 0..n {
-        start[r + 1] += start[r];
-    }
-    let mut fill = start.clone();
-    let mut writers = vec![InstId::from_raw(0u32.into()); writes.len()];
-    for &(r, id) in &writes {
-        writers[fill[r as usize] as usize] = id;
-        fill[r as usize] += 1;
-    }
+    let writers = Grouped::new(n, &writes);
     while let Some(id) = work.pop() {
         visit_defs_and_uses(&func.insts[id], |access, r| {
             let k = reg_index(r);
             if access == Access::Use && !live[k] {
                 live[k] = true;
-                for &w in &writers[start[k] as usize..start[k + 1] as usize] {
+                for &w in writers.get(k) {
                     let wi = w.into_raw().into_u32() as usize;
                     if !marked[wi] {
                         marked[wi] = true;

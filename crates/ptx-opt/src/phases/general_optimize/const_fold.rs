@@ -496,11 +496,17 @@ impl Known {
         r.into_raw().into_u32() as usize
     }
 
-    fn get(&self, r: &RegId) -> Option<&u64> {
+    /// The value the walk has found for `r` (not the globals').
+    fn local(&self, r: &RegId) -> Option<&u64> {
         let k = Known::slot(r);
-        if self.stamps.get(k) == Some(&self.generation) {
-            return Some(&self.values[k]);
+        (self.stamps.get(k) == Some(&self.generation)).then(|| &self.values[k])
+    }
+
+    fn get(&self, r: &RegId) -> Option<&u64> {
+        if let Some(v) = self.local(r) {
+            return Some(v);
         }
+        let k = Known::slot(r);
         let (Some(Some((v, def))), Some(dom), Some(b)) =
             (self.globals.get(k), self.dom.as_ref(), self.block)
         else {
@@ -559,12 +565,12 @@ impl Known {
         }
     }
 
-    /// What is known now, sorted by register.
+    /// What the walk has found, sorted by register.
     fn sorted(&self) -> Consts {
         let mut out: Consts = self
             .set
             .iter()
-            .filter_map(|r| self.get(r).map(|&v| (*r, v)))
+            .filter_map(|r| self.local(r).map(|&v| (*r, v)))
             .collect();
         out.sort_unstable_by_key(|&(r, _)| r.into_raw().into_u32());
         out.dedup_by_key(|&mut (r, _)| r);
