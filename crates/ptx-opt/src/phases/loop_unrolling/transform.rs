@@ -291,10 +291,7 @@ fn tidy(func: &mut Function, shape: &LoopShape, first_new: usize) {
         if inst.guard.is_some() || inst.opcode.name != "bra" {
             continue;
         }
-        let next = layout[pos + 1..]
-            .iter()
-            .copied()
-            .find(|n| !remove_blocks.contains(n));
+        let next = layout.get(pos + 1).copied();
         let targets = func.branch_targets_of(inst);
         if next.is_some() && targets.as_slice() == [next.unwrap()] {
             crate::phases::known::remove_keeping_locs(func, b, last);
@@ -306,27 +303,14 @@ fn tidy(func: &mut Function, shape: &LoopShape, first_new: usize) {
     // A block a branch still names stays: an unlabeled block may be a
     // target (the copy of a jump block an earlier unroll made inside this
     // loop, which the inner loop's exits branch to).
-    if !remove_blocks.is_empty() {
-        let mut targeted = rustc_hash::FxHashSet::default();
-        for &b in &func.layout {
-            if let Some(&last) = func.blocks[b].insts.last() {
-                func.for_each_branch_target(&func.insts[last], |t| {
-                    targeted.insert(t);
-                });
-            }
-        }
-        remove_blocks.retain(|b| !targeted.contains(b));
-    }
+    let targets = branch_targets(func);
+    remove_blocks.retain(|b| !targets.contains(b));
     func.layout.retain(|b| !remove_blocks.contains(b));
-    merge_straight(func, shape, first_new);
+    merge_straight(func, shape, first_new, &targets);
 }
 
-/// Merges each block the transform made or copied into the block before it
-/// when that one falls into it and nothing else reaches it (no branch names
-/// it, no `.pragma`), as branch simplification would: the output is then a
-/// fixed point of the phases before this one.
-fn merge_straight(func: &mut Function, shape: &LoopShape, first_new: usize) {
-    let is_new = |b: BlockId| b.into_raw().into_u32() as usize >= first_new;
+/// Every block a branch or a `.branchtargets` list names.
+fn branch_targets(func: &Function) -> rustc_hash::FxHashSet<BlockId> {
     let mut targets = rustc_hash::FxHashSet::default();
     for &b in &func.layout {
         for &i in &func.blocks[b].insts {
@@ -338,6 +322,21 @@ fn merge_straight(func: &mut Function, shape: &LoopShape, first_new: usize) {
             targets.extend(t.iter().copied());
         }
     }
+    targets
+}
+
+/// Merges each block the transform made or copied into the block before it
+/// when that one falls into it and nothing else reaches it (no branch names
+/// it, no `.pragma`), as branch simplification would: the output is then a
+/// fixed point of the phases before this one.
+/// `targets`: what [`branch_targets`] gives (merging moves no branch).
+fn merge_straight(
+    func: &mut Function,
+    shape: &LoopShape,
+    first_new: usize,
+    targets: &rustc_hash::FxHashSet<BlockId>,
+) {
+    let is_new = |b: BlockId| b.into_raw().into_u32() as usize >= first_new;
     let mut i = 0;
     while i + 1 < func.layout.len() {
         let (b, n) = (func.layout[i], func.layout[i + 1]);
