@@ -39,6 +39,8 @@ pub struct Cfg {
     pub exits: Vec<BlockId>,
     inst_block: ArenaMap<InstId, BlockId>,
     inst_pos: ArenaMap<InstId, u32>,
+    /// The number of blocks of the function's arena (laid out or not).
+    block_count: usize,
 }
 
 /// Builds the CFG of `func`.
@@ -55,6 +57,32 @@ pub fn cfg(func: &Function) -> Cfg {
     g.inst_block = inst_block;
     g.inst_pos = inst_pos;
     g
+}
+
+/// The CFG of `func` when its block graph is the one `old` was made from:
+/// the same number of blocks, the same layout and the same successors of
+/// every block (what [`block_graph`] reads), so the predecessors, the
+/// reverse post-order, the unreachable blocks and the exits (and whatever
+/// is computed from the block graph alone: dominators, loops) are those of
+/// `old`; only where each instruction sits is made again. `None` when the
+/// block graph differs. A pass that edited instructions without touching
+/// branches or the layout gets its CFG for the cost of one look at each
+/// block's last instruction.
+pub fn cfg_if_same_graph(func: &Function, old: &Cfg) -> Option<Cfg> {
+    if func.blocks.len() != old.block_count || func.layout != old.blocks {
+        return None;
+    }
+    let mut succ_list: Vec<BlockId> = Vec::new();
+    for (pos, &block) in func.layout.iter().enumerate() {
+        succ_list.clear();
+        func.push_successors_at(pos, &mut succ_list);
+        if succ_list[..] != *old.succs(block) {
+            return None;
+        }
+    }
+    let mut g = old.without_positions();
+    g.renumber(func, &func.layout);
+    Some(g)
 }
 
 /// The CFG of `func` without where each instruction sits
@@ -137,6 +165,7 @@ pub fn block_graph(func: &Function) -> Cfg {
         exits,
         inst_block: ArenaMap::default(),
         inst_pos: ArenaMap::default(),
+        block_count: nb,
     }
 }
 
@@ -154,6 +183,7 @@ impl Cfg {
             exits: self.exits.clone(),
             inst_block: ArenaMap::default(),
             inst_pos: ArenaMap::default(),
+            block_count: self.block_count,
         }
     }
 
@@ -261,6 +291,37 @@ mod tests {
         let last = f.blocks[g.blocks[4]].insts[0];
         assert_eq!(g.block_of(last), Some(g.blocks[4]));
         assert_eq!(g.position_of(last), Some(0));
+    }
+
+    #[test]
+    fn same_graph_is_reused_with_new_positions() {
+        let src = "setp.eq.s32 %p1, %r1, 0;
+             @%p1 bra A;
+             add.s32 %r2, %r1, 1;
+             bra J;
+           A:
+             add.s32 %r2, %r1, 2;
+           J:
+             ret;";
+        let f = func(src);
+        let old = cfg(&f);
+        // An instruction removed from the entry block: same block graph,
+        // other positions.
+        let mut g = f.clone();
+        let first = g.blocks[g.layout[0]].insts[0];
+        g.remove_inst(first);
+        let reused = cfg_if_same_graph(&g, &old).expect("same block graph");
+        assert_eq!(reused, cfg(&g));
+        assert_eq!(reused.block_of(first), None);
+        // A branch that no longer jumps: the entry falls through only.
+        let mut h = f.clone();
+        let bra = h.blocks[h.layout[0]].insts[1];
+        h.remove_inst(bra);
+        assert_eq!(cfg_if_same_graph(&h, &old), None);
+        // A block added to the arena, even outside the layout.
+        let mut k = f.clone();
+        k.blocks.alloc(ptx_ir::ir::Block::default());
+        assert_eq!(cfg_if_same_graph(&k, &old), None);
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub mod trip_count;
 pub mod value_numbering;
 
 pub use bitset::BitSet;
-pub use cfg::{block_graph, cfg, Cfg};
+pub use cfg::{block_graph, cfg, cfg_if_same_graph, Cfg};
 pub use dominators::{dominance_frontiers, dominators, post_dominators, DomTree};
 pub use latency::{latency, loop_mii, LatencyInfo, LoopMii};
 pub use liveness::{liveness, Liveness};

@@ -20,7 +20,8 @@ use ptx_isa::{Cmp, FamilyId, TypeKind};
 pub(crate) struct LoopInfo {
     pub cfg: Rc<Cfg>,
     pub dom: Rc<DomTree>,
-    pub forest: LoopForest,
+    /// Shared with a later version of the same block graph.
+    pub forest: Rc<LoopForest>,
 }
 
 impl LoopInfo {
@@ -32,7 +33,7 @@ impl LoopInfo {
 
     /// The loops of a function whose CFG and dominator tree are made.
     pub fn with_graph(cfg: Rc<Cfg>, dom: Rc<DomTree>) -> LoopInfo {
-        let forest = loops(&cfg, &dom);
+        let forest = Rc::new(loops(&cfg, &dom));
         LoopInfo { cfg, dom, forest }
     }
 }

@@ -14,6 +14,15 @@
 //! that changes the function computes the analyses of its own copy as
 //! before.
 //!
+//! A new version keeps what the last one whose CFG was made knows of the
+//! block graph: when its own block graph is the same (the same blocks,
+//! layout and successors, checked by [`cfg_if_same_graph`] with one look
+//! at each block's last instruction), its CFG is that one's with the
+//! instructions' positions made again, and the dominator tree and loops
+//! are taken as they are. Most phases edit instructions and leave the
+//! branches alone (constant folding, copy propagation, commoning, the
+//! scheduler), so most versions need no new dominator tree or loop forest.
+//!
 //! The cache is per thread and holds one version: the database runs the
 //! phases of one function one after the other on one thread, so the next
 //! phase finds the version its predecessor saw. It is a cache of pure
@@ -24,7 +33,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use ptx_analysis::mrpa::{Mrpa, MrpaConfig};
-use ptx_analysis::{cfg, dominators, liveness, Cfg, DomTree, Liveness};
+use ptx_analysis::{cfg, cfg_if_same_graph, dominators, liveness, Cfg, DomTree, Liveness};
 use ptx_ir::ir::Function;
 
 use super::known::Facts;
@@ -41,6 +50,33 @@ struct Entry {
     facts: Option<Rc<Facts>>,
     /// Register pressure (MRPA), with the configuration it was made with.
     mrpa: Option<(MrpaConfig, Mrpa)>,
+    /// The block-graph analyses of an earlier version (the last one whose
+    /// CFG was made), for this version's when its block graph is the same
+    /// (see [`Entry::cfg`]).
+    earlier: Option<Earlier>,
+}
+
+/// What an earlier version's CFG, dominator tree and loops tell about a
+/// later version with the same block graph: everything but where each
+/// instruction sits.
+struct Earlier {
+    cfg: Rc<Cfg>,
+    dom: Option<Rc<DomTree>>,
+    loop_info: Option<Rc<LoopInfo>>,
+}
+
+impl Entry {
+    /// What a later version may take from this one.
+    fn into_earlier(self) -> Option<Earlier> {
+        match self.cfg {
+            Some(cfg) => Some(Earlier {
+                cfg,
+                dom: self.dom,
+                loop_info: self.loop_info,
+            }),
+            None => self.earlier,
+        }
+    }
 }
 
 thread_local! {
@@ -50,9 +86,9 @@ thread_local! {
 fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T {
     LAST.with(|cell| {
         let mut cell = cell.borrow_mut();
-        let entry = match &mut *cell {
-            Some(e) if Arc::ptr_eq(&e.func, input) => e,
-            slot => slot.insert(Entry {
+        if !matches!(&*cell, Some(e) if Arc::ptr_eq(&e.func, input)) {
+            let earlier = cell.take().and_then(Entry::into_earlier);
+            *cell = Some(Entry {
                 func: input.clone(),
                 cfg: None,
                 dom: None,
@@ -60,16 +96,42 @@ fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T 
                 loop_info: None,
                 facts: None,
                 mrpa: None,
-            }),
-        };
+                earlier,
+            });
+        }
+        let entry = cell.as_mut().expect("just set");
         get(entry)
     })
 }
 
 impl Entry {
+    /// The CFG, taken from an earlier version with the same block graph
+    /// when there is one ([`cfg_if_same_graph`]: then its dominator tree
+    /// and loops are this version's too, with this version's CFG).
     fn cfg(&mut self) -> Rc<Cfg> {
-        let func = &self.func;
-        self.cfg.get_or_insert_with(|| Rc::new(cfg(func))).clone()
+        if let Some(g) = &self.cfg {
+            return g.clone();
+        }
+        let g = match self.earlier.take() {
+            Some(earlier) => match cfg_if_same_graph(&self.func, &earlier.cfg) {
+                Some(g) => {
+                    let g = Rc::new(g);
+                    self.dom = earlier.dom;
+                    self.loop_info = earlier.loop_info.map(|li| {
+                        Rc::new(LoopInfo {
+                            cfg: g.clone(),
+                            dom: li.dom.clone(),
+                            forest: li.forest.clone(),
+                        })
+                    });
+                    g
+                }
+                None => Rc::new(cfg(&self.func)),
+            },
+            None => Rc::new(cfg(&self.func)),
+        };
+        self.cfg = Some(g.clone());
+        g
     }
 
     fn graph(&mut self) -> (Rc<Cfg>, Rc<DomTree>) {
@@ -98,8 +160,10 @@ pub(crate) fn liveness_of(input: &Arc<Function>) -> Rc<Liveness> {
 /// The loop analyses of `input`.
 pub(crate) fn loop_info(input: &Arc<Function>) -> Rc<LoopInfo> {
     with_entry(input, |e| {
+        // The graph first: taken from an earlier version, it brings the
+        // loops along.
+        let (g, dom) = e.graph();
         if e.loop_info.is_none() {
-            let (g, dom) = e.graph();
             e.loop_info = Some(Rc::new(LoopInfo::with_graph(g, dom)));
         }
         e.loop_info.clone().unwrap()

@@ -264,7 +264,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             };
             let rd = reaching_defs(&f, &li.cfg);
             let tc = trip_counts(&f, &li.cfg, &li.dom, &li.forest, &rd);
-            (li.forest.clone(), tc)
+            ((*li.forest).clone(), tc)
         });
         let Some(id) = lf.loop_with_header(h) else {
             continue;
