@@ -8,7 +8,7 @@ Per case (one generator, one seed):
 
 1. generate the kernel: `cuda` (gen_cuda.py, compiled with
    `nvcc -arch=sm_80 -ptx` once at `-Xcicc -O0` and once at the default -O3),
-   `ptx-loops` (gen_ptx_loops.py) or `alu` (gen_alu.py);
+   `ptx-loops` (gen_ptx_loops.py), `alu` (gen_alu.py) or `mem` (gen_mem.py);
 2. for each PTX file: `ptxopt verify FILE --seed 1`, then
    `ptxopt verify FILE --seed R KNOBS` with a random seed R and a random knob
    set from KNOB_SETS (both drawn from the kind and seed, so a rerun repeats
@@ -47,9 +47,10 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import gen_alu  # noqa: E402
 import gen_cuda  # noqa: E402
+import gen_mem  # noqa: E402
 import gen_ptx_loops  # noqa: E402
 
-GENERATORS = {"cuda": gen_cuda, "ptx-loops": gen_ptx_loops, "alu": gen_alu}
+GENERATORS = {"cuda": gen_cuda, "ptx-loops": gen_ptx_loops, "alu": gen_alu, "mem": gen_mem}
 
 # Knob sets for the second verify run and the build (`[]`: the defaults). All
 # knobs must exist in `ptxopt knobs`: an unknown knob is a usage error (exit 2)
@@ -269,7 +270,7 @@ def main():
                          "else ~/.cache/ptxopt/cuda-13.0.88)")
     ap.add_argument("--out", default=str(REPO / "target" / "fuzz"),
                     help="results folder (default: target/fuzz of the repository)")
-    ap.add_argument("--kind", choices=["cuda", "ptx-loops", "alu", "all"], default="all")
+    ap.add_argument("--kind", choices=["cuda", "ptx-loops", "alu", "mem", "all"], default="all")
     ap.add_argument("--seeds", help="seed range A..B (A included, B not)")
     ap.add_argument("--count", type=int, help="number of seeds per kind (default 20, or no limit with --minutes)")
     ap.add_argument("--start", type=int, default=1, help="first seed with --count (default 1)")

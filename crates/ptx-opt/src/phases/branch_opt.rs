@@ -72,7 +72,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use ptx_analysis::{cfg, Cfg, DomTree};
+use ptx_analysis::{cfg, cfg_if_same_graph, Cfg, DomTree};
 use ptx_ir::ir::{BlockId, Function, InstId, LocalDecl, Operand, RegId};
 use ptx_isa::{FamilyId, Ty};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -112,6 +112,10 @@ struct State {
     /// same way (the facts' own when they are there).
     graph: Option<Rc<Cfg>>,
     dom: Option<Rc<DomTree>>,
+    /// The CFG and dominator tree from before the last change, for the
+    /// function as it is now when the change left the block graph alone
+    /// (`fold_not_guards`; see [`cfg_if_same_graph`]).
+    earlier: Option<(Rc<Cfg>, Option<Rc<DomTree>>)>,
 }
 
 impl State {
@@ -122,14 +126,21 @@ impl State {
             facts,
             graph: None,
             dom: None,
+            earlier: None,
         }
     }
 
     /// A rule changed the function: what was known of it is gone.
     fn changed(&mut self) {
-        self.facts = None;
+        let (graph, dom) = match self.facts.take() {
+            Some(facts) => (Some(facts.cfg_rc()), Some(facts.dom_rc())),
+            None => (self.graph.take(), self.dom.take()),
+        };
         self.graph = None;
         self.dom = None;
+        if let Some(g) = graph {
+            self.earlier = Some((g, dom));
+        }
     }
 
     fn facts(&mut self, f: &Function) -> Rc<Facts> {
@@ -145,15 +156,31 @@ impl State {
         if let Some(facts) = &self.facts {
             return facts.cfg_rc();
         }
-        self.graph.get_or_insert_with(|| Rc::new(cfg(f))).clone()
+        if let Some(g) = &self.graph {
+            return g.clone();
+        }
+        let g = match self.earlier.take() {
+            Some((old, dom)) => match cfg_if_same_graph(f, &old) {
+                Some(g) => {
+                    self.dom = dom;
+                    Rc::new(g)
+                }
+                None => Rc::new(cfg(f)),
+            },
+            None => Rc::new(cfg(f)),
+        };
+        self.graph = Some(g.clone());
+        g
     }
 
     fn dom(&mut self, f: &Function) -> Rc<DomTree> {
         if let Some(facts) = &self.facts {
             return facts.dom_rc();
         }
+        // The graph first: taken from before a change, it brings its
+        // dominator tree along.
+        let g = self.graph(f);
         if self.dom.is_none() {
-            let g = self.graph(f);
             self.dom = Some(Rc::new(ptx_analysis::dominators(&g)));
         }
         self.dom.clone().expect("just made")
