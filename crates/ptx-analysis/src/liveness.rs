@@ -33,7 +33,8 @@ use ptx_ir::ir::{BlockId, Function, InstId, RegId};
 
 use crate::bitset::{self, BitRows, BitSet};
 use crate::cfg::Cfg;
-use crate::def_use::{reg_index, DefUseTable};
+use crate::def_use::reg_index;
+use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 
 /// Liveness of a function; see the module documentation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
@@ -86,8 +87,8 @@ impl std::fmt::Debug for PointCache {
 /// Computes liveness of `func`.
 pub fn liveness(func: &Function, cfg: &Cfg) -> Liveness {
     let n = func.regs.len();
-    let du = DefUseTable::new(func);
     let nb = cfg.blocks.len();
+    let mut uses: Vec<u32> = Vec::new();
     let mut lv = Liveness {
         num_regs: n,
         inst_pos: ArenaMap::with_capacity(func.insts.len()),
@@ -111,13 +112,19 @@ pub fn liveness(func: &Function, cfg: &Cfg) -> Liveness {
         for (pos, &i) in insts.iter().enumerate() {
             lv.inst_pos.insert(i, (k as u32, pos as u32));
             lv.start.push(lv.regs.len() as u32);
-            if func.insts[i].guard.is_none() {
-                lv.regs
-                    .extend(du.defs(i).iter().map(|&d| reg_index(d) as u32));
-            }
+            // Definitions (of an unguarded instruction) then uses, each in
+            // operand order.
+            let inst = &func.insts[i];
+            let guarded = inst.guard.is_some();
+            let regs = &mut lv.regs;
+            uses.clear();
+            visit_defs_and_uses(inst, |access, r| match access {
+                Access::Def if !guarded => regs.push(reg_index(r) as u32),
+                Access::Def => {}
+                Access::Use => uses.push(reg_index(r) as u32),
+            });
             lv.mid.push(lv.regs.len() as u32);
-            lv.regs
-                .extend(du.uses(i).iter().map(|&u| reg_index(u) as u32));
+            lv.regs.extend_from_slice(&uses);
         }
         // gen = upward-exposed uses: walk the steps backwards.
         let steps = lv.first_step[k] as usize..lv.start.len();
