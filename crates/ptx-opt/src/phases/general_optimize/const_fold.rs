@@ -85,7 +85,7 @@
 //! semantics are the emulator's (`ptx-sem`), and a fold is proved by the
 //! differential run of every pass filetest.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashMap as HashMap;
 use smallvec::SmallVec;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -188,7 +188,7 @@ fn writes(func: &Function) -> Vec<Writes> {
 /// a `.reg` parameter): the register, its bits, the defining block. Such a
 /// register holds that value wherever its definition dominates.
 fn global_constants(func: &Function, writes: &[Writes]) -> Vec<(RegId, u64, ptx_ir::ir::BlockId)> {
-    let (empty_known, empty_guarded) = (Known::default(), HashSet::default());
+    let (empty_known, empty_guarded) = (Known::default(), Guarded::default());
     let mut out = Vec::new();
     for (n, w) in writes.iter().enumerate() {
         if w.count != 1 {
@@ -222,7 +222,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let mut folds: Vec<(InstId, Kind, Vec<Inst>)> = Vec::new();
     let mut missed: Vec<(InstId, &'static str, String)> = Vec::new();
     let mut known = Known::new(input.regs.len());
-    let mut guarded: HashSet<RegId> = HashSet::default();
+    let mut guarded = Guarded::new(input.regs.len());
     let writes = writes(input);
     let global = global_constants(input, &writes);
     if !global.is_empty() {
@@ -395,7 +395,7 @@ fn block_entry_constants(input: &Function, writes: &[Writes]) -> HashMap<BlockId
     let mut entries: HashMap<BlockId, Consts> = HashMap::default();
     let (mut folds, mut missed) = (Vec::new(), Vec::new());
     let mut known = Known::new(input.regs.len());
-    let mut guarded = HashSet::default();
+    let mut guarded = Guarded::new(input.regs.len());
     for _ in 0..MAX_PASSES {
         let mut changed = false;
         for &b in &blocks {
@@ -469,6 +469,45 @@ fn intersect(m: &mut Consts, other: &Consts) {
 /// blocks its definition's block strictly dominates, and reads as known
 /// there (the walk of such a block never writes it: its one write is in
 /// the dominating block).
+/// The registers whose last definition so far in the block being walked
+/// is a guarded `mov` of a known value (a may-def): a dense set by register
+/// slot, emptied for each block in O(1) by moving to a new generation (it
+/// is asked about every source the walk does not know).
+#[derive(Default)]
+struct Guarded {
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl Guarded {
+    fn new(regs: usize) -> Guarded {
+        Guarded {
+            stamps: vec![0; regs],
+            generation: 1,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.generation += 1;
+    }
+
+    fn insert(&mut self, r: RegId) {
+        if let Some(s) = self.stamps.get_mut(Known::slot(&r)) {
+            *s = self.generation;
+        }
+    }
+
+    fn remove(&mut self, r: &RegId) {
+        if let Some(s) = self.stamps.get_mut(Known::slot(r)) {
+            *s = 0;
+        }
+    }
+
+    fn contains(&self, r: &RegId) -> bool {
+        self.generation != 0 && self.stamps.get(Known::slot(r)) == Some(&self.generation)
+    }
+}
+
 #[derive(Default)]
 struct Known {
     values: Vec<u64>,
@@ -585,7 +624,7 @@ fn walk_block(
     input: &Function,
     b: BlockId,
     known: &mut Known,
-    guarded: &mut HashSet<RegId>,
+    guarded: &mut Guarded,
     folds: &mut Vec<(InstId, Kind, Vec<Inst>)>,
     missed: &mut Vec<(InstId, &'static str, String)>,
 ) {
@@ -669,14 +708,14 @@ fn walk_block(
 /// Source values: immediates, and registers known in the block.
 struct Srcs<'a> {
     known: &'a Known,
-    guarded: &'a HashSet<RegId>,
+    guarded: &'a Guarded,
     /// Each source looked up and not known: the register, when its last
     /// definition in the block is a guarded `mov`.
     misses: SmallVec<[Option<RegId>; 4]>,
 }
 
 impl<'a> Srcs<'a> {
-    fn new(known: &'a Known, guarded: &'a HashSet<RegId>) -> Srcs<'a> {
+    fn new(known: &'a Known, guarded: &'a Guarded) -> Srcs<'a> {
         Srcs {
             known,
             guarded,
@@ -768,6 +807,9 @@ fn evaluate(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
     if info.flags.contains(OpFlags::CARRY_IN) || info.flags.contains(OpFlags::CARRY_OUT) {
         return Eval::Nothing;
     }
+    if nothing_known(inst, s) {
+        return Eval::Nothing;
+    }
     match info.family {
         F::Mov => eval_mov(func, inst, s),
         F::Setp => eval_setp(func, inst, s).unwrap_or(Eval::Nothing),
@@ -785,6 +827,27 @@ fn evaluate(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
         }
         _ => Eval::Nothing,
     }
+}
+
+/// Whether no rule can apply, seen from the sources alone (most
+/// instructions, and the walk asks about each): every source is a register
+/// the walk knows no value of and whose definition is not a guarded `mov`
+/// (no constant to fold or track, no 0 or 1 for an identity, nothing to
+/// say about a may-def), and the instruction is not an `xor` (`xor %r, %r`
+/// needs no constant). A source of any other kind (an immediate, an
+/// address, a vector) takes the full evaluation.
+fn nothing_known(inst: &Inst, s: &Srcs) -> bool {
+    inst.opcode.info.family != F::Xor
+        && inst.operands.get(1..).is_some_and(|srcs| {
+            srcs.iter().all(|op| match op {
+                Operand::Reg {
+                    reg,
+                    component: None,
+                }
+                | Operand::NegPred(reg) => s.known.get(reg).is_none() && !s.guarded.contains(reg),
+                _ => false,
+            })
+        })
 }
 
 fn eval_mov(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
@@ -1109,7 +1172,7 @@ fn emit_value(func: &Function, e: &Emit, known: &Known) -> Option<(RegId, u64)> 
                     component: None,
                 }),
             )?;
-            let empty = HashSet::default();
+            let empty = Guarded::default();
             let mut s = Srcs::new(known, &empty);
             let v = s.get(Some(src), *ty)?;
             Some((*reg, write_bits(v, ty.bits(), ty.is_signed(), rbits)))
