@@ -459,16 +459,6 @@ fn intersect(m: &mut Consts, other: &Consts) {
     });
 }
 
-/// The registers with a known value during a walk: one slot per register
-/// of the function, a slot counting as set when stamped with the current
-/// generation (so that clearing is one increment), and the registers set
-/// since the last clear (to list them).
-///
-/// Below them, the registers written once in the function, by a `mov` of
-/// an immediate ([`global_constants`]): each holds its value in the
-/// blocks its definition's block strictly dominates, and reads as known
-/// there (the walk of such a block never writes it: its one write is in
-/// the dominating block).
 /// The registers whose last definition so far in the block being walked
 /// is a guarded `mov` of a known value (a may-def): a dense set by register
 /// slot, emptied for each block in O(1) by moving to a new generation (it
@@ -508,6 +498,16 @@ impl Guarded {
     }
 }
 
+/// The registers with a known value during a walk: one slot per register
+/// of the function, a slot counting as set when stamped with the current
+/// generation (so that clearing is one increment), and the registers set
+/// since the last clear (to list them).
+///
+/// Below them, the registers written once in the function, by a `mov` of
+/// an immediate ([`global_constants`]): each holds its value in the
+/// blocks its definition's block strictly dominates, and reads as known
+/// there (the walk of such a block never writes it: its one write is in
+/// the dominating block).
 #[derive(Default)]
 struct Known {
     values: Vec<u64>,
