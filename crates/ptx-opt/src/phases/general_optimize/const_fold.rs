@@ -85,7 +85,7 @@
 //! semantics are the emulator's (`ptx-sem`), and a fold is proved by the
 //! differential run of every pass filetest.
 
-use rustc_hash::FxHashMap as HashMap;
+use la_arena::ArenaMap;
 use smallvec::SmallVec;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -236,7 +236,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let entries = if matches!(id, PhaseId::GeneralOptimizeEarly | PhaseId::GeneralOptimize) {
         block_entry_constants(input, &writes)
     } else {
-        HashMap::default()
+        ArenaMap::default()
     };
     for &b in &input.layout {
         if !input.has_block(b) {
@@ -246,7 +246,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         guarded.clear();
         // Registers every predecessor leaves with one constant (the
         // dataflow of `block_entry_constants`).
-        if let Some(e) = entries.get(&b) {
+        if let Some(e) = entries.get(b) {
             known.extend(e.iter().copied());
         }
         // Registers set once, to a constant, in a block that dominates
@@ -369,7 +369,7 @@ const MAX_PASSES: usize = 6;
 /// known in the next), optimistic across back edges until they are
 /// computed, iterated to a fixed point. Empty when no fixed point is
 /// reached within [`MAX_PASSES`] (nothing is assumed then).
-fn block_entry_constants(input: &Function, writes: &[Writes]) -> HashMap<BlockId, Consts> {
+fn block_entry_constants(input: &Function, writes: &[Writes]) -> ArenaMap<BlockId, Consts> {
     let blocks: Vec<BlockId> = input
         .layout
         .iter()
@@ -377,22 +377,27 @@ fn block_entry_constants(input: &Function, writes: &[Writes]) -> HashMap<BlockId
         .filter(|&b| input.has_block(b))
         .collect();
     let Some(&entry_block) = blocks.first() else {
-        return HashMap::default();
+        return ArenaMap::default();
     };
     // Constants reach other blocks through registers written more than
     // once (those written once are `global_constants`), set somewhere by a
     // `mov` of an immediate; without one there is nothing to find.
     if !writes.iter().any(|w| w.count > 1 && w.from_imm) {
-        return HashMap::default();
+        return ArenaMap::default();
     }
-    let mut preds: HashMap<BlockId, Vec<BlockId>> = HashMap::default();
+    let mut preds: ArenaMap<BlockId, Vec<BlockId>> = ArenaMap::default();
     for (b, succs) in input.all_successors().iter() {
         for &s in succs {
-            preds.entry(s).or_default().push(b);
+            match preds.get_mut(s) {
+                Some(list) => list.push(b),
+                None => {
+                    preds.insert(s, vec![b]);
+                }
+            }
         }
     }
-    let mut exits: HashMap<BlockId, Consts> = HashMap::default();
-    let mut entries: HashMap<BlockId, Consts> = HashMap::default();
+    let mut exits: ArenaMap<BlockId, Consts> = ArenaMap::default();
+    let mut entries: ArenaMap<BlockId, Consts> = ArenaMap::default();
     let (mut folds, mut missed) = (Vec::new(), Vec::new());
     let mut known = Known::new(input.regs.len());
     let mut guarded = Guarded::new(input.regs.len());
@@ -403,10 +408,10 @@ fn block_entry_constants(input: &Function, writes: &[Writes]) -> HashMap<BlockId
                 Consts::new()
             } else {
                 let mut computed = preds
-                    .get(&b)
+                    .get(b)
                     .into_iter()
                     .flatten()
-                    .filter_map(|p| exits.get(p));
+                    .filter_map(|&p| exits.get(p));
                 match computed.next() {
                     None => Consts::new(),
                     Some(first) => {
@@ -420,7 +425,7 @@ fn block_entry_constants(input: &Function, writes: &[Writes]) -> HashMap<BlockId
             };
             // The walk is a function of the entry: a block whose entry is
             // what it was in the last pass leaves what it left then.
-            if entries.get(&b) == Some(&entry) && exits.contains_key(&b) {
+            if entries.get(b) == Some(&entry) && exits.contains_idx(b) {
                 continue;
             }
             known.clear();
@@ -431,7 +436,7 @@ fn block_entry_constants(input: &Function, writes: &[Writes]) -> HashMap<BlockId
             walk_block(input, b, &mut known, &mut guarded, &mut folds, &mut missed);
             entries.insert(b, entry);
             let exit = known.sorted();
-            if exits.get(&b) != Some(&exit) {
+            if exits.get(b) != Some(&exit) {
                 exits.insert(b, exit);
                 changed = true;
             }
@@ -440,7 +445,7 @@ fn block_entry_constants(input: &Function, writes: &[Writes]) -> HashMap<BlockId
             return entries;
         }
     }
-    HashMap::default()
+    ArenaMap::default()
 }
 
 /// Constant registers, sorted by register: what one block leaves or
