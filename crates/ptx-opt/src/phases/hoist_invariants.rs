@@ -166,10 +166,11 @@ use std::sync::Arc;
 use ptx_analysis::latency::{classify, is_long_latency};
 use ptx_analysis::reg_pressure::{reg_pressure, reg_units};
 use ptx_analysis::{liveness, Liveness, LoopId};
-use ptx_ir::ir::def_use::defs_and_uses;
+use ptx_ir::ir::def_use::{defs_and_uses, visit_defs_and_uses, Access};
 use ptx_ir::ir::{AddressBase, BlockId, Function, Inst, InstId, Operand, RegClass, RegId};
 use ptx_isa::{FamilyId, OpFlags, Space};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 
 use super::loop_common::{block_name, ensure_preheader, header_origin, LoopInfo};
 use super::machine_cse::PRED_TARGET;
@@ -751,9 +752,11 @@ fn plan(
     };
     for &i in &all_insts {
         let inst = &func.insts[i];
-        for r in defs_and_uses(inst).defs {
-            *defs_in_loop.entry(r).or_default() += 1;
-        }
+        visit_defs_and_uses(inst, |a, r| {
+            if a == Access::Def {
+                *defs_in_loop.entry(r).or_default() += 1;
+            }
+        });
         let f = inst.opcode.info.flags;
         if f.is_call() || (f.stores() && inst.opcode.info.space.is_none()) {
             writes.any = true;
@@ -822,7 +825,7 @@ fn plan(
                     if !movable_kind(func, inst, conservative) {
                         continue;
                     }
-                    let du = defs_and_uses(inst);
+                    let du = RegLists::of(inst);
                     if du.defs.is_empty() {
                         continue;
                     }
@@ -995,25 +998,26 @@ fn plan(
         }
     };
 
-    // Order of movement: RPO of blocks, then position.
+    // Order of movement (and of the remarks): RPO of blocks, then
+    // position; ranked only when there are two or more to sort.
     let mut hoist: Vec<InstId> = order;
-    let pos: FxHashMap<InstId, (usize, usize)> = own
-        .iter()
-        .enumerate()
-        .flat_map(|(bi, &b)| {
-            func.blocks[b]
-                .insts
-                .iter()
-                .enumerate()
-                .map(move |(ii, &i)| (i, (bi, ii)))
-        })
-        .collect();
-    hoist.sort_by_key(|i| pos.get(i).copied().unwrap_or((usize::MAX, 0)));
     debug_assert!(hoist.iter().all(|i| invariant.contains(i)));
+    let mut rank: FxHashMap<InstId, usize> = FxHashMap::default();
+    if hoist.len() + refusals.len() > 1 {
+        for &b in &own {
+            for &i in &func.blocks[b].insts {
+                if invariant.contains(&i) || refusals.contains_key(&i) {
+                    rank.insert(i, rank.len());
+                }
+            }
+        }
+    }
+    let key = |i: &InstId| rank.get(i).copied().unwrap_or(usize::MAX);
+    hoist.sort_by_key(key);
 
     let mut counts: FxHashMap<Refusal, u64> = FxHashMap::default();
     let mut refused_sorted: Vec<(InstId, Refusal)> = refusals.into_iter().collect();
-    refused_sorted.sort_by_key(|(i, _)| pos.get(i).copied().unwrap_or((usize::MAX, 0)));
+    refused_sorted.sort_by_key(|(i, _)| key(i));
     for &(i, r) in &refused_sorted {
         *counts.entry(r).or_default() += 1;
         remarks.push(Remark {
@@ -1136,4 +1140,26 @@ fn profitable(
         (body / 3.0).floor() + header
     };
     denominator != 0.0 && (score * budget) / (real_weight * denominator) >= penalty
+}
+
+/// The registers one instruction writes and reads, in operand order, without
+/// allocating for the usual few (what the invariance loop asks of every
+/// instruction of a loop, once per round).
+struct RegLists {
+    defs: SmallVec<[RegId; 4]>,
+    uses: SmallVec<[RegId; 8]>,
+}
+
+impl RegLists {
+    fn of(inst: &Inst) -> RegLists {
+        let mut l = RegLists {
+            defs: SmallVec::new(),
+            uses: SmallVec::new(),
+        };
+        visit_defs_and_uses(inst, |a, r| match a {
+            Access::Def => l.defs.push(r),
+            Access::Use => l.uses.push(r),
+        });
+        l
+    }
 }
