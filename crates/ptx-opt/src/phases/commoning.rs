@@ -208,7 +208,8 @@ enum OpKey {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Key {
-    opcode: String,
+    /// Interned: equal opcodes are the same handle.
+    opcode: Opcode,
     guard: Option<(OpKey, bool)>,
     srcs: Vec<OpKey>,
 }
@@ -330,9 +331,7 @@ pub(crate) fn run(
         ebb_head,
         local: FxHashMap::default(),
     };
-    // At most one key per instruction: sized once, never rehashed.
-    let mut table: FxHashMap<Key, Vec<InstId>> =
-        FxHashMap::with_capacity_and_hasher(f.insts.len(), Default::default());
+    let mut table: FxHashMap<Key, Vec<InstId>> = FxHashMap::default();
     // Removed only after the walk: the facts' positions stay valid.
     let mut removals: Vec<(BlockId, InstId)> = Vec::new();
     let mut bloom: FxHashMap<BlockId, u64> = FxHashMap::default();
@@ -357,7 +356,7 @@ pub(crate) fn run(
                 continue;
             };
             out.eligible += 1;
-            let class = 1u64 << (class_bit(&key.opcode) & 63);
+            let class = 1u64 << (class_bit(&key.opcode.name) & 63);
             let mut found = None;
             let mut why = None;
             if e.cfg.bloom && mask & class == 0 {
@@ -691,7 +690,7 @@ impl Engine<'_> {
         let guard = inst.guard.map(|g| (self.reg_key(f, g.reg, k), g.negated));
         Some((
             Key {
-                opcode: inst.opcode.text(),
+                opcode: inst.opcode,
                 guard,
                 srcs,
             },
