@@ -98,6 +98,7 @@
 //! ("memory operations that can be overlapped with computation").
 
 use rustc_hash::FxHashMap as HashMap;
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 use ptx_analysis::bitset::BitSet;
@@ -243,15 +244,21 @@ pub(crate) struct Node {
 /// The dependence DAG of one region (`insts` in order); edges go forward.
 pub(crate) fn build_dag(func: &Function, insts: &[InstId], target: &Target) -> Vec<Node> {
     let mut nodes: Vec<Node> = Vec::with_capacity(insts.len());
-    let mut edges: HashMap<(usize, usize), u32> = HashMap::default();
+    // Sized for the usual region (about two edges and two registers per
+    // instruction), so they are not grown and rehashed along the way.
+    let n = insts.len();
+    let mut edges: HashMap<(usize, usize), u32> =
+        HashMap::with_capacity_and_hasher(2 * n, Default::default());
     let add = |edges: &mut HashMap<(usize, usize), u32>, from: usize, to: usize, lat: u32| {
         if from != to {
             let e = edges.entry((from, to)).or_insert(0);
             *e = (*e).max(lat);
         }
     };
-    let mut last_def: HashMap<RegId, usize> = HashMap::default();
-    let mut uses_since: HashMap<RegId, Vec<usize>> = HashMap::default();
+    let mut last_def: HashMap<RegId, usize> =
+        HashMap::with_capacity_and_hasher(n, Default::default());
+    let mut uses_since: HashMap<RegId, Vec<usize>> =
+        HashMap::with_capacity_and_hasher(2 * n, Default::default());
     let mut mems: Vec<(usize, Mem, bool)> = Vec::new();
     let mut last_carry: Option<usize> = None;
     for (k, &i) in insts.iter().enumerate() {
@@ -447,7 +454,7 @@ impl<'a> PressureSim<'a> {
     /// applying.
     pub(crate) fn effect(&self, n: &Node) -> (u32, i64) {
         let mut add = 0u32;
-        let mut seen: Vec<RegId> = Vec::new();
+        let mut seen: SmallVec<[RegId; 4]> = SmallVec::new();
         for &r in &n.defs {
             if !self.live.contains(ridx(r)) && !seen.contains(&r) {
                 add += units(self.func, r);
@@ -455,7 +462,7 @@ impl<'a> PressureSim<'a> {
             }
         }
         let mut freed = 0u32;
-        let mut counted: Vec<RegId> = Vec::new();
+        let mut counted: SmallVec<[RegId; 8]> = SmallVec::new();
         for &r in n.uses.iter().chain(n.defs.iter()) {
             if counted.contains(&r) || self.live_after.contains(ridx(r)) {
                 continue;
