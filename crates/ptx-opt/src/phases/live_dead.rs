@@ -71,7 +71,7 @@
 use std::sync::Arc;
 
 use ptx_analysis::grouped::Grouped;
-use ptx_analysis::{cfg, liveness};
+use ptx_analysis::{cfg, cfg_if_same_graph, liveness};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{Function, Inst, InstId, RegId};
 use ptx_isa::OpFlags;
@@ -109,7 +109,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         if !dead.is_empty() {
             by_use += dead.len() as u64;
         } else {
-            dead = overwritten(current, func.is_none().then_some(input));
+            dead = overwritten(current, input, func.is_none());
             by_liveness += dead.len() as u64;
         }
         if dead.is_empty() {
@@ -273,11 +273,17 @@ fn unread(func: &Function, live: &[bool]) -> Vec<(InstId, Why)> {
 
 /// Step 2: removable instructions whose registers are all dead right after
 /// them.
-/// `source`: the input, when `func` is it (its liveness may be made).
-fn overwritten(func: &Function, source: Option<&Arc<Function>>) -> Vec<(InstId, Why)> {
-    let live = match source {
-        Some(input) => super::version_cache::liveness_of(input),
-        None => std::rc::Rc::new(liveness(func, &cfg(func))),
+/// `is_input`: whether `func` is `input` (whose liveness may be made
+/// already); else it is `input` less some removed instructions, which
+/// never change the block graph (branches stay), so its CFG is made from
+/// the input's.
+fn overwritten(func: &Function, input: &Arc<Function>, is_input: bool) -> Vec<(InstId, Why)> {
+    let live = if is_input {
+        super::version_cache::liveness_of(input)
+    } else {
+        let g = cfg_if_same_graph(func, &super::version_cache::cfg_of(input))
+            .unwrap_or_else(|| cfg(func));
+        std::rc::Rc::new(liveness(func, &g))
     };
     let mut out = Vec::new();
     for &b in &func.layout {

@@ -152,6 +152,11 @@ impl Entry {
     }
 }
 
+/// The CFG of `input`.
+pub(crate) fn cfg_of(input: &Arc<Function>) -> Rc<Cfg> {
+    with_entry(input, |e| e.cfg())
+}
+
 /// Register liveness of `input`.
 pub(crate) fn liveness_of(input: &Arc<Function>) -> Rc<Liveness> {
     with_entry(input, |e| e.liveness())
