@@ -997,7 +997,7 @@ mod tests {
             let store = f.blocks[exit].insts[2];
             let store2 = f.clone_inst(store).unwrap();
             f.insts[store2].map_regs(|a, r| {
-                if a == Access::Use && f.regs[r].ty == ".b32" {
+                if a == Access::Use && &*f.regs[r].ty == ".b32" {
                     fresh
                 } else {
                     r

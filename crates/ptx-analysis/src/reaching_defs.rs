@@ -509,7 +509,7 @@ mod tests {
         let last = insts[n];
         let r2 = rd
             .use_defs(last)
-            .find(|u| f.regs[u.reg].name == "%r2")
+            .find(|u| &*f.regs[u.reg].name == "%r2")
             .unwrap();
         assert_eq!(r2.defs.len(), n / 2);
         assert!(r2.from_entry);

@@ -1106,7 +1106,7 @@ fn rename_in_segment(func: &mut Function, seg: &[InstId]) {
             }
             let old = &func.regs[r];
             let new = Reg {
-                name: format!("{}$est{}", old.name, k),
+                name: format!("{}$est{}", old.name, k).into(),
                 ty: old.ty.clone(),
                 vector: old.vector,
                 class: old.class,

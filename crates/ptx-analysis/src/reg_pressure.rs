@@ -293,7 +293,7 @@ mod tests {
         let w: Vec<(String, u32)> = f
             .regs
             .iter()
-            .map(|(_, r)| (r.name.clone(), reg_units(r)))
+            .map(|(_, r)| (r.name.to_string(), reg_units(r)))
             .collect();
         assert_eq!(
             format!("{w:?}"),

@@ -790,7 +790,7 @@ pub fn count(
 pub fn describe_iv(func: &Function, iv: &InductionVar) -> String {
     let value = |v: &IvValue| match v {
         IvValue::Const(c) => c.to_string(),
-        IvValue::Reg(r) => func.regs[*r].name.clone(),
+        IvValue::Reg(r) => func.regs[*r].name.to_string(),
         IvValue::Defined(i) => format!(
             "{} ({})",
             crate::cfg::inst_name(*i),

@@ -196,7 +196,7 @@ fn assign_slots(f: &Function) -> Slots {
     };
     for (id, reg) in f.regs.iter() {
         s.base.insert(id, s.names.len() as u32);
-        let elem_bits = if reg.ty == ".pred" {
+        let elem_bits = if &*reg.ty == ".pred" {
             1
         } else if let Some(v) = reg.vector {
             let _ = v;
@@ -209,7 +209,7 @@ fn assign_slots(f: &Function) -> Slots {
                 RegClass::R64 | RegClass::R128 => 64,
             }
         };
-        let wide = reg.ty == ".b128" && reg.vector.is_none();
+        let wide = &*reg.ty == ".b128" && reg.vector.is_none();
         let n = if wide {
             2
         } else {
@@ -225,7 +225,7 @@ fn assign_slots(f: &Function) -> Slots {
                         .unwrap_or(&"?")
                 ),
                 (None, true) => format!("{}[{}]", reg.name, if i == 0 { "lo" } else { "hi" }),
-                _ => reg.name.clone(),
+                _ => reg.name.to_string(),
             };
             s.names.push(name);
             s.bits.push(elem_bits);

@@ -269,10 +269,10 @@ fn regs_of(f: &Function, i: InstId) -> Vec<String> {
     let mut out = Vec::new();
     let inst = &f.insts[i];
     if let Some(g) = inst.guard {
-        out.push(f.regs[g.reg].name.clone());
+        out.push(f.regs[g.reg].name.to_string());
     }
     for op in &inst.operands {
-        op.for_each_reg(&mut |r| out.push(f.regs[r].name.clone()));
+        op.for_each_reg(&mut |r| out.push(f.regs[r].name.to_string()));
     }
     out
 }

@@ -183,7 +183,7 @@ impl KernelAnalysis {
 
     /// The register named `name` and (defs, uses, instructions where live).
     pub fn reg_facts(&self, name: &str) -> Option<(ptx_ir::ir::RegId, RegFacts)> {
-        let (id, _) = self.func.regs.iter().find(|(_, r)| r.name == name)?;
+        let (id, _) = self.func.regs.iter().find(|(_, r)| &*r.name == name)?;
         let index = id.into_raw().into_u32() as usize;
         let mut facts = RegFacts::default();
         for (inst_id, inst) in self.func.insts_in_order() {
@@ -272,7 +272,7 @@ pub fn kernel_estimate(db: &RootDatabase, kernel: Kernel<'_>) -> EstimateFacts {
             .map(|&r| {
                 let (def, last) = ptx_analysis::reg_estimate::def_and_last_use(&ke.func, r);
                 PeakRegFacts {
-                    name: ke.func.regs[r].name.clone(),
+                    name: ke.func.regs[r].name.to_string(),
                     units: ptx_analysis::reg_pressure::reg_units(&ke.func.regs[r]),
                     def: def.and_then(origin),
                     last_use: last.and_then(origin),

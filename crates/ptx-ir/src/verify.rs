@@ -166,7 +166,7 @@ impl Verifier<'_> {
 
     fn reg_name(&self, r: RegId) -> String {
         if self.reg_ok(r) {
-            self.f.regs[r].name.clone()
+            self.f.regs[r].name.to_string()
         } else {
             format!("register #{}", r.into_raw().into_u32())
         }
@@ -540,7 +540,7 @@ impl Verifier<'_> {
         // Every name a pass-made register may not take.
         let mut names: FxHashMap<&str, usize> = FxHashMap::default();
         for reg in f.regs.values() {
-            *names.entry(reg.name.as_str()).or_default() += 1;
+            *names.entry(&*reg.name).or_default() += 1;
         }
         let params = f
             .sig
@@ -563,8 +563,8 @@ impl Verifier<'_> {
                     ),
                 );
             }
-            let clash = names.get(reg.name.as_str()).copied().unwrap_or(0) > 1
-                || symbols.contains(reg.name.as_str())
+            let clash = names.get(&*reg.name).copied().unwrap_or(0) > 1
+                || symbols.contains(&*reg.name)
                 || f.reg_decls.values().any(|d| declares(d, &reg.name));
             if clash {
                 self.error(

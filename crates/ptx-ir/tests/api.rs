@@ -40,8 +40,11 @@ fn inst<'a>(f: &'a Function, opcode: &str) -> &'a Inst {
 /// Defs and uses of the first `opcode` instruction, as register names.
 fn def_use(f: &Function, opcode: &str) -> (Vec<String>, Vec<String>) {
     let du = defs_and_uses(inst(f, opcode));
-    let names =
-        |regs: ptx_ir::ir::RegList| regs.into_iter().map(|r| f.regs[r].name.clone()).collect();
+    let names = |regs: ptx_ir::ir::RegList| {
+        regs.into_iter()
+            .map(|r| f.regs[r].name.to_string())
+            .collect()
+    };
     (names(du.defs), names(du.uses))
 }
 
@@ -109,7 +112,7 @@ fn calls_define_their_return_list_and_read_the_rest() {
     assert_eq!(
         du.uses
             .iter()
-            .map(|&r| f.regs[r].name.as_str())
+            .map(|&r| &*f.regs[r].name)
             .collect::<Vec<_>>(),
         ["%rd1"]
     );
@@ -167,11 +170,7 @@ fn blocks_split_at_labels_and_terminators_with_derived_successors() {
 fn registers_are_created_lazily_with_their_class() {
     let m = kernel(".reg .b16 %h; .reg .b128 %q; .reg .v2 .f32 %v2; mov.u32 %r7, %r5; mov.b16 %h, 1; mov.b128 %q, {%rd1, %rd2}; mov.f32 %v2.x, %f1;");
     let f = only_function(&m);
-    let regs: Vec<(&str, RegClass)> = f
-        .regs
-        .values()
-        .map(|r| (r.name.as_str(), r.class))
-        .collect();
+    let regs: Vec<(&str, RegClass)> = f.regs.values().map(|r| (&*r.name, r.class)).collect();
     assert_eq!(
         regs,
         vec![
@@ -204,7 +203,7 @@ fn nested_scopes_are_flattened_with_renaming() {
         .insts_in_order()
         .filter(|(_, i)| i.opcode.name == "mov")
         .map(|(_, i)| match &i.operands[0] {
-            Operand::Reg { reg, .. } => f.regs[*reg].name.clone(),
+            Operand::Reg { reg, .. } => f.regs[*reg].name.to_string(),
             other => panic!("{other:?}"),
         })
         .collect();

@@ -51,7 +51,7 @@ fn find(f: &Function, opcode: &str) -> InstId {
 fn reg(f: &Function, name: &str) -> RegId {
     f.regs
         .iter()
-        .find(|(_, r)| r.name == name)
+        .find(|(_, r)| &*r.name == name)
         .map(|(id, _)| id)
         .unwrap_or_else(|| panic!("no `{name}`"))
 }
@@ -110,7 +110,7 @@ fn fresh_registers_clash_with_nothing() {
         ".version 8.5\n.target sm_90\n.address_size 64\n.entry k(.param .u64 out)\n{\n.reg .b32 %ir_r<100>;\n.reg .pred %ir_p1;\n.reg .b32 %ir_r2_1;\nmov.u32 %ir_r1, 1;\n@%ir_p1 mov.u32 %ir_r1, 2;\nret;\n}\n",
     );
     let f = &mut m.functions[0];
-    let before: Vec<String> = f.regs.values().map(|r| r.name.clone()).collect();
+    let before: Vec<String> = f.regs.values().map(|r| r.name.to_string()).collect();
     let a = f.new_reg(".b32", None);
     let b = f.new_reg(".u32", None);
     let p = f.new_reg(".pred", None);
@@ -118,7 +118,7 @@ fn fresh_registers_clash_with_nothing() {
     let v = f.new_reg(".f32", Some(2));
     let names: Vec<String> = [a, b, p, c, v]
         .iter()
-        .map(|&r| f.regs[r].name.clone())
+        .map(|&r| f.regs[r].name.to_string())
         .collect();
     for (k, n) in names.iter().enumerate() {
         assert!(!before.iter().any(|b| b == n), "{n} clashes");
@@ -128,7 +128,7 @@ fn fresh_registers_clash_with_nothing() {
         assert_ne!(n, "%ir_p1");
         assert_ne!(n, "%ir_r2_1");
     }
-    assert_eq!(f.regs[c].ty, ".b32");
+    assert_eq!(&*f.regs[c].ty, ".b32");
     assert_eq!(f.regs[v].class, ptx_ir::ir::RegClass::R64);
     assert!(f
         .clone_reg(la_arena::Idx::from_raw(la_arena::RawIdx::from(999)))

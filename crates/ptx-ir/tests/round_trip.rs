@@ -225,7 +225,7 @@ fn ptxas_accepts_every_re_emitted_file() {
     let mut skipped = Vec::new();
     for r in results {
         match (&r.original, &r.emitted) {
-            (Err(_), _) => skipped.push(r.name.as_str()),
+            (Err(_), _) => skipped.push(&*r.name),
             (Ok(_), Ok(_)) => accepted += 1,
             (Ok(_), Err(e)) => failures.push(format!("{}:\n{}", r.name, first_lines(e, 4))),
         }

@@ -122,7 +122,7 @@ fn find(f: &Function, opcode: &str) -> ptx_ir::ir::InstId {
 fn reg(f: &Function, name: &str) -> ptx_ir::ir::RegId {
     f.regs
         .iter()
-        .find(|(_, r)| r.name == name)
+        .find(|(_, r)| &*r.name == name)
         .map(|(id, _)| id)
         .unwrap_or_else(|| panic!("no `{name}`"))
 }
@@ -145,8 +145,8 @@ fn fails(f: &Function, check: Check, needle: &str) -> Vec<VerifyError> {
 
 fn pass_reg(f: &mut Function, name: &str, ty: &str) -> ptx_ir::ir::RegId {
     f.regs.alloc(Reg {
-        name: name.to_string(),
-        ty: ty.to_string(),
+        name: name.into(),
+        ty: ty.into(),
         vector: None,
         class: RegClass::of(ty, None),
         decl: None,
@@ -265,7 +265,7 @@ fn catches_a_register_whose_class_or_type_is_inconsistent() {
     );
     let mut f = kernel();
     let r = reg(&f, "%r3");
-    f.regs[r].ty = ".b64".to_string();
+    f.regs[r].ty = ".b64".to_string().into();
     f.regs[r].class = RegClass::R64;
     let errors = verify(&f).unwrap_err();
     assert!(errors
@@ -293,8 +293,8 @@ fn a_declared_register_read_but_never_written_is_fine() {
     let r7 = {
         let decl = f.regs[reg(&f, "%r3")].decl;
         f.regs.alloc(Reg {
-            name: "%r7".to_string(),
-            ty: ".b32".to_string(),
+            name: "%r7".to_string().into(),
+            ty: ".b32".to_string().into(),
             vector: None,
             class: RegClass::R,
             decl,

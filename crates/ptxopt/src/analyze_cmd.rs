@@ -429,7 +429,7 @@ fn analyze_kernel(
                 .map(|&r| {
                     let (def, last) = ptx_analysis::reg_estimate::def_and_last_use(&ke.func, r);
                     PeakReg {
-                        name: ke.func.regs[r].name.clone(),
+                        name: ke.func.regs[r].name.to_string(),
                         units: ptx_analysis::reg_pressure::reg_units(&ke.func.regs[r]),
                         def_line: def.and_then(src_line),
                         last_use_line: last.and_then(src_line),

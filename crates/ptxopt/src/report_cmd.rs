@@ -343,7 +343,7 @@ fn live_names(
     };
     let mut names: Vec<String> = Liveness::regs(set)
         .filter(|&r| (u32::from(r.into_raw()) as usize) < func.regs.len())
-        .map(|r| func.regs[r].name.clone())
+        .map(|r| func.regs[r].name.to_string())
         .collect();
     names.sort_by_key(|n| natural(n));
     names

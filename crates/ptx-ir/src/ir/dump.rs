@@ -288,7 +288,7 @@ fn offset_text(offset: i64) -> String {
 }
 
 fn reg_name(f: &Function, reg: RegId) -> String {
-    f.regs[reg].name.clone()
+    f.regs[reg].name.to_string()
 }
 
 fn block_name(f: &Function, b: super::BlockId) -> String {

@@ -212,7 +212,12 @@ impl Function {
     /// alone); its name (`%ir_r12`, `%ir_p3`, `%ir_rd5`, `%ir_h2`, `%ir_q1`
     /// by register class) clashes with nothing in the function.
     pub fn new_reg(&mut self, ty: &str, vector: Option<u32>) -> RegId {
-        let class = RegClass::of(ty, vector);
+        self.new_reg_of(ty.into(), vector)
+    }
+
+    /// [`Function::new_reg`] with the type text shared (no copy).
+    fn new_reg_of(&mut self, ty: std::sync::Arc<str>, vector: Option<u32>) -> RegId {
+        let class = RegClass::of(&ty, vector);
         let prefix = match class {
             RegClass::P => "%ir_p",
             RegClass::R16 => "%ir_h",
@@ -222,8 +227,8 @@ impl Function {
         };
         let name = self.fresh_reg_name(prefix, self.regs.len());
         self.regs.alloc(Reg {
-            name,
-            ty: ty.to_string(),
+            name: name.into(),
+            ty,
             vector,
             class,
             decl: None,
@@ -238,7 +243,7 @@ impl Function {
             return None;
         }
         let (ty, vector) = (self.regs[r].ty.clone(), self.regs[r].vector);
-        Some(self.new_reg(&ty, vector))
+        Some(self.new_reg_of(ty, vector))
     }
 
     /// `{prefix}{n}`, or `{prefix}{n}_{k}` for the first `k` that is free.
@@ -246,7 +251,7 @@ impl Function {
         let taken = |name: &str| {
             self.regs
                 .values()
-                .any(|r| r.decl.is_none() && r.name == name)
+                .any(|r| r.decl.is_none() && *r.name == *name)
                 || self.reg_decls.values().any(|d| declares(d, name))
                 || self
                     .sig

@@ -65,7 +65,7 @@ pub struct RegDecl {
     /// `<N>` of a parameterized declaration.
     pub count: Option<u32>,
     /// Type with its dot: `.b32`.
-    pub ty: String,
+    pub ty: std::sync::Arc<str>,
     pub vector: Option<u32>,
     /// Declared as a `.reg` parameter of the function, not in the body (the
     /// emitter does not re-declare it).
@@ -87,8 +87,8 @@ impl RegDecl {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Reg {
     /// The name it is emitted with (`%r7`).
-    pub name: String,
-    pub ty: String,
+    pub name: std::sync::Arc<str>,
+    pub ty: std::sync::Arc<str>,
     pub vector: Option<u32>,
     pub class: RegClass,
     /// The declaration it comes from; `None` for registers created by passes.

@@ -377,7 +377,7 @@ impl<'a> FnLowerer<'a> {
                 let decl = self.f.reg_decls.alloc(RegDecl {
                     name: flat,
                     count: None,
-                    ty: p.ty.clone(),
+                    ty: p.ty.as_str().into(),
                     vector: p.vector,
                     is_param: true,
                 });
@@ -575,7 +575,7 @@ impl<'a> FnLowerer<'a> {
         let decl = self.f.reg_decls.alloc(RegDecl {
             name: flat,
             count,
-            ty: ty.to_string(),
+            ty: ty.into(),
             vector,
             is_param: false,
         });
@@ -652,7 +652,7 @@ impl<'a> FnLowerer<'a> {
         }
         let d = &self.f.reg_decls[decl];
         let reg = Reg {
-            name: reg_name(&d.name, index),
+            name: reg_name(&d.name, index).into(),
             ty: d.ty.clone(),
             vector: d.vector,
             class: RegClass::of(&d.ty, d.vector),

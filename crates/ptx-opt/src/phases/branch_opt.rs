@@ -310,7 +310,7 @@ pub(crate) fn label_name(f: &Function, b: BlockId) -> String {
 
 fn reg_name(f: &Function, r: RegId) -> &str {
     if f.has_reg(r) {
-        f.regs[r].name.as_str()
+        &f.regs[r].name
     } else {
         "?"
     }

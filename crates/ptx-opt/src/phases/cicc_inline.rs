@@ -327,7 +327,7 @@ fn param_access(
             bits,
             ty: ty.name().to_string(),
             reg_ty: match &value {
-                Some(Operand::Reg { reg, .. }) => Some(f.regs[*reg].ty.clone()),
+                Some(Operand::Reg { reg, .. }) => Some(f.regs[*reg].ty.to_string()),
                 _ => None,
             },
             value,

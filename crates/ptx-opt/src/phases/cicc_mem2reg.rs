@@ -444,7 +444,7 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
     }
     // A slot whose registers all have one declared type gets that type (so
     // copy propagation, which wants equal types, removes its copies).
-    let mut slot_ty: FxHashMap<(i64, i64), Option<String>> = FxHashMap::default();
+    let mut slot_ty: FxHashMap<(i64, i64), Option<std::sync::Arc<str>>> = FxHashMap::default();
     for e in &elems {
         let inst = &f.insts[e.inst];
         let value = if e.store {
@@ -471,7 +471,7 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
             .get(&(o, b))
             .cloned()
             .flatten()
-            .unwrap_or_else(|| default.to_string());
+            .unwrap_or_else(|| default.into());
         let r = f.new_reg(&ty, None);
         slot_reg.insert((o, b), r);
     }

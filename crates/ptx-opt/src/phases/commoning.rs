@@ -404,8 +404,8 @@ pub(crate) fn run(
                     cross_block: e.facts.block_of(l) != Some(b),
                     load,
                     text,
-                    dst: f.regs[dk].name.clone(),
-                    leader_dst: f.regs[dl].name.clone(),
+                    dst: f.regs[dk].name.to_string(),
+                    leader_dst: f.regs[dl].name.to_string(),
                 };
                 if dl == dk {
                     removals.push((b, k));

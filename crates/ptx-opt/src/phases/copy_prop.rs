@@ -196,8 +196,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         }
         let same_size = ptx_isa::type_bits(&dty).is_some()
             && ptx_isa::type_bits(&dty) == ptx_isa::type_bits(&sty)
-            && dty != ".pred"
-            && sty != ".pred";
+            && &*dty != ".pred"
+            && &*sty != ".pred";
         if (dty != sty && !same_size)
             || f.regs[dst].vector.is_some()
             || f.regs[src].vector.is_some()

@@ -386,7 +386,7 @@ fn describe_removal(func: &Function, inst: InstId, why: &Why) -> String {
 
 fn reg_names(func: &Function, regs: &[RegId]) -> String {
     regs.iter()
-        .map(|&r| func.regs[r].name.as_str())
+        .map(|&r| &*func.regs[r].name)
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -254,7 +254,7 @@ impl Gate for Pressure {
         self.update_merges(f, &[block]);
         let leader = match f.insts[k].operands.get(1).and_then(plain_reg) {
             Some(r) => f.regs[r].name.clone(),
-            None => "the first result".to_string(),
+            None => ("the first result".to_string()).into(),
         };
         for (&b, was) in f.layout.iter().zip(&before) {
             let now = self.mrpa().block_max(b);

@@ -218,7 +218,7 @@ impl TexKey {
     pub(crate) fn text(&self, func: &Function) -> String {
         match self {
             TexKey::Symbol(s) => s.clone(),
-            TexKey::Reg(r) => func.regs[*r].name.clone(),
+            TexKey::Reg(r) => func.regs[*r].name.to_string(),
         }
     }
 }

@@ -141,7 +141,9 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
                 report.summary = format!(
                     "reduced {n_chains} address chains and {n_muls} multiplications of the IV to {n_ivs} new induction variables"
                 );
-                report.facts.push(("iv", f.regs[plan.iv.reg].name.clone()));
+                report
+                    .facts
+                    .push(("iv", f.regs[plan.iv.reg].name.to_string()));
                 report.facts.push(("iv step", plan.iv.step.to_string()));
                 if n_chains > 0 {
                     if plan.iterations > 0 {

@@ -1278,8 +1278,8 @@ fn operand_text(func: &Function, op: &Operand) -> String {
         Operand::Address(a) => {
             let base = match &a.base {
                 ptx_ir::ir::AddressBase::Reg(r) => func.regs[*r].name.clone(),
-                ptx_ir::ir::AddressBase::Symbol(s) => s.clone(),
-                ptx_ir::ir::AddressBase::Absolute => String::new(),
+                ptx_ir::ir::AddressBase::Symbol(s) => s.clone().into(),
+                ptx_ir::ir::AddressBase::Absolute => String::new().into(),
             };
             match (base.is_empty(), a.offset) {
                 (true, o) => format!("[{o}]"),
