@@ -72,7 +72,7 @@ use std::sync::Arc;
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{BlockId, Function, Guard, Inst, InstId, Operand, RegId};
 use ptx_isa::{FamilyId, OpFlags, Sem};
-use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 
 use crate::origin::origin;
 use crate::phases::known::remove_keeping_locs;
@@ -80,9 +80,12 @@ use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
 
 /// What a register holds: the instruction that last wrote it.
+#[derive(Clone, Copy)]
 struct Held {
     guard: Option<Guard>,
     inst: InstId,
+    /// Whether it is a load (which any write to memory ends).
+    load: bool,
 }
 
 /// Whether `inst` is a plain load: `ld` or `ld.global.nc`, weak (no
@@ -170,18 +173,13 @@ fn same_value(f: &Function, held: &Held, k: &Inst) -> bool {
 /// block.
 fn find(f: &Function) -> Vec<(BlockId, InstId)> {
     let mut out = Vec::new();
-    let mut held: FxHashMap<RegId, Held> = FxHashMap::default();
-    // Registers read by what `held` records: source -> destinations.
-    let mut readers: FxHashMap<RegId, Vec<RegId>> = FxHashMap::default();
-    // The registers `held` records a load for.
-    let mut loads: FxHashSet<RegId> = FxHashSet::default();
+    let mut st = BlockState::new(f.regs.len());
+    let mut defs: SmallVec<[RegId; 4]> = SmallVec::new();
     for &b in &f.layout {
         if !f.has_block(b) {
             continue;
         }
-        held.clear();
-        readers.clear();
-        loads.clear();
+        st.clear();
         for &k in &f.blocks[b].insts {
             if !f.has_inst(k) {
                 continue;
@@ -189,53 +187,146 @@ fn find(f: &Function) -> Vec<(BlockId, InstId)> {
             let inst = &f.insts[k];
             let dest = eligible_dest(f, inst);
             if let Some((d, _)) = dest {
-                if held.get(&d).is_some_and(|h| same_value(f, h, inst)) {
+                if st.held(d).is_some_and(|h| same_value(f, h, inst)) {
                     out.push((b, k));
                     continue;
                 }
             }
             // What the registers `inst` writes held is gone, and so is what
             // was computed from them.
-            let mut defs = Vec::new();
+            defs.clear();
             visit_defs_and_uses(inst, |a, r| {
                 if a == Access::Def {
                     defs.push(r)
                 }
             });
             if clobbers_memory(inst) {
-                for d in loads.drain() {
-                    held.remove(&d);
-                }
+                st.forget_loads();
             }
-            for r in defs {
-                held.remove(&r);
-                loads.remove(&r);
-                if let Some(ds) = readers.remove(&r) {
-                    for d in ds {
-                        held.remove(&d);
-                    }
-                }
+            for &r in &defs {
+                st.forget(r);
             }
             if let Some((d, load)) = dest {
-                if load {
-                    loads.insert(d);
-                }
-                held.insert(
+                st.hold(
                     d,
                     Held {
                         guard: inst.guard,
                         inst: k,
+                        load,
                     },
                 );
                 visit_defs_and_uses(inst, |a, r| {
                     if a == Access::Use {
-                        readers.entry(r).or_default().push(d);
+                        st.read_by(r, d);
                     }
                 });
             }
         }
     }
     out
+}
+
+/// What the walk of one block knows, by register slot (dense, emptied for
+/// each block in O(1) by moving to a new generation): what each register
+/// holds, which held values read each register, and the registers holding
+/// loads.
+struct BlockState {
+    generation: u32,
+    held_at: Vec<u32>,
+    held: Vec<Held>,
+    /// Registers read by what is held: source -> destinations.
+    readers_at: Vec<u32>,
+    readers: Vec<Vec<RegId>>,
+    /// The registers a load was held for (some may hold something else
+    /// since: [`Held::load`] tells).
+    loads: Vec<RegId>,
+}
+
+fn slot(r: RegId) -> usize {
+    r.into_raw().into_u32() as usize
+}
+
+impl BlockState {
+    fn new(regs: usize) -> BlockState {
+        let none = Held {
+            guard: None,
+            inst: InstId::from_raw(0u32.into()),
+            load: false,
+        };
+        BlockState {
+            generation: 0,
+            held_at: vec![0; regs],
+            held: vec![none; regs],
+            readers_at: vec![0; regs],
+            readers: vec![Vec::new(); regs],
+            loads: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.generation += 1;
+        self.loads.clear();
+    }
+
+    fn held(&self, r: RegId) -> Option<&Held> {
+        let k = slot(r);
+        (self.held_at.get(k) == Some(&self.generation)).then(|| &self.held[k])
+    }
+
+    fn hold(&mut self, d: RegId, h: Held) {
+        let k = slot(d);
+        if k < self.held.len() {
+            if h.load {
+                self.loads.push(d);
+            }
+            self.held_at[k] = self.generation;
+            self.held[k] = h;
+        }
+    }
+
+    fn unhold(&mut self, d: RegId) {
+        if let Some(at) = self.held_at.get_mut(slot(d)) {
+            *at = 0;
+        }
+    }
+
+    /// `d` holds a value computed from `r`.
+    fn read_by(&mut self, r: RegId, d: RegId) {
+        let k = slot(r);
+        if k < self.readers.len() {
+            if self.readers_at[k] != self.generation {
+                self.readers_at[k] = self.generation;
+                self.readers[k].clear();
+            }
+            self.readers[k].push(d);
+        }
+    }
+
+    /// `r` is written: what it held, and what was computed from it, is gone.
+    fn forget(&mut self, r: RegId) {
+        self.unhold(r);
+        let k = slot(r);
+        if self.readers_at.get(k) == Some(&self.generation) {
+            self.readers_at[k] = 0;
+            let ds = std::mem::take(&mut self.readers[k]);
+            for &d in &ds {
+                self.unhold(d);
+            }
+            self.readers[k] = ds;
+        }
+    }
+
+    /// Memory may have changed: no loaded value is known any more.
+    fn forget_loads(&mut self) {
+        let loads = std::mem::take(&mut self.loads);
+        for &d in &loads {
+            if self.held(d).is_some_and(|h| h.load) {
+                self.unhold(d);
+            }
+        }
+        self.loads = loads;
+        self.loads.clear();
+    }
 }
 
 /// Runs the sub-pass on one function (phase `id`).
