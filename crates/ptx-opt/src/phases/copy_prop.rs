@@ -87,6 +87,7 @@
 //! propagated) concerns SASS operand encodings; PTX registers carry no such
 //! constraint, so every target is treated alike.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use ptx_ir::ir::def_use::Access;
@@ -107,7 +108,8 @@ const MAX_PATH_CHECKS: u32 = 2000;
 pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let budget = ctx.int(knobs::CopyPropBudget).max(0) as u64;
     let global_budget = ctx.int(knobs::CopyPropGlobalBudget).max(0) as u64;
-    let mut f = (**input).clone();
+    // Copied at the first change (most bundles change nothing).
+    let mut f: Cow<'_, Function> = Cow::Borrowed(&**input);
     let mut remarks = Vec::new();
     // The same copies are missed in every bundle: only the first says so
     // (the others do not even word it).
@@ -146,7 +148,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let chosen = if value { 1 } else { 2 };
         let text = inst.opcode.text();
         let pname = f.regs[p].name.clone();
-        let inst = &mut f.insts[i];
+        let inst = &mut f.to_mut().insts[i];
         let picked = inst.operands[chosen].clone();
         let dst = inst.operands[0].clone();
         inst.opcode = Opcode::new("mov", vec![ty.name().to_string()]);
@@ -257,7 +259,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                     }))
                 && (global_budget == 0 || replaced_global < global_budget);
             if ok_local || ok_global {
-                replace_uses(&mut f.insts[u], dst, src);
+                replace_uses(&mut f.to_mut().insts[u], dst, src);
                 done += 1;
                 if ok_local {
                     replaced_local += 1;
@@ -339,7 +341,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         };
     }
     PhaseOutput {
-        function: Arc::new(f),
+        function: Arc::new(f.into_owned()),
         loops: Vec::new(),
         remarks,
         stats: vec![
