@@ -170,7 +170,6 @@ use ptx_ir::ir::def_use::{defs_and_uses, visit_defs_and_uses, Access};
 use ptx_ir::ir::{AddressBase, BlockId, Function, Inst, InstId, Operand, RegClass, RegId};
 use ptx_isa::{FamilyId, OpFlags, Space};
 use rustc_hash::{FxHashMap, FxHashSet};
-use smallvec::SmallVec;
 
 use super::loop_common::{block_name, ensure_preheader, header_origin, LoopInfo};
 use super::machine_cse::PRED_TARGET;
@@ -825,7 +824,7 @@ fn plan(
                     if !movable_kind(func, inst, conservative) {
                         continue;
                     }
-                    let du = RegLists::of(inst);
+                    let du = defs_and_uses(inst);
                     if du.defs.is_empty() {
                         continue;
                     }
@@ -1140,26 +1139,4 @@ fn profitable(
         (body / 3.0).floor() + header
     };
     denominator != 0.0 && (score * budget) / (real_weight * denominator) >= penalty
-}
-
-/// The registers one instruction writes and reads, in operand order, without
-/// allocating for the usual few (what the invariance loop asks of every
-/// instruction of a loop, once per round).
-struct RegLists {
-    defs: SmallVec<[RegId; 4]>,
-    uses: SmallVec<[RegId; 8]>,
-}
-
-impl RegLists {
-    fn of(inst: &Inst) -> RegLists {
-        let mut l = RegLists {
-            defs: SmallVec::new(),
-            uses: SmallVec::new(),
-        };
-        visit_defs_and_uses(inst, |a, r| match a {
-            Access::Def => l.defs.push(r),
-            Access::Use => l.uses.push(r),
-        });
-        l
-    }
 }
