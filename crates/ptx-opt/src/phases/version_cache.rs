@@ -152,6 +152,11 @@ impl Entry {
     }
 }
 
+/// The dominator tree of `input` (the one its scalar facts are made on).
+pub(crate) fn dom_of(input: &Arc<Function>) -> Rc<DomTree> {
+    with_entry(input, |e| e.graph().1)
+}
+
 /// The CFG of `input`.
 pub(crate) fn cfg_of(input: &Arc<Function>) -> Rc<Cfg> {
     with_entry(input, |e| e.cfg())

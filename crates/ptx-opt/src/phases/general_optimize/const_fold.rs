@@ -226,9 +226,9 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let writes = writes(input);
     let global = global_constants(input, &writes);
     if !global.is_empty() {
-        // The dominator tree of the scalar facts, which copy propagation
-        // (before this step) often made for this same version.
-        known.set_globals(&global, crate::phases::version_cache::facts(input).dom_rc());
+        // The dominator tree (the scalar facts', which copy propagation
+        // before this step often made for this same version).
+        known.set_globals(&global, crate::phases::version_cache::dom_of(input));
     }
     // The dataflow across blocks runs in the bundles right after each
     // unroller (cicc's before 13, ptxas's phase 22 before 29), where the
