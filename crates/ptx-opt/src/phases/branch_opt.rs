@@ -813,20 +813,25 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
     let named = label_operand_blocks(f);
     let mut any = false;
     let mut pos = 0;
+    // The block whose instructions end the one at `pos` (itself, or the
+    // last block merged into it this time): the CFG, made before the
+    // merges, answers for it.
+    let mut tail: Option<BlockId> = None;
     while pos + 1 < f.layout.len() {
         let (a, b) = (f.layout[pos], f.layout[pos + 1]);
+        let t = tail.unwrap_or(a);
         let falls = match last_inst(f, a) {
             Some(l) => !f.insts[l].is_terminator(),
             None => true,
         };
         let ok = falls
-            && g.preds(b) == [a]
-            && g.succs(a) == [b]
+            && g.preds(b) == [t]
+            && g.succs(t) == [b]
             && !keep.contains(&b)
             && !named.contains(&b)
             && f.blocks[b].pragmas.is_empty();
         if !ok {
-            if falls && g.preds(b) == [a] && !f.blocks[b].pragmas.is_empty() {
+            if falls && g.preds(b) == [t] && !f.blocks[b].pragmas.is_empty() {
                 st.log.push(
                     RemarkKind::Missed,
                     "merge",
@@ -839,6 +844,7 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
                 );
             }
             pos += 1;
+            tail = None;
             continue;
         }
         let moved = std::mem::take(&mut f.blocks[b].insts);
@@ -856,9 +862,9 @@ fn merge_blocks(f: &mut Function, st: &mut State) -> bool {
         f.layout.remove(pos + 1);
         st.counts.merged += 1;
         any = true;
-        // `a` may now merge with the block after `b`; its CFG facts are
-        // stale, so the next round does it.
-        pos += 1;
+        // `a` now ends with `b`: it may merge with the block after `b`,
+        // which the CFG knows as `b`'s successor.
+        tail = Some(b);
     }
     any
 }
