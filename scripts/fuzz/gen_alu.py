@@ -14,7 +14,7 @@ into an FNV hash, 64-bit values into a second hash.
 """
 import random
 
-from common import PTX_HEADER, cli
+from common import PTX_HEADER, PtxWriter, cli
 
 E32 = [0, 1, 2, 3, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 255, 256, 0x7fff, 0x8000, 0xffff, 0x10000,
        0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff, 0x12345678, 0xdeadbeef]
@@ -22,7 +22,7 @@ E64 = [0, 1, 2, 63, 64, 0xffffffff, 0x100000000, 0x7fffffffffffffff, 0x800000000
        0x123456789abcdef0]
 
 
-class G:
+class G(PtxWriter):
     def __init__(self, seed):
         self.r = random.Random(seed)
         self.out = []
@@ -33,15 +33,6 @@ class G:
         self.vp = []
         self.vf = []
         self.hashed = []
-
-    def ch(self, *a):
-        return self.r.choice(a)
-
-    def p(self, x):
-        return self.r.random() < x
-
-    def e(self, s):
-        self.out.append("\t" + s)
 
     def new(self, k):
         self.n[k] += 1

@@ -54,7 +54,7 @@ forwarding, hoisting or deletion across these accesses changes the output
 import random
 import re
 
-from common import PTX_HEADER, cli
+from common import PTX_HEADER, PtxWriter, cli
 
 FENCES = ["membar.cta;", "membar.gl;", "membar.sys;", "fence.sc.cta;", "fence.acq_rel.gpu;",
           "fence.sc.gpu;", "fence.acq_rel.cta;"]
@@ -69,7 +69,7 @@ CNT_OPS = [("add", "u32"), ("or", "b32"), ("xor", "b32"), ("max", "u32"), ("min"
 WORDS = {"g": 16, "s": 8, "l": 16}
 
 
-class G:
+class G(PtxWriter):
     def __init__(self, seed):
         self.r = random.Random(seed)
         self.out = []
@@ -88,15 +88,6 @@ class G:
         self.GS = "" if self.gen_only else ".global"
 
     # ------------------------------------------------------------ helpers
-    def ch(self, *a):
-        return self.r.choice(a)
-
-    def p(self, x):
-        return self.r.random() < x
-
-    def e(self, s):
-        self.out.append("\t" + s)
-
     def lab(self, s):
         self.out.append(s + ":")
 

@@ -18,7 +18,7 @@ loops); IV-indexed loads are only emitted when every IV value stays in
 """
 import random
 
-from common import PTX_HEADER, cli
+from common import PTX_HEADER, PtxWriter, cli
 
 M32 = (1 << 32) - 1
 M64 = (1 << 64) - 1
@@ -42,7 +42,7 @@ def cmp(op, a, b, signed, w):
     return {"lt": a < b, "le": a <= b, "gt": a > b, "ge": a >= b, "eq": a == b, "ne": a != b}[op]
 
 
-class G:
+class G(PtxWriter):
     def __init__(self, seed):
         self.r = random.Random(seed)
         self.out = []
@@ -51,12 +51,6 @@ class G:
         self.np = 1
         self.nl = 0
         self.accs = []
-
-    def ch(self, *a):
-        return self.r.choice(a)
-
-    def e(self, s):
-        self.out.append("\t" + s)
 
     def lab(self, s):
         self.out.append(s + ":")
@@ -177,9 +171,6 @@ class G:
                 continue
             return dict(w=w, signed=signed, form=form, step=step, op=op, start=start, bound=bound, sim=sim)
         return None
-
-    def p(self, x):
-        return self.r.random() < x
 
     def body(self, iv, L, depth, budget):
         w = L["w"]
