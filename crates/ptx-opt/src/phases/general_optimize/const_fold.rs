@@ -835,24 +835,50 @@ fn evaluate(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
 }
 
 /// Whether no rule can apply, seen from the sources alone (most
-/// instructions, and the walk asks about each): every source is a register
-/// the walk knows no value of and whose definition is not a guarded `mov`
-/// (no constant to fold or track, no 0 or 1 for an identity, nothing to
-/// say about a may-def), and the instruction is not an `xor` (`xor %r, %r`
-/// needs no constant). A source of any other kind (an immediate, an
-/// address, a vector) takes the full evaluation.
+/// instructions, and the walk asks about each): a source has no value the
+/// walk knows (so nothing folds: every fold needs all its sources, and a
+/// `mov` or `cvt` its one), no source is a register whose definition is a
+/// guarded `mov` (nothing to say about a may-def), no known source or
+/// immediate could be 0 or 1 at any width (the identities, and a `selp`
+/// whose condition is known, need one), and the instruction is not an
+/// `xor` (`xor %r, %r` needs no constant). Sources other than a plain
+/// register, a negated predicate or an integer immediate are never known.
 fn nothing_known(inst: &Inst, s: &Srcs) -> bool {
-    inst.opcode.info.family != F::Xor
-        && inst.operands.get(1..).is_some_and(|srcs| {
-            srcs.iter().all(|op| match op {
-                Operand::Reg {
-                    reg,
-                    component: None,
+    // At the narrowest width an identity reads (16 bits), the value is not
+    // 0 or 1.
+    let far_from_0_1 = |v: u64| v & 0xFFFF > 1;
+    if inst.opcode.info.family == F::Xor {
+        return false;
+    }
+    let Some(srcs) = inst.operands.get(1..) else {
+        return false;
+    };
+    let mut unknown = false;
+    for op in srcs {
+        match op {
+            Operand::Reg {
+                reg,
+                component: None,
+            }
+            | Operand::NegPred(reg) => {
+                if s.guarded.contains(reg) {
+                    return false;
                 }
-                | Operand::NegPred(reg) => s.known.get(reg).is_none() && !s.guarded.contains(reg),
-                _ => false,
-            })
-        })
+                match s.known.get(reg) {
+                    None => unknown = true,
+                    Some(&v) if far_from_0_1(v) => {}
+                    Some(_) => return false,
+                }
+            }
+            Operand::Imm(Imm {
+                value: ImmValue::Int(v),
+                ..
+            }) if far_from_0_1(*v as u64) => {}
+            Operand::Imm(_) => return false,
+            _ => unknown = true,
+        }
+    }
+    unknown
 }
 
 fn eval_mov(func: &Function, inst: &Inst, s: &mut Srcs) -> Eval {
