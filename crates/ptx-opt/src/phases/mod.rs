@@ -34,6 +34,7 @@ pub mod modulo;
 pub mod pipelining;
 pub mod predication;
 pub mod reassociate;
+pub(crate) mod reg_table;
 pub mod strength_reduce;
 pub mod texture_group_merge;
 pub(crate) mod version_cache;

@@ -86,6 +86,8 @@
 //! differential run of every pass filetest.
 
 use la_arena::ArenaMap;
+
+use crate::phases::reg_table::RegTable;
 use smallvec::SmallVec;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -465,43 +467,9 @@ fn intersect(m: &mut Consts, other: &Consts) {
 }
 
 /// The registers whose last definition so far in the block being walked
-/// is a guarded `mov` of a known value (a may-def): a dense set by register
-/// slot, emptied for each block in O(1) by moving to a new generation (it
-/// is asked about every source the walk does not know).
-#[derive(Default)]
-struct Guarded {
-    stamps: Vec<u32>,
-    generation: u32,
-}
-
-impl Guarded {
-    fn new(regs: usize) -> Guarded {
-        Guarded {
-            stamps: vec![0; regs],
-            generation: 1,
-        }
-    }
-
-    fn clear(&mut self) {
-        self.generation += 1;
-    }
-
-    fn insert(&mut self, r: RegId) {
-        if let Some(s) = self.stamps.get_mut(Known::slot(&r)) {
-            *s = self.generation;
-        }
-    }
-
-    fn remove(&mut self, r: &RegId) {
-        if let Some(s) = self.stamps.get_mut(Known::slot(r)) {
-            *s = 0;
-        }
-    }
-
-    fn contains(&self, r: &RegId) -> bool {
-        self.generation != 0 && self.stamps.get(Known::slot(r)) == Some(&self.generation)
-    }
-}
+/// is a guarded `mov` of a known value (a may-def); asked about every
+/// source the walk does not know.
+type Guarded = RegTable<()>;
 
 /// The registers with a known value during a walk: one slot per register
 /// of the function, a slot counting as set when stamped with the current
@@ -515,9 +483,8 @@ impl Guarded {
 /// the dominating block).
 #[derive(Default)]
 struct Known {
-    values: Vec<u64>,
-    stamps: Vec<u32>,
-    generation: u32,
+    local: RegTable<u64>,
+    /// The registers set since the last clear (some since removed).
     set: Vec<RegId>,
     /// By register slot: the value and the block of its one write.
     globals: Vec<Option<(u64, BlockId)>>,
@@ -529,9 +496,7 @@ struct Known {
 impl Known {
     fn new(regs: usize) -> Known {
         Known {
-            values: vec![0; regs],
-            stamps: vec![0; regs],
-            generation: 1,
+            local: RegTable::new(regs),
             ..Known::default()
         }
     }
@@ -542,8 +507,7 @@ impl Known {
 
     /// The value the walk has found for `r` (not the globals').
     fn local(&self, r: &RegId) -> Option<&u64> {
-        let k = Known::slot(r);
-        (self.stamps.get(k) == Some(&self.generation)).then(|| &self.values[k])
+        self.local.get(*r)
     }
 
     fn get(&self, r: &RegId) -> Option<&u64> {
@@ -561,7 +525,7 @@ impl Known {
 
     /// Registers written once, to a constant (see the type's doc).
     fn set_globals(&mut self, list: &[(RegId, u64, BlockId)], dom: Rc<DomTree>) {
-        self.globals = vec![None; self.values.len()];
+        self.globals = Vec::new();
         for &(r, v, b) in list {
             let k = Known::slot(&r);
             if k >= self.globals.len() {
@@ -578,28 +542,17 @@ impl Known {
     }
 
     fn insert(&mut self, r: RegId, v: u64) {
-        let k = Known::slot(&r);
-        if k >= self.values.len() {
-            self.values.resize(k + 1, 0);
-            self.stamps.resize(k + 1, 0);
-        }
-        if self.stamps[k] != self.generation {
-            self.stamps[k] = self.generation;
+        if self.local.insert(r, v) {
             self.set.push(r);
         }
-        self.values[k] = v;
     }
 
     fn remove(&mut self, r: &RegId) {
-        if let Some(s) = self.stamps.get_mut(Known::slot(r)) {
-            if *s == self.generation {
-                *s = 0;
-            }
-        }
+        self.local.remove(*r);
     }
 
     fn clear(&mut self) {
-        self.generation += 1;
+        self.local.clear();
         self.set.clear();
     }
 
@@ -651,7 +604,7 @@ fn walk_block(
         });
         for r in &defs {
             known.remove(r);
-            guarded.remove(r);
+            guarded.remove(*r);
         }
         match eval {
             Eval::Fold(kind, emits) if inst.guard.is_none() => {
@@ -690,7 +643,7 @@ fn walk_block(
                 known.insert(r, v);
             }
             Eval::Track(r, _) => {
-                guarded.insert(r);
+                guarded.insert(r, ());
             }
             Eval::Missed(name, why) => missed.push((iid, name, why)),
             Eval::Nothing => {
@@ -747,7 +700,7 @@ impl<'a> Srcs<'a> {
                     component: None,
                 })
                 | Some(Operand::NegPred(reg))
-                    if self.guarded.contains(reg) =>
+                    if self.guarded.contains(*reg) =>
                 {
                     Some(*reg)
                 }
@@ -861,7 +814,7 @@ fn nothing_known(inst: &Inst, s: &Srcs) -> bool {
                 component: None,
             }
             | Operand::NegPred(reg) => {
-                if s.guarded.contains(reg) {
+                if s.guarded.contains(*reg) {
                     return false;
                 }
                 match s.known.get(reg) {
@@ -1303,9 +1256,9 @@ fn operand_text(func: &Function, op: &Operand) -> String {
         Operand::Sink => "_".to_string(),
         Operand::Address(a) => {
             let base = match &a.base {
-                ptx_ir::ir::AddressBase::Reg(r) => func.regs[*r].name.clone(),
-                ptx_ir::ir::AddressBase::Symbol(s) => s.clone().into(),
-                ptx_ir::ir::AddressBase::Absolute => String::new().into(),
+                ptx_ir::ir::AddressBase::Reg(r) => &*func.regs[*r].name,
+                ptx_ir::ir::AddressBase::Symbol(s) => s.as_str(),
+                ptx_ir::ir::AddressBase::Absolute => "",
             };
             match (base.is_empty(), a.offset) {
                 (true, o) => format!("[{o}]"),

@@ -76,6 +76,7 @@ use smallvec::SmallVec;
 
 use crate::origin::origin;
 use crate::phases::known::remove_keeping_locs;
+use crate::phases::reg_table::RegTable;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
 
@@ -86,6 +87,17 @@ struct Held {
     inst: InstId,
     /// Whether it is a load (which any write to memory ends).
     load: bool,
+}
+
+impl Default for Held {
+    /// An empty slot of [`BlockState::held`] (never read as held).
+    fn default() -> Held {
+        Held {
+            guard: None,
+            inst: InstId::from_raw(0u32.into()),
+            load: false,
+        }
+    }
 }
 
 /// Whether `inst` is a plain load: `ld` or `ld.global.nc`, weak (no
@@ -226,106 +238,64 @@ fn find(f: &Function) -> Vec<(BlockId, InstId)> {
     out
 }
 
-/// What the walk of one block knows, by register slot (dense, emptied for
-/// each block in O(1) by moving to a new generation): what each register
-/// holds, which held values read each register, and the registers holding
-/// loads.
+/// What the walk of one block knows, by register slot (emptied for each
+/// block): what each register holds, which held values read each
+/// register, and the registers holding loads.
 struct BlockState {
-    generation: u32,
-    held_at: Vec<u32>,
-    held: Vec<Held>,
+    held: RegTable<Held>,
     /// Registers read by what is held: source -> destinations.
-    readers_at: Vec<u32>,
-    readers: Vec<Vec<RegId>>,
+    readers: RegTable<Vec<RegId>>,
     /// The registers a load was held for (some may hold something else
     /// since: [`Held::load`] tells).
     loads: Vec<RegId>,
 }
 
-fn slot(r: RegId) -> usize {
-    r.into_raw().into_u32() as usize
-}
-
 impl BlockState {
     fn new(regs: usize) -> BlockState {
-        let none = Held {
-            guard: None,
-            inst: InstId::from_raw(0u32.into()),
-            load: false,
-        };
         BlockState {
-            generation: 0,
-            held_at: vec![0; regs],
-            held: vec![none; regs],
-            readers_at: vec![0; regs],
-            readers: vec![Vec::new(); regs],
+            held: RegTable::new(regs),
+            readers: RegTable::new(regs),
             loads: Vec::new(),
         }
     }
 
     fn clear(&mut self) {
-        self.generation += 1;
+        self.held.clear();
+        self.readers.clear();
         self.loads.clear();
     }
 
     fn held(&self, r: RegId) -> Option<&Held> {
-        let k = slot(r);
-        (self.held_at.get(k) == Some(&self.generation)).then(|| &self.held[k])
+        self.held.get(r)
     }
 
     fn hold(&mut self, d: RegId, h: Held) {
-        let k = slot(d);
-        if k < self.held.len() {
-            if h.load {
-                self.loads.push(d);
-            }
-            self.held_at[k] = self.generation;
-            self.held[k] = h;
+        if h.load {
+            self.loads.push(d);
         }
-    }
-
-    fn unhold(&mut self, d: RegId) {
-        if let Some(at) = self.held_at.get_mut(slot(d)) {
-            *at = 0;
-        }
+        self.held.insert(d, h);
     }
 
     /// `d` holds a value computed from `r`.
     fn read_by(&mut self, r: RegId, d: RegId) {
-        let k = slot(r);
-        if k < self.readers.len() {
-            if self.readers_at[k] != self.generation {
-                self.readers_at[k] = self.generation;
-                self.readers[k].clear();
-            }
-            self.readers[k].push(d);
-        }
+        self.readers.get_or_default(r).push(d);
     }
 
     /// `r` is written: what it held, and what was computed from it, is gone.
     fn forget(&mut self, r: RegId) {
-        self.unhold(r);
-        let k = slot(r);
-        if self.readers_at.get(k) == Some(&self.generation) {
-            self.readers_at[k] = 0;
-            let ds = std::mem::take(&mut self.readers[k]);
-            for &d in &ds {
-                self.unhold(d);
-            }
-            self.readers[k] = ds;
+        self.held.remove(r);
+        for d in self.readers.take(r).unwrap_or_default() {
+            self.held.remove(d);
         }
     }
 
     /// Memory may have changed: no loaded value is known any more.
     fn forget_loads(&mut self) {
-        let loads = std::mem::take(&mut self.loads);
-        for &d in &loads {
+        for d in std::mem::take(&mut self.loads) {
             if self.held(d).is_some_and(|h| h.load) {
-                self.unhold(d);
+                self.held.remove(d);
             }
         }
-        self.loads = loads;
-        self.loads.clear();
     }
 }
 
