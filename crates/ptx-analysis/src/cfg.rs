@@ -46,16 +46,7 @@ pub struct Cfg {
 /// Builds the CFG of `func`.
 pub fn cfg(func: &Function) -> Cfg {
     let mut g = block_graph(func);
-    let mut inst_block = ArenaMap::default();
-    let mut inst_pos = ArenaMap::default();
-    for &b in &func.layout {
-        for (pos, &i) in func.blocks[b].insts.iter().enumerate() {
-            inst_block.insert(i, b);
-            inst_pos.insert(i, pos as u32);
-        }
-    }
-    g.inst_block = inst_block;
-    g.inst_pos = inst_pos;
+    g.renumber(func, &func.layout);
     g
 }
 

@@ -265,7 +265,7 @@ fn catches_a_register_whose_class_or_type_is_inconsistent() {
     );
     let mut f = kernel();
     let r = reg(&f, "%r3");
-    f.regs[r].ty = ".b64".to_string().into();
+    f.regs[r].ty = ".b64".into();
     f.regs[r].class = RegClass::R64;
     let errors = verify(&f).unwrap_err();
     assert!(errors
@@ -293,8 +293,8 @@ fn a_declared_register_read_but_never_written_is_fine() {
     let r7 = {
         let decl = f.regs[reg(&f, "%r3")].decl;
         f.regs.alloc(Reg {
-            name: "%r7".to_string().into(),
-            ty: ".b32".to_string().into(),
+            name: "%r7".into(),
+            ty: ".b32".into(),
             vector: None,
             class: RegClass::R,
             decl,

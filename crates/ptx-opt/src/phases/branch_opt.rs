@@ -132,12 +132,9 @@ impl State {
 
     /// A rule changed the function: what was known of it is gone.
     fn changed(&mut self) {
-        let (graph, dom) = match self.facts.take() {
-            Some(facts) => (Some(facts.cfg_rc()), Some(facts.dom_rc())),
-            None => (self.graph.take(), self.dom.take()),
-        };
-        self.graph = None;
-        self.dom = None;
+        let facts = self.facts.take();
+        let graph = facts.as_ref().map(|f| f.cfg_rc()).or(self.graph.take());
+        let dom = facts.as_ref().map(|f| f.dom_rc()).or(self.dom.take());
         if let Some(g) = graph {
             self.earlier = Some((g, dom));
         }
@@ -159,16 +156,17 @@ impl State {
         if let Some(g) = &self.graph {
             return g.clone();
         }
-        let g = match self.earlier.take() {
-            Some((old, dom)) => match cfg_if_same_graph(f, &old) {
-                Some(g) => {
-                    self.dom = dom;
-                    Rc::new(g)
-                }
-                None => Rc::new(cfg(f)),
-            },
-            None => Rc::new(cfg(f)),
-        };
+        let reused = self
+            .earlier
+            .take()
+            .and_then(|(old, dom)| Some((cfg_if_same_graph(f, &old)?, dom)));
+        let g = Rc::new(match reused {
+            Some((g, dom)) => {
+                self.dom = dom;
+                g
+            }
+            None => cfg(f),
+        });
         self.graph = Some(g.clone());
         g
     }

@@ -112,23 +112,25 @@ impl Entry {
         if let Some(g) = &self.cfg {
             return g.clone();
         }
-        let g = match self.earlier.take() {
-            Some(earlier) => match cfg_if_same_graph(&self.func, &earlier.cfg) {
-                Some(g) => {
-                    let g = Rc::new(g);
-                    self.dom = earlier.dom;
-                    self.loop_info = earlier.loop_info.map(|li| {
-                        Rc::new(LoopInfo {
-                            cfg: g.clone(),
-                            dom: li.dom.clone(),
-                            forest: li.forest.clone(),
-                        })
-                    });
-                    g
-                }
-                None => Rc::new(cfg(&self.func)),
-            },
-            None => Rc::new(cfg(&self.func)),
+        let func = &self.func;
+        let reused = self
+            .earlier
+            .take()
+            .and_then(|e| Some((cfg_if_same_graph(func, &e.cfg)?, e)));
+        let g = match reused {
+            Some((g, earlier)) => {
+                let g = Rc::new(g);
+                self.dom = earlier.dom;
+                self.loop_info = earlier.loop_info.map(|li| {
+                    Rc::new(LoopInfo {
+                        cfg: g.clone(),
+                        dom: li.dom.clone(),
+                        forest: li.forest.clone(),
+                    })
+                });
+                g
+            }
+            None => Rc::new(cfg(func)),
         };
         self.cfg = Some(g.clone());
         g
