@@ -136,7 +136,7 @@ pub struct GlobalMem {
 impl GlobalMem {
     pub fn new(base: u64) -> GlobalMem {
         GlobalMem {
-            allocs: Vec::new(),
+            allocs: Default::default(),
             next: base,
             last: 0,
         }

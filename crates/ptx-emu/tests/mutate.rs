@@ -157,7 +157,7 @@ fn trap() -> Inst {
         guard: None,
         opcode: Opcode::new("trap", Vec::new()),
         operands: Vec::new(),
-        locs: Vec::new(),
+        locs: Default::default(),
         range: Default::default(),
     }
 }

@@ -84,7 +84,7 @@ fn mov(f: &mut Function, dst: RegId, value: i64) -> InstId {
                     value.into(),
                 ))),
             ],
-            locs: Vec::new(),
+            locs: Default::default(),
             range: Default::default(),
         },
         None,

@@ -382,7 +382,7 @@ fn catches_a_negated_operand_that_is_not_a_predicate() {
             },
             Operand::NegPred(r1),
         ],
-        locs: Vec::new(),
+        locs: Default::default(),
         range: Default::default(),
     });
     f.blocks[b].insts.push(inst);

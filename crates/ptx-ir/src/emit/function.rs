@@ -142,7 +142,7 @@ fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
                 continue;
             }
             let inst = &f.insts[i];
-            if !inst.locs.is_empty() && inst.locs != locs {
+            if !inst.locs.is_empty() && *inst.locs != *locs {
                 locs = &inst.locs;
                 locs.iter().for_each(|l| write_loc(l, out));
             }

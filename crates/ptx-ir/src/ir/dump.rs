@@ -216,7 +216,7 @@ fn dump_inst(f: &Function, inst: &Inst) -> String {
         names(&du.defs),
         names(&du.uses)
     );
-    for loc in &inst.locs {
+    for loc in inst.locs.iter() {
         let _ = write!(out, " {}", dump_loc(loc));
     }
     out

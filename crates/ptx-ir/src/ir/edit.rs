@@ -304,7 +304,7 @@ impl Function {
                     component: None,
                 },
             ],
-            locs: Vec::new(),
+            locs: Default::default(),
             range: Default::default(),
         };
         Some(self.add_inst(inst, None))
@@ -498,14 +498,14 @@ impl Function {
                 guard: None,
                 opcode: Opcode::new("bra", Vec::new()),
                 operands: vec![Operand::Label(t)],
-                locs: Vec::new(),
+                locs: Default::default(),
                 range: Default::default(),
             },
             None => Inst {
                 guard: None,
                 opcode: Opcode::new("ret", Vec::new()),
                 operands: Vec::new(),
-                locs: Vec::new(),
+                locs: Default::default(),
                 range: Default::default(),
             },
         };

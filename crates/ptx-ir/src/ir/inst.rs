@@ -24,7 +24,7 @@ pub struct Inst {
     /// instruction in between (the call sites of an inlined chain, `.loc 1 16 5`
     /// then `.loc 1 5 9, function_name f, inlined_at 1 16 5`; ptxas wants every
     /// `inlined_at` position to appear in an earlier `.loc`). Empty: no `.loc`.
-    pub locs: Vec<Loc>,
+    pub locs: Locs,
     /// Where the instruction is in the source, relative to the start of its
     /// function's syntax node (so that edits elsewhere in the file leave the IR
     /// of an unchanged function equal). Empty for instructions made by passes.
@@ -187,6 +187,59 @@ pub struct Guard {
     pub negated: bool,
 }
 
+/// The `.loc` lines of an instruction ([`Inst::locs`]), read as a slice.
+/// Shared, not copied: lowering gives every instruction the chain in effect
+/// (most instructions of a function with line info have one), instructions
+/// are copied by every phase that changes their function, and the chain of
+/// an instruction is replaced, never edited in place. Empty takes no
+/// allocation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Locs(Option<std::sync::Arc<[Loc]>>);
+
+impl Locs {
+    /// No `.loc`.
+    pub const fn new() -> Locs {
+        Locs(None)
+    }
+
+    /// `first`'s lines, then `then`'s (shared as they are when one is
+    /// empty).
+    pub fn join(first: Locs, then: Locs) -> Locs {
+        if then.is_empty() {
+            return first;
+        }
+        if first.is_empty() {
+            return then;
+        }
+        let mut joined = first.to_vec();
+        joined.extend_from_slice(&then);
+        joined.into()
+    }
+
+    /// Whether `self` and `other` are the same shared chain (equal then,
+    /// without comparing them).
+    pub fn same(&self, other: &Locs) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl std::ops::Deref for Locs {
+    type Target = [Loc];
+    fn deref(&self) -> &[Loc] {
+        self.0.as_deref().unwrap_or(&[])
+    }
+}
+
+impl From<Vec<Loc>> for Locs {
+    fn from(locs: Vec<Loc>) -> Locs {
+        Locs((!locs.is_empty()).then(|| locs.into()))
+    }
+}
+
 /// A `.loc file line column` position, with the optional
 /// `, function_name f, inlined_at file line column` tail as written.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -255,5 +308,31 @@ fn reads_volatile_special(op: &Operand) -> bool {
         }
         Operand::PredPair(a, b) => reads_volatile_special(a) || reads_volatile_special(b),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Loc, Locs};
+
+    fn loc(line: u32) -> Loc {
+        Loc {
+            file: 1,
+            line,
+            col: 0,
+            inlined: None,
+        }
+    }
+
+    #[test]
+    fn locs_are_shared_and_joined_in_order() {
+        let a: Locs = vec![loc(1)].into();
+        let b: Locs = vec![loc(2), loc(3)].into();
+        assert!(a.clone().same(&a));
+        assert!(!a.same(&vec![loc(1)].into()));
+        assert_eq!(*Locs::from(Vec::new()), []);
+        assert!(Locs::join(a.clone(), Locs::new()).same(&a));
+        assert!(Locs::join(Locs::new(), b.clone()).same(&b));
+        assert_eq!(*Locs::join(a, b), [loc(1), loc(2), loc(3)]);
     }
 }

@@ -27,7 +27,7 @@ pub use block::{Block, BlockId};
 pub use def_use::{defs_and_uses, Access, DefUse, RegList};
 pub use edit::RegionClone;
 pub use function::{Function, FunctionKind, LocalDecl, Param, PerfDirective, PtrAttr, Signature};
-pub use inst::{Guard, Inst, InstId, Loc, Opcode, OpcodeData};
+pub use inst::{Guard, Inst, InstId, Loc, Locs, Opcode, OpcodeData};
 pub use module::{Header, Module, ModuleItem, Target, VarDecl, Variable};
 pub use operand::{Address, AddressBase, Imm, ImmValue, Operand};
 pub use reg::{Reg, RegClass, RegDecl, RegDeclId, RegId};

@@ -88,8 +88,9 @@ pub struct Imm {
     pub value: ImmValue,
     /// The literal or constant expression as written (`0x1F`, `0f3F800000`,
     /// `-7`, `(1 << 4) | 3`); `None` for immediates made by passes, which are
-    /// printed from `value`.
-    pub text: Option<String>,
+    /// printed from `value`. Shared: instructions are copied by every phase
+    /// that changes their function, and the text never changes.
+    pub text: Option<std::sync::Arc<str>>,
 }
 
 /// The value of an immediate. Floats are kept as bits.
@@ -112,7 +113,7 @@ impl Imm {
     /// The text to emit: as written, or a canonical form of the value.
     pub fn to_text(&self) -> String {
         if let Some(text) = &self.text {
-            return text.clone();
+            return text.to_string();
         }
         match self.value {
             ImmValue::Int(v) => v.to_string(),

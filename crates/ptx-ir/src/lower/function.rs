@@ -36,7 +36,7 @@ use rustc_hash::FxHashMap;
 use la_arena::ArenaMap;
 
 use crate::ir::{
-    Block, BlockId, Function, Guard, Inst, InstArena, Loc, LocalDecl, Opcode, Reg, RegClass,
+    Block, BlockId, Function, Guard, Inst, InstArena, Loc, LocalDecl, Locs, Opcode, Reg, RegClass,
     RegDecl, RegDeclId, RegId,
 };
 
@@ -242,6 +242,8 @@ pub(crate) struct FnLowerer<'a> {
     /// The `.loc`s in effect, and whether no instruction followed the last one
     /// yet (so a further `.loc` extends the chain).
     locs: Vec<Loc>,
+    /// `locs` shared, made at the first instruction after it changed.
+    shared_locs: Option<Locs>,
     locs_open: bool,
     /// The register each source name resolved to, valid while the scopes are
     /// at generation `reg_names_generation`.
@@ -311,6 +313,7 @@ impl<'a> FnLowerer<'a> {
             reg_ids: FxHashMap::default(),
             current: None,
             locs: Vec::new(),
+            shared_locs: None,
             locs_open: false,
             reg_names: FxHashMap::default(),
             reg_names_generation: 0,
@@ -525,6 +528,7 @@ impl<'a> FnLowerer<'a> {
             self.locs.clear();
         }
         self.locs.push(loc);
+        self.shared_locs = None;
         self.locs_open = true;
     }
 
@@ -721,7 +725,10 @@ impl<'a> FnLowerer<'a> {
             guard,
             opcode,
             operands,
-            locs: self.locs.clone(),
+            locs: self
+                .shared_locs
+                .get_or_insert_with(|| self.locs.clone().into())
+                .clone(),
             range: relative(range, self.base),
         };
         let terminator = lowered.is_terminator();

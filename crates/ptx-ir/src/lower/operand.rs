@@ -137,7 +137,7 @@ impl<'a> FnLowerer<'a> {
         match literal_value(lit).map(imm_value) {
             Some(value) => Operand::Imm(Imm {
                 value,
-                text: Some(text),
+                text: Some(text.as_str().into()),
             }),
             None => {
                 self.error(
@@ -164,7 +164,7 @@ impl<'a> FnLowerer<'a> {
             if let Some(value) = negated_float(inner) {
                 return Operand::Imm(Imm {
                     value,
-                    text: Some(normalized_text(node)),
+                    text: Some(normalized_text(node).into()),
                 });
             }
             if let Some(Operand::Reg { reg, component }) = self.register_name(inner) {
@@ -211,7 +211,7 @@ impl<'a> FnLowerer<'a> {
         if let Some(value) = eval_int(node) {
             return Operand::Imm(Imm {
                 value: ImmValue::Int(value.into()),
-                text: Some(text),
+                text: Some(text.as_str().into()),
             });
         }
         if node.any_descendant(&mut |n| n.is(SyntaxKind::NAME_REF) && self.names_register(n)) {

@@ -560,14 +560,15 @@ fn remove_unreachable(f: &mut Function, st: &mut State) -> bool {
         st.counts.unreachable += 1;
     }
     // Move the removed blocks' `.loc` lines to the next kept instruction.
-    let mut pending = Vec::new();
+    let mut pending = ptx_ir::ir::Locs::new();
     let dead_set: FxHashSet<BlockId> = dead.iter().copied().collect();
     let layout = f.layout.clone();
     for &b in &layout {
         if dead_set.contains(&b) {
             let insts = std::mem::take(&mut f.blocks[b].insts);
             for i in insts {
-                pending.append(&mut f.insts[i].locs);
+                let locs = std::mem::take(&mut f.insts[i].locs);
+                pending = ptx_ir::ir::Locs::join(std::mem::take(&mut pending), locs);
             }
         } else if !pending.is_empty() && !f.blocks[b].insts.is_empty() {
             give_locs(f, b, 0, std::mem::take(&mut pending));

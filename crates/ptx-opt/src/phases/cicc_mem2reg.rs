@@ -518,7 +518,7 @@ fn promote(f: &mut Function, name: &str, size: i64) -> Result<(u64, u64), Fail> 
                     vec![if e.bytes == 8 { ".b64" } else { ".b32" }.to_string()],
                 ),
                 operands: ops,
-                locs: Vec::new(),
+                locs: Default::default(),
                 range: orig.range,
             });
             count += 1;

@@ -9,6 +9,7 @@
 
 use std::rc::Rc;
 
+use ptx_analysis::grouped::Grouped;
 use ptx_analysis::{cfg, dominators, DomTree};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
 use ptx_ir::ir::{BlockId, Function, ImmValue, Inst, InstId, Operand, RegId};
@@ -33,38 +34,42 @@ pub(crate) struct Accesses {
     readers: Lists,
 }
 
-/// One list of instructions per register, stored end to end (two passes
-/// over the function, two allocations, where a vector per register made an
+/// One list of instructions per register, stored end to end (one pass over
+/// the function, then a counting sort, where a vector per register made an
 /// allocation per register); the few lists a phase changes
 /// ([`Accesses::retarget`]) move to `changed`.
 struct Lists {
-    /// Register `r`'s list is `items[start[r]..start[r + 1]]`.
-    start: Vec<u32>,
-    items: Vec<InstId>,
+    lists: Grouped<InstId>,
+    /// The number of registers.
+    regs: usize,
     changed: rustc_hash::FxHashMap<usize, Vec<InstId>>,
 }
 
 impl Lists {
+    fn new(regs: usize, pairs: &[(usize, InstId)]) -> Lists {
+        Lists {
+            lists: Grouped::new(regs, pairs),
+            regs,
+            changed: Default::default(),
+        }
+    }
+
     fn get(&self, r: usize) -> &[InstId] {
         if let Some(list) = self.changed.get(&r) {
             return list;
         }
-        match (self.start.get(r), self.start.get(r + 1)) {
-            (Some(&a), Some(&b)) => &self.items[a as usize..b as usize],
-            _ => &[],
-        }
+        self.lists.get(r)
     }
 
     fn get_mut(&mut self, r: usize) -> Option<&mut Vec<InstId>> {
-        if r + 1 >= self.start.len() {
+        if r >= self.regs {
             return None;
         }
-        let (a, b) = (self.start[r] as usize, self.start[r + 1] as usize);
-        let items = &self.items;
+        let lists = &self.lists;
         Some(
             self.changed
                 .entry(r)
-                .or_insert_with(|| items[a..b].to_vec()),
+                .or_insert_with(|| lists.get(r).to_vec()),
         )
     }
 }
@@ -91,43 +96,11 @@ fn each_access(func: &Function, mut f: impl FnMut(usize, usize, InstId)) {
 impl Accesses {
     pub(crate) fn new(func: &Function) -> Accesses {
         let n = func.regs.len();
-        // Pass 1 counts, pass 2 fills.
-        let mut count = [vec![0u32; n + 1], vec![0u32; n + 1]];
-        each_access(func, |k, r, _| count[k][r] += 1);
-        // Exclusive prefix sums: `count[k][n]` is 0, so `start[k][n]` is the
-        // total.
-        let start = count.map(|c| {
-            let mut acc = 0u32;
-            c.iter()
-                .map(|&x| {
-                    let s = acc;
-                    acc += x;
-                    s
-                })
-                .collect::<Vec<u32>>()
-        });
-        let mut fill = start.clone();
-        let mut items = [
-            vec![InstId::from_raw(0u32.into()); start[0][n] as usize],
-            vec![InstId::from_raw(0u32.into()); start[1][n] as usize],
-        ];
-        each_access(func, |k, r, i| {
-            items[k][fill[k][r] as usize] = i;
-            fill[k][r] += 1;
-        });
-        let [w_items, r_items] = items;
-        let [w_start, r_start] = start;
+        let mut pairs: [Vec<(usize, InstId)>; 2] = [Vec::new(), Vec::new()];
+        each_access(func, |k, r, i| pairs[k].push((r, i)));
         Accesses {
-            writers: Lists {
-                start: w_start,
-                items: w_items,
-                changed: Default::default(),
-            },
-            readers: Lists {
-                start: r_start,
-                items: r_items,
-                changed: Default::default(),
-            },
+            writers: Lists::new(n, &pairs[0]),
+            readers: Lists::new(n, &pairs[1]),
         }
     }
 
@@ -540,12 +513,7 @@ pub(crate) fn remove_keeping_locs(func: &mut Function, block: BlockId, inst: Ins
 
 /// Prepends `locs` to the first instruction at or after index `pos` of
 /// `block` in the layout (dropped at the end of the function).
-pub(crate) fn give_locs(
-    func: &mut Function,
-    block: BlockId,
-    pos: usize,
-    mut locs: Vec<ptx_ir::ir::Loc>,
-) {
+pub(crate) fn give_locs(func: &mut Function, block: BlockId, pos: usize, locs: ptx_ir::ir::Locs) {
     if locs.is_empty() {
         return;
     }
@@ -557,8 +525,7 @@ pub(crate) fn give_locs(
         let from = first.take().unwrap_or(0);
         if let Some(&i) = func.blocks[b].insts.get(from) {
             let target = &mut func.insts[i];
-            locs.append(&mut target.locs);
-            target.locs = locs;
+            target.locs = ptx_ir::ir::Locs::join(locs, std::mem::take(&mut target.locs));
             return;
         }
     }

@@ -73,7 +73,7 @@ use std::sync::Arc;
 use ptx_analysis::grouped::Grouped;
 use ptx_analysis::{cfg, cfg_if_same_graph, liveness};
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
-use ptx_ir::ir::{Function, Inst, InstId, RegId};
+use ptx_ir::ir::{Function, Inst, InstId, Locs, RegId};
 use ptx_isa::OpFlags;
 use smallvec::SmallVec;
 
@@ -309,19 +309,20 @@ fn overwritten(func: &Function, input: &Arc<Function>, is_input: bool) -> Vec<(I
 fn remove(func: &mut Function, mut dead: Vec<InstId>) {
     dead.sort();
     let is_dead = |i: &InstId| dead.binary_search(i).is_ok();
-    let mut pending_locs = Vec::new();
+    let mut pending_locs = Locs::new();
     for pos in 0..func.layout.len() {
         let b = func.layout[pos];
         let insts = std::mem::take(&mut func.blocks[b].insts);
         let mut kept = Vec::with_capacity(insts.len());
         for i in insts {
             if is_dead(&i) {
-                pending_locs.append(&mut func.insts[i].locs);
+                let locs = std::mem::take(&mut func.insts[i].locs);
+                pending_locs = Locs::join(std::mem::take(&mut pending_locs), locs);
             } else {
                 if !pending_locs.is_empty() {
                     let inst = &mut func.insts[i];
-                    pending_locs.append(&mut inst.locs);
-                    inst.locs = std::mem::take(&mut pending_locs);
+                    let own = std::mem::take(&mut inst.locs);
+                    inst.locs = Locs::join(std::mem::take(&mut pending_locs), own);
                 }
                 kept.push(i);
             }

@@ -69,7 +69,7 @@ pub(crate) fn new_bra(func: &mut Function, target: BlockId) -> InstId {
             guard: None,
             opcode: Opcode::new("bra", vec![".uni".to_string()]),
             operands: vec![Operand::Label(target)],
-            locs: Vec::new(),
+            locs: Default::default(),
             range: Default::default(),
         },
         None,

@@ -632,7 +632,7 @@ pub(crate) fn apply_order(
         .iter()
         .any(|n| f.insts[n.inst].locs.iter().any(|l| l.inlined.is_some()));
     if inlined {
-        let slots: Vec<Vec<ptx_ir::ir::Loc>> = nodes
+        let slots: Vec<ptx_ir::ir::Locs> = nodes
             .iter()
             .map(|n| std::mem::take(&mut f.insts[n.inst].locs))
             .collect();
@@ -685,7 +685,7 @@ pub(crate) fn guard_pressure(
     mrpa: &mut Mrpa,
     block: BlockId,
     saved: Vec<InstId>,
-    saved_locs: Vec<Vec<ptx_ir::ir::Loc>>,
+    saved_locs: Vec<ptx_ir::ir::Locs>,
     mismatch: &mut Option<String>,
 ) -> Option<((u32, u32), (u32, u32))> {
     let old = mrpa.block_max(block);

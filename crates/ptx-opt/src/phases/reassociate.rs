@@ -435,7 +435,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                     acc.clone(),
                     leaf_op(l),
                 ],
-                locs: Vec::new(),
+                locs: Default::default(),
                 range: f.insts[plan.root].range,
             };
             if k == n - 1 {

@@ -951,7 +951,7 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
             guard: None,
             opcode: Opcode::new(name, mods.iter().map(|s| s.to_string()).collect()),
             operands: ops,
-            locs: Vec::new(),
+            locs: Default::default(),
             range: Default::default(),
         };
         let init = f.add_inst(
@@ -1025,7 +1025,7 @@ fn apply(f: &mut Function, pre: BlockId, plan: &Plan, remarks: &mut Vec<Remark>)
             guard: None,
             opcode: Opcode::new(name, vec![".s32".to_string()]),
             operands: ops,
-            locs: Vec::new(),
+            locs: Default::default(),
             range: Default::default(),
         };
         let prod = match products.iter().find(|(k, _)| *k == m.factor) {
@@ -1237,7 +1237,7 @@ fn lftr(
         guard: None,
         opcode: Opcode::new(name, mods.iter().map(|s| s.to_string()).collect()),
         operands: ops,
-        locs: Vec::new(),
+        locs: Default::default(),
         range: Default::default(),
     };
     let origin_of = f.origin(test.setp);

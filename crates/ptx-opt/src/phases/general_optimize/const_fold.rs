@@ -1178,7 +1178,7 @@ fn make_mov(func: &Function, e: &Emit) -> Option<Inst> {
             let int = |v: u64| {
                 Operand::Imm(Imm {
                     value: ImmValue::Int(v as i128),
-                    text: (v > 0xffff).then(|| format!("0x{v:X}")),
+                    text: (v > 0xffff).then(|| format!("0x{v:X}").into()),
                 })
             };
             let (t, src) = match r.class {
@@ -1209,7 +1209,7 @@ fn make_mov(func: &Function, e: &Emit) -> Option<Inst> {
             },
             src,
         ],
-        locs: Vec::new(),
+        locs: Default::default(),
         range: Default::default(),
     })
 }

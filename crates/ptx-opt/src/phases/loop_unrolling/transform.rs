@@ -546,14 +546,14 @@ fn fix_fallthrough(func: &mut Function, block: BlockId, target: Option<BlockId>)
             guard: None,
             opcode: Opcode::new("bra", Vec::new()),
             operands: vec![Operand::Label(t)],
-            locs: Vec::new(),
+            locs: Default::default(),
             range: Default::default(),
         },
         None => Inst {
             guard: None,
             opcode: Opcode::new("ret", Vec::new()),
             operands: Vec::new(),
-            locs: Vec::new(),
+            locs: Default::default(),
             range: Default::default(),
         },
     };
@@ -737,7 +737,7 @@ fn partial_unknown(
                 }),
                 opcode: Opcode::new("bra", Vec::new()),
                 operands: vec![Operand::Label(shape.header)],
-                locs: Vec::new(),
+                locs: Default::default(),
                 range: Default::default(),
             },
             None,
@@ -833,7 +833,7 @@ fn push(
         guard: None,
         opcode: Opcode::new(name, mods.to_vec()),
         operands: ops,
-        locs: Vec::new(),
+        locs: Default::default(),
         range: Default::default(),
     };
     let i = func.add_inst(inst, origin);
