@@ -30,7 +30,9 @@ pub fn warm_file(
     if threads <= 1 {
         return;
     }
-    let chunks = file.chunks(db).clone();
+    let mut chunks = file.chunks(db).to_vec();
+    // Largest first, so that the threads finish together.
+    chunks.sort_by_key(|c| std::cmp::Reverse(c.text(db).len()));
     run_parallel(db, threads, chunks.len(), &|db, i| {
         chunk_parse(db, chunks[i]);
     });

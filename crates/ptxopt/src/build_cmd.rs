@@ -512,6 +512,10 @@ pub(crate) fn render_diagnostics(
     diagnostics: &[ptx_db::Diag],
     short: bool,
 ) -> (usize, usize) {
+    if diagnostics.is_empty() {
+        // Most builds: no line index of the whole file to make.
+        return (0, 0);
+    }
     let index = LineIndex::new(text);
     let (mut errors, mut warnings) = (0, 0);
     for d in diagnostics {

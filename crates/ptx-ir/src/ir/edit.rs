@@ -246,6 +246,15 @@ impl Function {
         Some(self.new_reg_of(ty, vector))
     }
 
+    /// Drops the registers made after the first `n` (what an edit that is
+    /// given up added; nothing may refer to them any more).
+    pub fn truncate_regs(&mut self, n: usize) {
+        if self.regs.len() > n {
+            let regs = std::mem::take(&mut *self.regs);
+            *self.regs = regs.into_iter().take(n).map(|(_, r)| r).collect();
+        }
+    }
+
     /// `{prefix}{n}`, or `{prefix}{n}_{k}` for the first `k` that is free.
     fn fresh_reg_name(&self, prefix: &str, n: usize) -> String {
         let taken = |name: &str| {

@@ -248,7 +248,17 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             )
                         } else {
                             let func = func.get_or_insert_with(|| (**input).clone());
-                            let before = keep_peak.then(|| func.clone());
+                            // The function as it is, but for its register
+                            // table: the emission only adds registers, so
+                            // a dropped schedule truncates the table back
+                            // (sharing it with `before` made every attempt
+                            // copy the whole table at its first new
+                            // register).
+                            let regs_before = func.regs.len();
+                            let before = keep_peak.then(|| Function {
+                                regs: Default::default(),
+                                ..func.clone()
+                            });
                             modulo::emit_pipelined(
                                 func,
                                 header,
@@ -299,7 +309,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                                     over_limit.map(|limit| (loop_after, format!("it raises the loop's register pressure from {loop_before} to {loop_after} (MRPA R units), over the --maxrregcount limit {limit}")))
                                 };
                                 if dropped.is_some() {
-                                    *func = before;
+                                    let regs = std::mem::take(&mut func.regs);
+                                    *func = Function { regs, ..before };
+                                    func.truncate_regs(regs_before);
                                     if rebuilt {
                                         mrpa.rebuild(func);
                                     } else {
