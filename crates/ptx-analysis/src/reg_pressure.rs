@@ -80,6 +80,16 @@ pub struct RegPressure {
 
 /// The weight of a register in 32-bit units (0 for predicates).
 pub fn reg_units(reg: &Reg) -> u32 {
+    // A scalar's class says it (the class is made from the type's width,
+    // `RegClass::of`), without reading the type's text.
+    if reg.vector.is_none() {
+        return match reg.class {
+            RegClass::P => 0,
+            RegClass::R16 | RegClass::R => 1,
+            RegClass::R64 => 2,
+            RegClass::R128 => 4,
+        };
+    }
     if reg.class == RegClass::P {
         return 0;
     }
@@ -233,6 +243,34 @@ mod tests {
     use crate::cfg::{cfg, inst_name};
     use crate::liveness::liveness;
     use crate::test_util::func;
+
+    #[test]
+    fn units_of_a_scalar_follow_its_class_as_its_type_width() {
+        for ty in [
+            ".pred", ".b8", ".u16", ".f16", ".bf16x2", ".b32", ".f32", ".s64", ".f64", ".b128",
+            ".unknown",
+        ] {
+            for vector in [None, Some(2), Some(4)] {
+                let reg = Reg {
+                    name: "%x".into(),
+                    ty: ty.into(),
+                    vector,
+                    class: RegClass::of(ty, vector),
+                    decl: None,
+                    index: None,
+                };
+                let bits = ptx_isa::type_bits(ty)
+                    .map(|b| b * vector.unwrap_or(1))
+                    .unwrap_or_else(|| reg.class.bits());
+                let want = if reg.class == RegClass::P {
+                    0
+                } else {
+                    bits.div_ceil(32).max(1)
+                };
+                assert_eq!(reg_units(&reg), want, "{ty} {vector:?}");
+            }
+        }
+    }
 
     fn pressure(body: &str) -> (Function, RegPressure) {
         let f = func(body);

@@ -15,7 +15,7 @@
 //!                                      │          each calls `ptx_opt::run_phase`)
 //!                      remarks, stats (file_remarks, file_stats: origins mapped to positions)
 //!                                      │
-//!                      kernel_ptx ─► file_ptx ─► build_file
+//!                      kernel_ptx ─► file_ptx_text ─► build_file (streamed)
 //! ```
 //!
 //! An edit in one function re-runs only that function's queries, the parse,
@@ -50,8 +50,8 @@ pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
 pub use loops::{file_loops, kernel_loop_reports, loop_of_report, reports_of_loop, FileLoop};
 pub use output::{
-    any_error, build_file, file_problems, file_ptx, kernel_output, kernel_ptx, output_diagnostics,
-    FileBuild, KernelOutput,
+    any_error, build_file, file_problems, file_ptx, file_ptx_text, kernel_output, kernel_ptx,
+    output_diagnostics, FileBuild, KernelOutput, PtxText,
 };
 pub use phases::{
     find_phases, phase_info, suggest_phases, DbContext, PhaseId, PhaseInfo, Tool, PHASES,

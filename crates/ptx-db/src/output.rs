@@ -6,6 +6,7 @@
 //! the file is re-assembled from the other kernels' stored texts. [`build_file`]
 //! is what `ptxopt build` asks for: the text, or the errors that prevent it.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use ptx_ir::ir::{Function, Header, Module, ModuleItem};
@@ -19,8 +20,8 @@ use crate::{pipeline, Db};
 /// A kernel after the pipeline, printed as PTX: the IR [`kernel_output`]
 /// chose.
 #[salsa::tracked(returns(ref))]
-pub fn kernel_ptx<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<str> {
-    ptx_ir::emit_function(&kernel_output(db, kernel).function).into()
+pub fn kernel_ptx<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> String {
+    ptx_ir::emit_function(&kernel_output(db, kernel).function)
 }
 
 /// What is written for a kernel: its IR after the pipeline when that passes
@@ -100,20 +101,72 @@ pub fn output_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diag> {
 /// without errors (see [`build_file`]).
 #[salsa::tracked(returns(ref))]
 pub fn file_ptx(db: &dyn Db, file: SourceFile) -> Arc<str> {
+    file_ptx_text(db, file).to_string().into()
+}
+
+/// [`file_ptx`] as the pieces it is made of, in order: the kernels' text as
+/// memoized ([`kernel_ptx`]), the header and the other module items
+/// printed. What a build writes, without copying a whole file's text into
+/// one string first (a serial megabyte at the end of a parallel build).
+pub fn file_ptx_text(db: &dyn Db, file: SourceFile) -> PtxText<'_> {
     let (header, items) = module_items(db, file);
     let kernels = kernels(db, file);
-    let mut out = emit_header(header);
+    let mut pieces: Vec<Cow<'_, str>> = Vec::with_capacity(2 * items.len() + 1);
+    pieces.push(emit_header(header).into());
     for item in items.iter() {
-        out.push('\n');
-        match item {
+        pieces.push("\n".into());
+        pieces.push(match item {
             ModuleItem::Function(i) => match kernels.get(*i) {
-                Some(k) => out.push_str(kernel_ptx(db, *k)),
-                None => out.push_str("// missing function\n"),
+                Some(k) => kernel_ptx(db, *k).as_str().into(),
+                None => "// missing function\n".into(),
             },
-            other => out.push_str(&emit_item(other)),
-        }
+            other => emit_item(other).into(),
+        });
     }
-    out.into()
+    PtxText { pieces }
+}
+
+/// The text of a built file, in pieces ([`file_ptx_text`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxText<'db> {
+    pieces: Vec<Cow<'db, str>>,
+}
+
+impl PtxText<'_> {
+    /// Writes the text to `out`, piece after piece.
+    pub fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.pieces
+            .iter()
+            .try_for_each(|p| out.write_all(p.as_bytes()))
+    }
+
+    /// The length of the text in bytes.
+    pub fn len(&self) -> usize {
+        self.pieces.iter().map(|p| p.len()).sum()
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the text is `bytes`.
+    pub fn equals(&self, bytes: &[u8]) -> bool {
+        let mut rest = bytes;
+        for p in &self.pieces {
+            let Some(tail) = rest.strip_prefix(p.as_bytes()) else {
+                return false;
+            };
+            rest = tail;
+        }
+        rest.is_empty()
+    }
+}
+
+impl std::fmt::Display for PtxText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.pieces.iter().try_for_each(|p| f.write_str(p))
+    }
 }
 
 /// The header lines (`.version`, `.target`, `.address_size`).
@@ -138,15 +191,15 @@ fn emit_item(item: &ModuleItem) -> String {
 
 /// What building one file gives.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileBuild {
+pub struct FileBuild<'db> {
     /// The optimized PTX; `None` when the file has errors.
-    pub text: Option<Arc<str>>,
+    pub text: Option<PtxText<'db>>,
     /// Errors and warnings (check diagnostics, then lowering problems), with
     /// absolute ranges.
     pub diagnostics: Vec<Diag>,
 }
 
-impl FileBuild {
+impl FileBuild<'_> {
     pub fn has_errors(&self) -> bool {
         self.text.is_none()
     }
@@ -171,9 +224,9 @@ pub fn any_error(diagnostics: &[Diag]) -> bool {
 
 /// Checks a file ([`file_problems`]) and, if it has no error, runs the
 /// pipeline and prints it.
-pub fn build_file(db: &dyn Db, file: SourceFile) -> FileBuild {
+pub fn build_file(db: &dyn Db, file: SourceFile) -> FileBuild<'_> {
     let mut diagnostics = file_problems(db, file);
-    let text = (!any_error(&diagnostics)).then(|| file_ptx(db, file).clone());
+    let text = (!any_error(&diagnostics)).then(|| file_ptx_text(db, file));
     if text.is_some() {
         diagnostics.extend(output_diagnostics(db, file));
     }
@@ -190,6 +243,23 @@ mod tests {
         let (module, errors) = ptx_ir::lower_module(&ptx_syntax::parse(text));
         assert!(errors.is_empty(), "{errors:?}");
         Arc::new(module.functions[0].clone())
+    }
+
+    #[test]
+    fn the_streamed_text_is_the_joined_text() {
+        let mut db = crate::RootDatabase::new();
+        let text = ".version 8.0\n.target sm_80\n.address_size 64\n.global .u32 g;\n.visible .entry a()\n{\nret;\n}\n.visible .entry b()\n{\nret;\n}\n";
+        let file = db.set_file_text("k.ptx", text);
+        let pieces = file_ptx_text(&db, file);
+        let joined = file_ptx(&db, file);
+        assert_eq!(pieces.to_string(), **joined);
+        assert_eq!(pieces.len(), joined.len());
+        let mut written = Vec::new();
+        pieces.write_to(&mut written).unwrap();
+        assert_eq!(written, joined.as_bytes());
+        assert!(pieces.equals(joined.as_bytes()));
+        assert!(!pieces.equals(&joined.as_bytes()[1..]));
+        assert!(!pieces.equals(format!("{joined} ").as_bytes()));
     }
 
     #[test]

@@ -21,29 +21,44 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Writes `bytes` to `path` atomically (see the module documentation for
 /// devices, pipes and links).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, &|out| out.write_all(bytes))
+}
+
+/// [`write_atomically`] of what `write` writes to the file (buffered; a
+/// build streams its output in pieces instead of one string).
+pub fn write_atomically_with(
+    path: &Path,
+    write: &dyn Fn(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     if let Ok(meta) = fs::metadata(path) {
         if !meta.is_file() && !meta.is_dir() {
-            let mut out = OpenOptions::new().write(true).open(path)?;
-            return out.write_all(bytes).and_then(|()| out.flush());
+            let mut out = io::BufWriter::new(OpenOptions::new().write(true).open(path)?);
+            return write(&mut out).and_then(|()| out.flush());
         }
     }
     let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     if is_link {
         if let Ok(target) = fs::canonicalize(path) {
-            return write_atomically(&target, bytes);
+            return write_atomically_with(&target, write);
         }
     }
     let tmp = temp_path(path)?;
-    let result = write_and_rename(&tmp, path, bytes);
+    let result = write_and_rename(&tmp, path, write);
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
     result
 }
 
-fn write_and_rename(tmp: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(tmp)?;
-    file.write_all(bytes)?;
+fn write_and_rename(
+    tmp: &Path,
+    path: &Path,
+    write: &dyn Fn(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let file = OpenOptions::new().write(true).create_new(true).open(tmp)?;
+    let mut out = io::BufWriter::with_capacity(1 << 16, file);
+    write(&mut out)?;
+    let file = out.into_inner().map_err(|e| e.into_error())?;
     file.sync_all()?;
     drop(file);
     fs::rename(tmp, path)?;

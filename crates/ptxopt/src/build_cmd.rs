@@ -30,7 +30,7 @@ use ptx_db::{PhaseId, RootDatabase, SourceFile};
 use ptx_syntax::check::Severity;
 use ptx_syntax::line_index::LineIndex;
 
-use crate::atomic_write::write_atomically;
+use crate::atomic_write::write_atomically_with;
 use crate::progress::Progress;
 use crate::remarks_fmt::{self, RemarkFilter, ReportFormat};
 use crate::render::plural;
@@ -495,7 +495,7 @@ fn build_one(
             report.stdout_text = Some(output.to_string());
             report.written = true;
         }
-        Dest::File(path) => match write_atomically(path, output.as_bytes()) {
+        Dest::File(path) => match write_atomically_with(path, &|out| output.write_to(out)) {
             Ok(()) => report.written = true,
             Err(e) => report.io_error = Some(format!("cannot write `{}`: {e}", path.display())),
         },

@@ -51,7 +51,7 @@ use notify::event::{AccessKind, AccessMode};
 use notify::{EventKind, RecursiveMode, Watcher as _};
 use ptx_db::{EventLog, RootDatabase, SourceFile, PHASES};
 
-use crate::atomic_write::write_atomically;
+use crate::atomic_write::write_atomically_with;
 use crate::build_cmd::{decode_utf8, default_output_name, render_diagnostics};
 use crate::render::plural;
 use crate::settings::{self, CliSettings, UsageError};
@@ -716,7 +716,7 @@ fn build_one(db: &RootDatabase, file: SourceFile, tracked: &Tracked, short: bool
         outcome.errors = errors;
         return outcome;
     };
-    if std::fs::read(&tracked.dest).is_ok_and(|old| old == text.as_bytes()) {
+    if std::fs::read(&tracked.dest).is_ok_and(|old| text.equals(&old)) {
         outcome.written = Some(false);
         return outcome;
     }
@@ -724,7 +724,7 @@ fn build_one(db: &RootDatabase, file: SourceFile, tracked: &Tracked, short: bool
         Some(dir) => std::fs::create_dir_all(dir),
         None => Ok(()),
     }
-    .and_then(|()| write_atomically(&tracked.dest, text.as_bytes()));
+    .and_then(|()| write_atomically_with(&tracked.dest, &|out| text.write_to(out)));
     match result {
         Ok(()) => outcome.written = Some(true),
         Err(e) => {

@@ -537,14 +537,18 @@ fn list_schedule(
     let mut sim = PressureSim::new(func, nodes, before, after);
     let mut order = Vec::with_capacity(n);
     let mut last_tex: Option<&TexKey> = None;
+    // The pressure effect of each ready node in this step's state (made
+    // once per node and step, not once per comparison).
+    let mut effects: Vec<(u32, i64)> = Vec::new();
     while !ready.is_empty() {
+        effects.clear();
+        effects.extend(ready.iter().map(|&k| sim.effect(&nodes[k])));
         let mut best = 0usize;
         for c in 1..ready.len() {
             if better(
                 nodes,
-                &sim,
-                ready[c],
-                ready[best],
+                (ready[c], effects[c]),
+                (ready[best], effects[best]),
                 limit,
                 sched4reg,
                 last_tex,
@@ -570,13 +574,11 @@ fn list_schedule(
 }
 
 /// Whether candidate `a` beats `b` (the priority levels of the module
-/// documentation).
-#[allow(clippy::too_many_arguments)]
+/// documentation); each comes with its [`PressureSim::effect`].
 fn better(
     nodes: &[Node],
-    sim: &PressureSim,
-    a: usize,
-    b: usize,
+    (a, (pa, da)): (usize, (u32, i64)),
+    (b, (pb, db)): (usize, (u32, i64)),
     limit: u32,
     sched4reg: bool,
     last_tex: Option<&TexKey>,
@@ -584,8 +586,6 @@ fn better(
 ) -> bool {
     let (na, nb) = (&nodes[a], &nodes[b]);
     // Level 0: register pressure.
-    let (pa, da) = sim.effect(na);
-    let (pb, db) = sim.effect(nb);
     let (over_a, over_b) = (pa > limit, pb > limit);
     if over_a != over_b {
         return !over_a;
