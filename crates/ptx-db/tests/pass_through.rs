@@ -74,6 +74,11 @@ fn assert_pass_through(db: &mut RootDatabase, path: &std::path::Path, must_build
         return false;
     };
     let (module, _) = ptx_ir::lower_module(&ptx_syntax::parse(&text));
-    assert_eq!(&*output, ptx_ir::emit_module(&module), "{}", path.display());
+    assert_eq!(
+        output.to_string(),
+        ptx_ir::emit_module(&module),
+        "{}",
+        path.display()
+    );
     true
 }

@@ -98,7 +98,7 @@ fn run_filetest(rel: &str) {
     let Some(output) = built.text else {
         panic!("{rel}: does not build: {:?}", built.diagnostics);
     };
-    snapshot_and_proofs(rel, &h, &db, file, &text, &output);
+    snapshot_and_proofs(rel, &h, &db, file, &text, &output.to_string());
 
     // The whole default pipeline on the same input (and settings) computes
     // the same too: a phase's filetest input is also a case for the phases
@@ -113,7 +113,12 @@ fn run_filetest(rel: &str) {
     };
     // (Its kernels may all be skipped there: a `%clock` read the phase
     // keeps may be deleted as dead by the others.)
-    differential(&format!("{rel} (default pipeline)"), &text, &output, false);
+    differential(
+        &format!("{rel} (default pipeline)"),
+        &text,
+        &output.to_string(),
+        false,
+    );
 }
 
 /// A database with the file, the header's settings, and `phases` switched
@@ -330,7 +335,7 @@ fn other_test_data_keeps_its_results_through_the_default_pipeline() {
             continue; // a file with errors: nothing is built
         };
         built += 1;
-        differential(&rel, &text, &output, false);
+        differential(&rel, &text, &output.to_string(), false);
     }
     assert!(built > 50, "only {built} test-data files built");
 }
