@@ -103,8 +103,7 @@ fn an_edit_in_one_function_reruns_only_its_phases() {
             kernel_ir(b)
             <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(b)
             kernel_output(b)
-            kernel_ptx(b)
-            file_ptx(two.ptx)"#]],
+            kernel_ptx(b)"#]],
     );
 }
 

@@ -142,7 +142,6 @@ fn a_budget_that_changes_a_decision_reruns_the_phases_after_it_in_that_function(
             <phases phase_22_ori_loop_unrolling..phase_88_ori_hoist_invariants_late3 (29)>(a)
             kernel_output(a)
             kernel_ptx(a)
-            file_ptx(three.ptx)
             phase_22_ori_loop_unrolling(b)"#]],
     );
     let loops = file_loops(&db, file);
@@ -185,8 +184,7 @@ fn an_edit_in_one_loop_reruns_only_that_functions_phases() {
             kernel_ir(b)
             <phases cicc_inline..phase_88_ori_hoist_invariants_late3 (55)>(b)
             kernel_output(b)
-            kernel_ptx(b)
-            file_ptx(three.ptx)"#]],
+            kernel_ptx(b)"#]],
     );
 }
 
