@@ -106,6 +106,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut added = 0u64;
     // Read once, at the first call (most functions have none).
     let mut optimized: Option<bool> = None;
+    // The caller's size, counted once per version of it (not once per
+    // call site: a function with hundreds of calls).
+    let mut caller_size: Option<usize> = None;
     for _ in 0..MAX_ROUNDS {
         let sites: Vec<InstId> = {
             let cur = f.as_ref().unwrap_or(input);
@@ -118,7 +121,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         for call in sites {
             let cur = f.as_ref().unwrap_or(input);
             let origin = cur.origin(call);
-            let size = cur.insts_in_order().count();
+            let size = *caller_size.get_or_insert_with(|| cur.insts_in_order().count());
             let optimized = *optimized.get_or_insert_with(|| optimized_by_cicc(input));
             match plan(cur, call, ctx, threshold, size, optimized) {
                 Err((callee, why)) => {
@@ -142,6 +145,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                     );
                     added += plan.callee_insts as u64;
                     apply(g, plan);
+                    caller_size = None;
                     remarks.push(Remark {
                         phase: id,
                         kind: RemarkKind::Applied,

@@ -1612,10 +1612,10 @@ fn invariant_insts(f: &Function, lp: &Loop, defs: &Defs) -> HashSet<InstId> {
         let Some(ds) = defs.of(&r) else {
             return true;
         };
-        let inside: Vec<_> = ds.iter().filter(|(_, b)| lp.contains(*b)).collect();
-        match inside[..] {
-            [] => true,
-            [(d, _)] => ds.len() == 1 && inv.contains(d),
+        let mut inside = ds.iter().filter(|(_, b)| lp.contains(*b));
+        match (inside.next(), inside.next()) {
+            (None, _) => true,
+            (Some((d, _)), None) => ds.len() == 1 && inv.contains(d),
             _ => false,
         }
     };
