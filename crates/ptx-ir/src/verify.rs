@@ -175,7 +175,7 @@ impl Verifier<'_> {
     fn run(&mut self) {
         let f = self.f;
         // Layout.
-        let mut in_layout = FxHashSet::default();
+        let mut in_layout = FxHashSet::with_capacity_and_hasher(f.layout.len(), Default::default());
         let mut layout = Vec::with_capacity(f.layout.len());
         for &b in &f.layout {
             if !self.block_ok(b) {
@@ -200,7 +200,8 @@ impl Verifier<'_> {
             }
         }
         // Labels.
-        let mut labels: FxHashMap<&str, BlockId> = FxHashMap::default();
+        let mut labels: FxHashMap<&str, BlockId> =
+            FxHashMap::with_capacity_and_hasher(layout.len(), Default::default());
         for &b in &layout {
             if let Some(label) = f.blocks[b].label.as_deref() {
                 if labels.insert(label, b).is_some() {
@@ -214,7 +215,8 @@ impl Verifier<'_> {
             }
         }
         // Instructions, terminators, branch targets, operands.
-        let mut seen_insts = FxHashSet::default();
+        // Indexed by instruction (every one checked `inst_ok` first).
+        let mut seen_insts = vec![false; f.insts.len()];
         let mut live_insts = Vec::new();
         for &b in &layout {
             let insts = &f.blocks[b].insts;
@@ -228,7 +230,8 @@ impl Verifier<'_> {
                     );
                     continue;
                 }
-                if !seen_insts.insert(i) {
+                let seen = &mut seen_insts[i.into_raw().into_u32() as usize];
+                if std::mem::replace(seen, true) {
                     self.error(
                         Check::Instruction,
                         Some(b),

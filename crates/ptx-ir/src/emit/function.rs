@@ -76,22 +76,28 @@ fn emit_reg_decls(f: &Function, out: &mut String) {
     // (or a later phase that removed them) leaves no declaration behind, so
     // the text of a function does not depend on such leftovers (running the
     // pipeline on its own output reaches a fixed point).
-    let mut used = FxHashSet::default();
+    if f.regs.values().all(|r| r.decl.is_some()) {
+        return;
+    }
+    let mut used = vec![false; f.regs.len()];
+    let mut mark = |r: crate::ir::RegId| {
+        if let Some(u) = used.get_mut(r.into_raw().into_u32() as usize) {
+            *u = true;
+        }
+    };
     for b in f.layout.iter().filter(|&&b| f.has_block(b)) {
         for &i in f.blocks[*b].insts.iter().filter(|&&i| f.has_inst(i)) {
             let inst = &f.insts[i];
             if let Some(g) = inst.guard {
-                used.insert(g.reg);
+                mark(g.reg);
             }
             for op in &inst.operands {
-                op.for_each_reg(&mut |r| {
-                    used.insert(r);
-                });
+                op.for_each_reg(&mut mark);
             }
         }
     }
     for (id, reg) in f.regs.iter().filter(|(_, r)| r.decl.is_none()) {
-        if !used.contains(&id) {
+        if !used[id.into_raw().into_u32() as usize] {
             continue;
         }
         let vector = reg.vector.map_or(String::new(), |v| format!(".v{v} "));

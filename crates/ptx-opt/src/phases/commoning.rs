@@ -305,8 +305,9 @@ pub(crate) fn run(
     let mut out = Outcome::default();
     // The EBB pre-pass: a block with one predecessor (not itself) continues
     // its predecessor's extended basic block.
-    let mut ebb_head: FxHashMap<BlockId, BlockId> = FxHashMap::default();
     let order = facts.dom().preorder();
+    let mut ebb_head: FxHashMap<BlockId, BlockId> =
+        FxHashMap::with_capacity_and_hasher(order.len(), Default::default());
     for &b in &order {
         let head = match facts.cfg().preds(b) {
             [p] if *p != b => ebb_head.get(p).copied().unwrap_or(b),
@@ -314,7 +315,8 @@ pub(crate) fn run(
         };
         ebb_head.insert(b, head);
     }
-    let mut heads: FxHashMap<BlockId, u32> = FxHashMap::default();
+    let mut heads: FxHashMap<BlockId, u32> =
+        FxHashMap::with_capacity_and_hasher(order.len(), Default::default());
     for &h in ebb_head.values() {
         *heads.entry(h).or_default() += 1;
     }
@@ -331,10 +333,15 @@ pub(crate) fn run(
         ebb_head,
         local: FxHashMap::default(),
     };
-    let mut table: FxHashMap<Key, Vec<InstId>> = FxHashMap::default();
+    // Sized for every placed instruction (growing it rehashed every key
+    // several times on large functions).
+    let placed: usize = order.iter().map(|&b| f.blocks[b].insts.len()).sum();
+    let mut table: FxHashMap<Key, Vec<InstId>> =
+        FxHashMap::with_capacity_and_hasher(placed, Default::default());
     // Removed only after the walk: the facts' positions stay valid.
     let mut removals: Vec<(BlockId, InstId)> = Vec::new();
-    let mut bloom: FxHashMap<BlockId, u64> = FxHashMap::default();
+    let mut bloom: FxHashMap<BlockId, u64> =
+        FxHashMap::with_capacity_and_hasher(order.len(), Default::default());
     for &b in &order {
         let mut mask = e
             .facts

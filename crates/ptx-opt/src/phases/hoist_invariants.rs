@@ -744,7 +744,8 @@ fn plan(
     ));
 
     // Facts of the body.
-    let mut defs_in_loop: FxHashMap<RegId, u32> = FxHashMap::default();
+    let mut defs_in_loop: FxHashMap<RegId, u32> =
+        FxHashMap::with_capacity_and_hasher(all_insts.len(), Default::default());
     let mut writes = Writes {
         barrier: barrier.is_some(),
         ..Writes::default()

@@ -433,7 +433,8 @@ impl<'a> PressureSim<'a> {
         live_before: &BitSet,
         live_after: &'a BitSet,
     ) -> PressureSim<'a> {
-        let mut remaining: HashMap<RegId, u32> = HashMap::default();
+        let mut remaining: HashMap<RegId, u32> =
+            HashMap::with_capacity_and_hasher(2 * nodes.len(), Default::default());
         for n in nodes {
             for &r in &n.uses {
                 *remaining.entry(r).or_insert(0) += 1;

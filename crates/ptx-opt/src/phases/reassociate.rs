@@ -569,16 +569,25 @@ fn budget_remark(id: PhaseId, budget: u64) -> Remark {
 /// declared after the source's ranges); never-written registers (parameters)
 /// come first.
 struct Ranks {
-    first_def: rustc_hash::FxHashMap<RegId, u32>,
+    /// By register index: 1 + the position of its first definition in the
+    /// layout (0: none).
+    first_def: Vec<u32>,
+}
+
+fn reg_slot(r: RegId) -> usize {
+    r.into_raw().into_u32() as usize
 }
 
 impl Ranks {
     fn new(f: &Function) -> Ranks {
-        let mut first_def = rustc_hash::FxHashMap::default();
+        let n = f.regs.len();
+        let mut first_def = vec![0u32; n];
         for (k, (_, inst)) in f.insts_in_order().enumerate() {
             ptx_ir::ir::def_use::visit_defs_and_uses(inst, |a, r| {
                 if a == ptx_ir::ir::def_use::Access::Def {
-                    first_def.entry(r).or_insert(k as u32 + 1);
+                    if let Some(slot) = first_def.get_mut(reg_slot(r)).filter(|s| **s == 0) {
+                        *slot = k as u32 + 1;
+                    }
                 }
             });
         }
@@ -586,11 +595,13 @@ impl Ranks {
         // source: copy propagation after this phase replaces %d by %s, and
         // the order must not change when it does.
         let mut copy_of: rustc_hash::FxHashMap<RegId, RegId> = rustc_hash::FxHashMap::default();
-        let mut defs: rustc_hash::FxHashMap<RegId, u32> = rustc_hash::FxHashMap::default();
+        let mut defs = vec![0u32; n];
         for (_, inst) in f.insts_in_order() {
             ptx_ir::ir::def_use::visit_defs_and_uses(inst, |a, r| {
                 if a == ptx_ir::ir::def_use::Access::Def {
-                    *defs.entry(r).or_default() += 1;
+                    if let Some(d) = defs.get_mut(reg_slot(r)) {
+                        *d += 1;
+                    }
                 }
             });
             if inst.opcode.info.family == FamilyId::Mov
@@ -611,11 +622,13 @@ impl Ranks {
             let mut r = d;
             for _ in 0..16 {
                 match copy_of.get(&r) {
-                    Some(&src) if defs.get(&r) == Some(&1) && src != d => r = src,
+                    Some(&src) if defs.get(reg_slot(r)) == Some(&1) && src != d => r = src,
                     _ => break,
                 }
             }
-            resolved.insert(d, first_def.get(&r).copied().unwrap_or(0));
+            if let Some(slot) = resolved.get_mut(reg_slot(d)) {
+                *slot = first_def.get(reg_slot(r)).copied().unwrap_or(0);
+            }
         }
         Ranks {
             first_def: resolved,
@@ -626,7 +639,11 @@ impl Ranks {
     /// keep the flattening order), then the constant.
     fn key(&self, l: &Leaf) -> (bool, bool, u32) {
         match l {
-            Leaf::Reg { reg, neg } => (false, *neg, self.first_def.get(reg).copied().unwrap_or(0)),
+            Leaf::Reg { reg, neg } => (
+                false,
+                *neg,
+                self.first_def.get(reg_slot(*reg)).copied().unwrap_or(0),
+            ),
             Leaf::Const(_) => (true, false, 0),
         }
     }

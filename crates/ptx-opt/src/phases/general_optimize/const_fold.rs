@@ -275,6 +275,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         input.clone()
     } else {
         let mut f = (**input).clone();
+        let mut replaced: ArenaMap<InstId, SmallVec<[InstId; 2]>> = ArenaMap::default();
         for (iid, kind, new) in folds {
             match kind {
                 Kind::Constant => constant += 1,
@@ -295,21 +296,31 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
                 origin: o,
                 message: format!("folded `{before}` to `{}`", after.join("; ")),
             });
-            let mut anchor = iid;
             let mut new = new;
             if let Some(first) = new.first_mut() {
                 first.locs = input.insts[iid].locs.clone();
             }
-            for inst in new {
-                let n = f.add_inst(inst, o);
-                if anchor == iid {
-                    f.insert_before(iid, n);
-                } else {
-                    f.insert_after(anchor, n);
-                }
-                anchor = n;
+            let ids: SmallVec<[InstId; 2]> =
+                new.into_iter().map(|inst| f.add_inst(inst, o)).collect();
+            replaced.insert(iid, ids);
+        }
+        // Each folded instruction gives way to its replacement in its
+        // block, in one pass over the blocks (a search of the function
+        // per fold was quadratic).
+        for pos in 0..f.layout.len() {
+            let b = f.layout[pos];
+            if !f.has_block(b) || !f.blocks[b].insts.iter().any(|i| replaced.contains_idx(*i)) {
+                continue;
             }
-            f.remove_inst(iid);
+            let old = std::mem::take(&mut f.blocks[b].insts);
+            let mut insts = Vec::with_capacity(old.len() + 2);
+            for i in old {
+                match replaced.get(i) {
+                    Some(ids) => insts.extend_from_slice(ids),
+                    None => insts.push(i),
+                }
+            }
+            f.blocks[b].insts = insts;
         }
         Arc::new(f)
     };
