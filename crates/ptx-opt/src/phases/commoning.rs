@@ -284,7 +284,7 @@ pub(crate) fn run(
     mut gate: Option<&mut dyn Gate>,
 ) -> Outcome {
     let facts = facts.unwrap_or_else(|| Rc::new(Facts::new(f)));
-    let reach = Reach::new(f);
+    let reach = Reach::new(&facts);
     let mut readonly_params: FxHashSet<String> =
         f.sig.params.iter().map(|p| p.name.clone()).collect();
     for (_, inst) in f.insts_in_order() {

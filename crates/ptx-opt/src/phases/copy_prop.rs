@@ -175,7 +175,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut copies_done = 0u64;
     let mut uses_kept = 0u64;
     let mut budget_hit = false;
-    let mut reach = Reach::new(&f);
+    let mut reach = Reach::new(&facts);
     let mut path_checks = 0u32;
     for &m in &placed {
         let Some((dst, src)) = copy_regs(&f, m) else {

@@ -284,14 +284,16 @@ impl Facts {
 /// cached: for "can a write happen between a copy and a use, with no
 /// execution of the copy in between".
 pub(crate) struct Reach {
-    succs: la_arena::ArenaMap<BlockId, Vec<BlockId>>,
+    /// The facts' CFG (its successor lists are `Function::all_successors`'s).
+    cfg: Rc<ptx_analysis::Cfg>,
     cache: rustc_hash::FxHashMap<(BlockId, BlockId), rustc_hash::FxHashSet<BlockId>>,
 }
 
 impl Reach {
-    pub(crate) fn new(func: &Function) -> Reach {
+    /// Reachability on the block graph of the function `facts` describe.
+    pub(crate) fn new(facts: &Facts) -> Reach {
         Reach {
-            succs: func.all_successors(),
+            cfg: facts.cfg_rc(),
             cache: Default::default(),
         }
     }
@@ -302,10 +304,10 @@ impl Reach {
         let key = (from, avoid);
         if !self.cache.contains_key(&key) {
             let mut seen = rustc_hash::FxHashSet::default();
-            let mut work: Vec<BlockId> = self.succs.get(from).cloned().unwrap_or_default();
+            let mut work: Vec<BlockId> = self.cfg.succs(from).to_vec();
             while let Some(b) = work.pop() {
                 if seen.insert(b) && b != avoid {
-                    work.extend(self.succs.get(b).into_iter().flatten().copied());
+                    work.extend_from_slice(self.cfg.succs(b));
                 }
             }
             self.cache.insert(key, seen);
