@@ -61,14 +61,14 @@ use ptx_ir::ir::{Function, Imm, ImmValue, Inst, InstId, Opcode, Operand, RegId};
 use ptx_isa::{Cmp, FamilyId, Ty};
 use rustc_hash::FxHashMap;
 
-use super::known::{plain_reg, Accesses};
+use super::known::plain_reg;
 use crate::origin::origin;
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
 
 /// Runs the combines on one function.
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
-    let access = Accesses::new(input);
+    let access = super::version_cache::accesses(input);
     let single = |r: RegId| access.readers(r).len() == 1 && access.writers(r).len() == 1;
     let mut f: Option<Function> = None;
     let mut remarks = Vec::new();

@@ -63,7 +63,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     if ctx.bool(knobs::disable_copyprop) {
         return PhaseOutput::unchanged(input);
     }
-    let mut access = Accesses::new(input);
+    let mut access = Accesses::clone(&super::version_cache::accesses(input));
     let mut f: Option<Function> = None;
     let mut remarks = Vec::new();
     let g0 = cfg::cfg(input);

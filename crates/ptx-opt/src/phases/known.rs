@@ -17,7 +17,7 @@ use ptx_isa::{Cmp, FamilyId, Ty};
 
 /// Positions, definitions and dominance of one function.
 pub(crate) struct Facts {
-    access: Accesses,
+    access: Rc<Accesses>,
     dom: Rc<DomTree>,
     cfg: Rc<ptx_analysis::Cfg>,
 }
@@ -29,6 +29,7 @@ fn ri(r: RegId) -> usize {
 /// Which placed instructions write and read each register (an instruction
 /// once per register, guarded writes and guards included): the part of
 /// [`Facts`] that needs no dominator tree, for the phases that only count.
+#[derive(Clone)]
 pub(crate) struct Accesses {
     writers: Lists,
     readers: Lists,
@@ -38,6 +39,7 @@ pub(crate) struct Accesses {
 /// the function, then a counting sort, where a vector per register made an
 /// allocation per register); the few lists a phase changes
 /// ([`Accesses::retarget`]) move to `changed`.
+#[derive(Clone)]
 struct Lists {
     lists: Grouped<InstId>,
     /// The number of registers.
@@ -164,11 +166,16 @@ impl Facts {
         cfg: Rc<ptx_analysis::Cfg>,
         dom: Rc<DomTree>,
     ) -> Facts {
-        Facts {
-            access: Accesses::new(func),
-            dom,
-            cfg,
-        }
+        Facts::with_parts(Rc::new(Accesses::new(func)), cfg, dom)
+    }
+
+    /// The facts made of their parts (the access lists made already).
+    pub(crate) fn with_parts(
+        access: Rc<Accesses>,
+        cfg: Rc<ptx_analysis::Cfg>,
+        dom: Rc<DomTree>,
+    ) -> Facts {
+        Facts { access, dom, cfg }
     }
 
     /// The placed instructions that write `r`.

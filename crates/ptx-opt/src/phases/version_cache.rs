@@ -36,7 +36,7 @@ use ptx_analysis::mrpa::{Mrpa, MrpaConfig};
 use ptx_analysis::{cfg, cfg_if_same_graph, dominators, liveness, Cfg, DomTree, Liveness};
 use ptx_ir::ir::Function;
 
-use super::known::Facts;
+use super::known::{Accesses, Facts};
 use super::loop_common::LoopInfo;
 
 struct Entry {
@@ -48,6 +48,9 @@ struct Entry {
     liveness: Option<Rc<Liveness>>,
     loop_info: Option<Rc<LoopInfo>>,
     facts: Option<Rc<Facts>>,
+    /// Which instructions write and read each register (the facts' own
+    /// when they are made).
+    accesses: Option<Rc<Accesses>>,
     /// Register pressure (MRPA), with the configuration it was made with.
     mrpa: Option<(MrpaConfig, Mrpa)>,
     /// The block-graph analyses of an earlier version (the last one whose
@@ -95,6 +98,7 @@ fn with_entry<T>(input: &Arc<Function>, get: impl FnOnce(&mut Entry) -> T) -> T 
                 liveness: None,
                 loop_info: None,
                 facts: None,
+                accesses: None,
                 mrpa: None,
                 earlier,
             });
@@ -145,6 +149,12 @@ impl Entry {
         (g, dom)
     }
 
+    fn accesses(&mut self) -> Rc<Accesses> {
+        self.accesses
+            .get_or_insert_with(|| Rc::new(Accesses::new(&self.func)))
+            .clone()
+    }
+
     fn liveness(&mut self) -> Rc<Liveness> {
         if self.liveness.is_none() {
             let g = self.cfg();
@@ -187,10 +197,16 @@ pub(crate) fn facts(input: &Arc<Function>) -> Rc<Facts> {
     with_entry(input, |e| {
         if e.facts.is_none() {
             let (g, dom) = e.graph();
-            e.facts = Some(Rc::new(Facts::with_graph(&e.func, g, dom)));
+            let access = e.accesses();
+            e.facts = Some(Rc::new(Facts::with_parts(access, g, dom)));
         }
         e.facts.clone().unwrap()
     })
+}
+
+/// Which placed instructions write and read each register of `input`.
+pub(crate) fn accesses(input: &Arc<Function>) -> Rc<Accesses> {
+    with_entry(input, |e| e.accesses())
 }
 
 /// Register pressure (MRPA) of `input`, a copy for the caller to update
