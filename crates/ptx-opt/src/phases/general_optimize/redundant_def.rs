@@ -117,19 +117,20 @@ fn plain_load(inst: &Inst) -> bool {
         && !inst.opcode.has_modifier(".cv")
 }
 
-/// Whether `inst` may write memory or order memory accesses (a store, an
-/// atomic, a fence, a barrier, a call, anything volatile or with other side
-/// effects): everything but pure instructions and plain loads.
-fn clobbers_memory(inst: &Inst) -> bool {
-    !inst.is_pure() && !plain_load(inst)
-}
-
 /// The destination of an eligible instruction (see the module
 /// documentation) and whether it is a load; `None` when it is not eligible.
-fn eligible_dest(f: &Function, inst: &Inst) -> Option<(RegId, bool)> {
+/// `pure` and `load` are `inst.is_pure()` and [`plain_load`], `defs` and
+/// `uses` its register accesses (as [`visit_defs_and_uses`] lists them).
+fn eligible_dest(
+    f: &Function,
+    inst: &Inst,
+    pure: bool,
+    load: bool,
+    defs: &[RegId],
+    uses: &[RegId],
+) -> Option<(RegId, bool)> {
     let flags = inst.opcode.info.flags;
-    let load = plain_load(inst);
-    if !(inst.is_pure() || load)
+    if !(pure || load)
         || flags.intersects(
             OpFlags::CONVERGENT
                 .union(OpFlags::CARRY_IN)
@@ -150,12 +151,7 @@ fn eligible_dest(f: &Function, inst: &Inst) -> Option<(RegId, bool)> {
     if f.regs[d].vector.is_some() {
         return None;
     }
-    let mut defs = 0;
-    let mut reads_d = false;
-    visit_defs_and_uses(inst, |a, r| match a {
-        Access::Def => defs += 1,
-        Access::Use => reads_d |= r == d,
-    });
+    let reads_d = uses.contains(&d);
     let plain_sources = inst.operands[1..].iter().all(|o| match o {
         Operand::Reg {
             component: None, ..
@@ -167,7 +163,7 @@ fn eligible_dest(f: &Function, inst: &Inst) -> Option<(RegId, bool)> {
         Operand::Address(_) => load,
         _ => false,
     });
-    (defs == 1 && !reads_d && plain_sources).then_some((d, load))
+    (defs.len() == 1 && !reads_d && plain_sources).then_some((d, load))
 }
 
 /// Whether `k` computes what `held` left in its destination.
@@ -187,6 +183,7 @@ fn find(f: &Function) -> Vec<(BlockId, InstId)> {
     let mut out = Vec::new();
     let mut st = BlockState::new(f.regs.len());
     let mut defs: SmallVec<[RegId; 4]> = SmallVec::new();
+    let mut uses: SmallVec<[RegId; 8]> = SmallVec::new();
     for &b in &f.layout {
         if !f.has_block(b) {
             continue;
@@ -197,7 +194,15 @@ fn find(f: &Function) -> Vec<(BlockId, InstId)> {
                 continue;
             }
             let inst = &f.insts[k];
-            let dest = eligible_dest(f, inst);
+            // Each instruction's accesses and kind, read once.
+            defs.clear();
+            uses.clear();
+            visit_defs_and_uses(inst, |a, r| match a {
+                Access::Def => defs.push(r),
+                Access::Use => uses.push(r),
+            });
+            let (pure, load) = (inst.is_pure(), plain_load(inst));
+            let dest = eligible_dest(f, inst, pure, load, &defs, &uses);
             if let Some((d, _)) = dest {
                 if st.held(d).is_some_and(|h| same_value(f, h, inst)) {
                     out.push((b, k));
@@ -205,14 +210,11 @@ fn find(f: &Function) -> Vec<(BlockId, InstId)> {
                 }
             }
             // What the registers `inst` writes held is gone, and so is what
-            // was computed from them.
-            defs.clear();
-            visit_defs_and_uses(inst, |a, r| {
-                if a == Access::Def {
-                    defs.push(r)
-                }
-            });
-            if clobbers_memory(inst) {
+            // was computed from them. Anything but a pure instruction or a
+            // plain load may write memory or order memory accesses (a
+            // store, an atomic, a fence, a barrier, a call, anything
+            // volatile or with other side effects).
+            if !pure && !load {
                 st.forget_loads();
             }
             for &r in &defs {
@@ -227,11 +229,9 @@ fn find(f: &Function) -> Vec<(BlockId, InstId)> {
                         load,
                     },
                 );
-                visit_defs_and_uses(inst, |a, r| {
-                    if a == Access::Use {
-                        st.read_by(r, d);
-                    }
-                });
+                for &r in &uses {
+                    st.read_by(r, d);
+                }
             }
         }
     }
