@@ -4,10 +4,11 @@
 //! Most phases change nothing in most functions (on the dealii module of
 //! the corpus, 30 of the 55 phases return their input `Arc` for every
 //! function), and each phase starts from the analyses of its input: the
-//! loop analyses ([`LoopInfo`]), the scalar facts ([`Facts`]), liveness, or
-//! register pressure ([`Mrpa`]); the loop analyses and the facts share one
-//! CFG and dominator tree, liveness is made on that CFG, and MRPA from that
-//! liveness. Here the
+//! loop analyses ([`LoopInfo`]), the scalar facts ([`Facts`]) or only their
+//! register access lists ([`Accesses`]), liveness, or register pressure
+//! ([`Mrpa`]); the loop analyses and the facts share one CFG and dominator
+//! tree, the facts hold the access lists, liveness is made on that CFG, and
+//! MRPA from that liveness. Here the
 //! last version seen on this thread keeps them: a phase given the same
 //! `Arc` (the same version: the cache holds a clone of it, so the address
 //! cannot be reused) reads them instead of computing them again. A phase
