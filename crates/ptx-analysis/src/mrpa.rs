@@ -679,14 +679,19 @@ impl Mrpa {
             .copied()
             .filter(|b| self.cfg.blocks.contains(b))
             .collect();
+        let mut in_region = vec![false; func.blocks.len()];
+        for &b in &region {
+            if let Some(x) = in_region.get_mut(bidx(b)) {
+                *x = true;
+            }
+        }
+        let inside = |b: &BlockId| in_region.get(bidx(*b)).copied().unwrap_or(false);
         let outside_out: Vec<(BlockId, Vec<u64>)> = self
             .cfg
             .blocks
             .iter()
             .copied()
-            .filter(|b| {
-                !region.contains(b) && self.cfg.succs(*b).iter().any(|s| region.contains(s))
-            })
+            .filter(|b| !inside(b) && self.cfg.succs(*b).iter().any(inside))
             .map(|b| (b, self.live_out[bidx(b)].clone()))
             .collect();
         // The least solution over the region: its live-in sets start empty.

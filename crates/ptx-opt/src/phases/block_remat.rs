@@ -205,13 +205,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     };
     // Pressure first: a function under the target (most of them) needs
     // neither its copy nor the other analyses.
-    let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
-    if k.target >= mrpa.max().r.value {
+    let max = super::version_cache::mrpa_max(input, mrpa_config(ctx));
+    if k.target >= max.r.value {
         if k.dump {
             let blocks = cfg(input).blocks.len();
             dump(
                 &mut remarks,
-                format!("Max-Live-Function({blocks}) = {}", mrpa.max().r.value),
+                format!("Max-Live-Function({blocks}) = {}", max.r.value),
             );
         }
         return PhaseOutput {
@@ -223,6 +223,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             ..PhaseOutput::unchanged(input)
         };
     }
+    let mut mrpa = super::version_cache::mrpa(input, mrpa_config(ctx));
     let mut f = (**input).clone();
     let g = cfg(input);
     let dom = dominators(&g);

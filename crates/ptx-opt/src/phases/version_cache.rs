@@ -156,6 +156,15 @@ impl Entry {
             .clone()
     }
 
+    fn mrpa(&mut self, config: MrpaConfig) -> &Mrpa {
+        if !matches!(&self.mrpa, Some((c, _)) if *c == config) {
+            let (g, lv) = (self.cfg(), self.liveness());
+            let m = Mrpa::with_analyses(&self.func, config, g.without_positions(), &lv);
+            self.mrpa = Some((config, m));
+        }
+        &self.mrpa.as_ref().expect("just made").1
+    }
+
     fn liveness(&mut self) -> Rc<Liveness> {
         if self.liveness.is_none() {
             let g = self.cfg();
@@ -215,13 +224,14 @@ pub(crate) fn accesses(input: &Arc<Function>) -> Rc<Accesses> {
 /// fraction of building it: the block remat, machine-cse, pipeliner and
 /// scheduler phases often see the same version).
 pub(crate) fn mrpa(input: &Arc<Function>, config: MrpaConfig) -> Mrpa {
-    with_entry(input, |e| match &e.mrpa {
-        Some((c, m)) if *c == config => m.clone(),
-        _ => {
-            let (g, lv) = (e.cfg(), e.liveness());
-            let m = Mrpa::with_analyses(&e.func, config, g.without_positions(), &lv);
-            e.mrpa = Some((config, m.clone()));
-            m
-        }
-    })
+    with_entry(input, |e| e.mrpa(config).clone())
+}
+
+/// The function-wide maximum of [`mrpa`] (no copy of the tracker: for a
+/// phase that may stop at it).
+pub(crate) fn mrpa_max(
+    input: &Arc<Function>,
+    config: MrpaConfig,
+) -> ptx_analysis::reg_pressure::MaxPressure {
+    with_entry(input, |e| e.mrpa(config).max())
 }
