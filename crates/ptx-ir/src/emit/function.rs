@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use rustc_hash::FxHashSet;
 
-use crate::ir::{BlockId, Function, Inst, Loc, LocalDecl};
+use crate::ir::{BlockId, Function, Inst, Loc, LocalDecl, Locs};
 
 use super::module::{emit_signature, emit_var_decl};
 use super::operand::{label_of, label_ref, reg_name, write_operand};
@@ -123,7 +123,8 @@ fn emit_locals(f: &Function, labels: &[String], out: &mut String) {
 
 fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
     let referenced = referenced_blocks(f);
-    let mut locs: &[Loc] = &[];
+    static NO_LOCS: Locs = Locs::new();
+    let mut locs: &Locs = &NO_LOCS;
     for &b in &f.layout {
         // Ids outside their arenas (broken IR, which the verifier reports)
         // are skipped rather than panicking.
@@ -148,7 +149,9 @@ fn emit_blocks(f: &Function, labels: &[String], out: &mut String) {
                 continue;
             }
             let inst = &f.insts[i];
-            if !inst.locs.is_empty() && *inst.locs != *locs {
+            // Most instructions share the chain of the one before (lowering
+            // gives it to each): equal without comparing the lines.
+            if !inst.locs.is_empty() && !inst.locs.same(locs) && *inst.locs != **locs {
                 locs = &inst.locs;
                 locs.iter().for_each(|l| write_loc(l, out));
             }
