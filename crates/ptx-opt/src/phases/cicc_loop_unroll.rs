@@ -2161,6 +2161,27 @@ pub fn apply(
         let iv = trip.iv.as_ref().and_then(|v| transform_iv(f, v)).ok_or(
             "the trip count is unknown and no induction variable with a constant stride was found",
         )?;
+        // The runtime check, before the loop, reads the bound: a bound
+        // register written in the loop (an invariant value LLVM's LICM
+        // would have hoisted, `selp` of a test of invariants, computed
+        // again each iteration) has no value there yet on entry.
+        if let super::loop_unrolling::decide::Limit::Reg(r) = iv.limit {
+            let written = l.blocks.iter().any(|&b| {
+                f.blocks[b].insts.iter().any(|&i| {
+                    let mut w = false;
+                    visit_defs_and_uses(&f.insts[i], |a, x| {
+                        w |= a == ptx_ir::ir::def_use::Access::Def && x == r
+                    });
+                    w
+                })
+            });
+            if written {
+                return Err(format!(
+                    "the loop bound {} is computed inside the loop: the runtime check before it cannot read it",
+                    f.regs[r].name
+                ));
+            }
+        }
         // The runtime check counts the iterations left from `limit - iv`:
         // a loop that ends by wrapping around (`i--` under an unsigned
         // `i < n`) has no such count (LLVM's SCEV computes none either).
