@@ -84,3 +84,49 @@ fn an_annotation_after_the_last_statement_on_its_own_line_is_dropped() {
     );
     assert!(annotated(&f).is_empty());
 }
+
+/// (label, pragma_alone) of every block with a `.pragma`, in layout order.
+fn pragma_blocks(f: &Function) -> Vec<(String, bool)> {
+    f.layout
+        .iter()
+        .map(|&b| &f.blocks[b])
+        .filter(|b| !b.pragmas.is_empty())
+        .map(|b| (b.label.clone().unwrap_or_default(), b.pragma_alone))
+        .collect()
+}
+
+#[test]
+fn a_pragma_a_label_follows_marks_its_block_alone() {
+    // `$L1`: the pragma then a label (nvcc's `-lineinfo` form); `$L3`: the
+    // pragma then an instruction; `$L5`: a label, another label, then the
+    // pragma (the pragma is in `$L6`, which holds the body).
+    let f = lower(
+        "mov.u32 %r1, 0;
+$L1:
+    .pragma \"nounroll\";
+$L2:
+    add.s32 %r1, %r1, 1;
+    setp.lt.u32 %p1, %r1, 10;
+    @%p1 bra $L1;
+$L3:
+    .pragma \"nounroll\";
+    add.s32 %r1, %r1, 1;
+    setp.lt.u32 %p1, %r1, 20;
+    @%p1 bra $L3;
+$L5:
+$L6:
+    .pragma \"nounroll\";
+    add.s32 %r1, %r1, 1;
+    setp.lt.u32 %p1, %r1, 30;
+    @%p1 bra $L5;
+    ret;",
+    );
+    assert_eq!(
+        pragma_blocks(&f),
+        vec![
+            ("$L1".to_string(), true),
+            ("$L3".to_string(), false),
+            ("$L6".to_string(), false),
+        ]
+    );
+}

@@ -27,6 +27,13 @@ pub struct Block {
     pub insts: Vec<InstId>,
     /// Statement-level `.pragma` texts (`"nounroll"`) at the start of the block.
     pub pragmas: Vec<String>,
+    /// The block's pragmas were alone in the source: a label came right
+    /// after them (`$L__BB0_2: .pragma "nounroll"; $L__tmp3: ...`, what
+    /// nvcc writes with `-lineinfo`), so the source block held nothing
+    /// else. ptxas 13.0.88 drops such a block with its pragma in some
+    /// modules (docs/loop-unrolling.md); phase 22 says so where it honours
+    /// the pragma. Moves with `pragmas`.
+    pub pragma_alone: bool,
     /// `ptxopt:` comment annotations that belong to this block (the text
     /// after `ptxopt:`, trimmed: `"unroll 4"`, `"nounroll"`): a comment on the
     /// line of the block's label or of one of its instructions, or on its

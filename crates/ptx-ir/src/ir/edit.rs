@@ -670,6 +670,7 @@ impl Function {
                 label,
                 insts: Vec::new(),
                 pragmas: orig.pragmas.clone(),
+                pragma_alone: orig.pragma_alone,
                 // A copy is not the block the user annotated (a remainder
                 // loop must not be unrolled again by the same annotation).
                 annotations: Vec::new(),

@@ -445,6 +445,13 @@ impl<'a> FnLowerer<'a> {
     }
 
     fn define_label(&mut self, label: Node<'a>) {
+        // A pragma the label follows directly was alone in its block.
+        if let Some(c) = self.current {
+            let blk = &mut self.f.blocks[c];
+            if blk.insts.is_empty() && !blk.pragmas.is_empty() {
+                blk.pragma_alone = true;
+            }
+        }
         let name = label_name(label);
         let key = (self.label_scopes.last().copied().unwrap_or(0), name);
         let state = self.labels.entry(key).or_default();

@@ -767,6 +767,7 @@ fn apply(f: &mut Function, plan: Plan) {
             label: None,
             insts: Vec::new(),
             pragmas: src.pragmas.clone(),
+            pragma_alone: src.pragma_alone,
             annotations: src.annotations.clone(),
             rpo_index: None,
             loop_depth: None,

@@ -39,15 +39,28 @@ impl LoopInfo {
 }
 
 /// The origin of a loop's header, the name reports use ([`crate::LoopReport::header`]):
-/// the origin of the header's first instruction with one.
+/// the origin of the header's first instruction with one; for a header
+/// with none (a block holding only its label and a `.pragma`, as nvcc
+/// writes before a `$L__tmp` label), of the first instruction of the
+/// blocks it falls through to, which `ptx_db::loops::loop_of_report` finds
+/// in the same loop.
 pub(crate) fn header_origin(func: &Function, header: BlockId) -> Option<InstId> {
-    if !func.has_block(header) {
-        return None;
+    let mut b = header;
+    loop {
+        if !func.has_block(b) {
+            return None;
+        }
+        if let Some(o) = func.blocks[b].insts.iter().find_map(|&i| func.origin(i)) {
+            return Some(o);
+        }
+        if !func.blocks[b].insts.is_empty() || !func.falls_through(b) {
+            return None;
+        }
+        b = func.next_in_layout(b)?;
+        if b == header {
+            return None;
+        }
     }
-    func.blocks[header]
-        .insts
-        .iter()
-        .find_map(|&i| func.origin(i))
 }
 
 /// A short name of a block for messages: its label, or `block N`.

@@ -541,6 +541,8 @@ fn invert(f: &mut Function, s: &Shape, latch: Latch) {
     // The header leaves the layout; its pragmas go to the new header.
     let pragmas = std::mem::take(&mut f.blocks[s.header].pragmas);
     if !pragmas.is_empty() {
+        let alone = std::mem::take(&mut f.blocks[s.header].pragma_alone);
+        f.blocks[s.body].pragma_alone |= alone;
         let body = &mut f.blocks[s.body].pragmas;
         let mut merged = pragmas;
         for p in body.drain(..) {
@@ -758,6 +760,8 @@ fn invert_region(f: &mut Function, s: &RegionShape) {
         .collect();
     let pragmas = std::mem::take(&mut f.blocks[s.header].pragmas);
     if !pragmas.is_empty() {
+        let alone = std::mem::take(&mut f.blocks[s.header].pragma_alone);
+        f.blocks[s.body].pragma_alone |= alone;
         let body = &mut f.blocks[s.body].pragmas;
         let mut merged = pragmas;
         for p in body.drain(..) {

@@ -598,6 +598,7 @@ pub fn emit_pipelined(
     let prologue_exits = exits.len();
     // The kernel, unrolled U times; the last copy loops to the first.
     let pragmas = std::mem::take(&mut func.blocks[header].pragmas);
+    let pragma_alone = std::mem::take(&mut func.blocks[header].pragma_alone);
     let mut annotations = std::mem::take(&mut func.blocks[header].annotations);
     annotations.push(PIPELINED.to_string());
     let mut kernel_first = None;
@@ -618,6 +619,7 @@ pub fn emit_pipelined(
         if c == 0 {
             kernel_first = Some(after);
             func.blocks[after].pragmas = pragmas.clone();
+            func.blocks[after].pragma_alone = pragma_alone;
             func.blocks[after].annotations = annotations.clone();
         }
         if c + 1 == u {

@@ -584,6 +584,26 @@ pub fn decide(cx: &LoopCtx) -> Decision {
 
     // Step D: nounroll pragma, per-block knob 91.
     if has_nounroll(func, l.header) && !force {
+        // A pragma alone before a label (what nvcc writes with
+        // `-lineinfo`): ptxas 13.0.88 drops that block, pragma and all,
+        // in some modules and unrolls the loop after all; which modules
+        // is not known from the function (docs/loop-unrolling.md), so
+        // the pragma is honoured and the user told.
+        if func.blocks[l.header].pragma_alone {
+            facts.push((
+                "pragma",
+                "alone before a label: ptxas 13.0.88 drops such a pragma in some modules \
+                 (a call to a function that touches no memory makes it) and unrolls the loop; \
+                 a pragma followed by an instruction is always honoured"
+                    .into(),
+            ));
+            return reject(
+                facts,
+                11,
+                ".pragma \"nounroll\" on the loop header (alone before a label: ptxas may ignore it)"
+                    .into(),
+            );
+        }
         return reject(facts, 11, ".pragma \"nounroll\" on the loop header".into());
     }
     if k.nounroll_all && !force {

@@ -447,10 +447,12 @@ fn copy_region_at(
         let orig = &func.blocks[b];
         let label = orig.label.as_deref().map(|l| func.fresh_label(l));
         let pragmas = orig.pragmas.clone();
+        let pragma_alone = orig.pragma_alone;
         let copy = func.blocks.alloc(ptx_ir::ir::Block {
             label,
             insts: Vec::new(),
             pragmas,
+            pragma_alone,
             // Annotations (`// ptxopt: unroll N`) stay on the original loop.
             annotations: Vec::new(),
             rpo_index: None,
