@@ -539,19 +539,7 @@ enum Latch {
 
 fn invert(f: &mut Function, s: &Shape, latch: Latch) {
     // The header leaves the layout; its pragmas go to the new header.
-    let pragmas = std::mem::take(&mut f.blocks[s.header].pragmas);
-    if !pragmas.is_empty() {
-        let alone = std::mem::take(&mut f.blocks[s.header].pragma_alone);
-        f.blocks[s.body].pragma_alone |= alone;
-        let body = &mut f.blocks[s.body].pragmas;
-        let mut merged = pragmas;
-        for p in body.drain(..) {
-            if !merged.contains(&p) {
-                merged.push(p);
-            }
-        }
-        *body = merged;
-    }
+    move_pragmas(f, s.header, s.body);
     f.layout.retain(|&b| b != s.header);
     let sites: Vec<BlockId> = std::iter::once(s.preheader)
         .chain(s.latches.iter().copied())
@@ -758,19 +746,7 @@ fn invert_region(f: &mut Function, s: &RegionShape) {
             }
         })
         .collect();
-    let pragmas = std::mem::take(&mut f.blocks[s.header].pragmas);
-    if !pragmas.is_empty() {
-        let alone = std::mem::take(&mut f.blocks[s.header].pragma_alone);
-        f.blocks[s.body].pragma_alone |= alone;
-        let body = &mut f.blocks[s.body].pragmas;
-        let mut merged = pragmas;
-        for p in body.drain(..) {
-            if !merged.contains(&p) {
-                merged.push(p);
-            }
-        }
-        *body = merged;
-    }
+    move_pragmas(f, s.header, s.body);
     f.layout.retain(|b| !s.region.contains(b));
     let sites: Vec<BlockId> = std::iter::once(s.preheader)
         .chain(s.latches.iter().copied())
@@ -832,4 +808,24 @@ fn invert_region(f: &mut Function, s: &RegionShape) {
             }
         }
     }
+}
+
+/// The pragmas of `from` (a header leaving the layout) go to `to` (the new
+/// header), ahead of `to`'s own, each once; so does their
+/// [`Block::pragma_alone`](ptx_ir::ir::Block::pragma_alone) mark.
+fn move_pragmas(f: &mut Function, from: BlockId, to: BlockId) {
+    let pragmas = std::mem::take(&mut f.blocks[from].pragmas);
+    if pragmas.is_empty() {
+        return;
+    }
+    let alone = std::mem::take(&mut f.blocks[from].pragma_alone);
+    f.blocks[to].pragma_alone |= alone;
+    let body = &mut f.blocks[to].pragmas;
+    let mut merged = pragmas;
+    for p in body.drain(..) {
+        if !merged.contains(&p) {
+            merged.push(p);
+        }
+    }
+    *body = merged;
 }
