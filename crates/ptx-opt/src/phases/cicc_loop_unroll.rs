@@ -2167,13 +2167,10 @@ pub fn apply(
         // again each iteration) has no value there yet on entry.
         if let super::loop_unrolling::decide::Limit::Reg(r) = iv.limit {
             let written = l.blocks.iter().any(|&b| {
-                f.blocks[b].insts.iter().any(|&i| {
-                    let mut w = false;
-                    visit_defs_and_uses(&f.insts[i], |a, x| {
-                        w |= a == ptx_ir::ir::def_use::Access::Def && x == r
-                    });
-                    w
-                })
+                f.blocks[b]
+                    .insts
+                    .iter()
+                    .any(|&i| ptx_ir::ir::defs_and_uses(&f.insts[i]).defs.contains(&r))
             });
             if written {
                 return Err(format!(

@@ -589,6 +589,7 @@ pub fn decide(cx: &LoopCtx) -> Decision {
         // in some modules and unrolls the loop after all; which modules
         // is not known from the function (docs/loop-unrolling.md), so
         // the pragma is honoured and the user told.
+        let mut detail = String::from(".pragma \"nounroll\" on the loop header");
         if func.blocks[l.header].pragma_alone {
             facts.push((
                 "pragma",
@@ -597,14 +598,9 @@ pub fn decide(cx: &LoopCtx) -> Decision {
                  a pragma followed by an instruction is always honoured"
                     .into(),
             ));
-            return reject(
-                facts,
-                11,
-                ".pragma \"nounroll\" on the loop header (alone before a label: ptxas may ignore it)"
-                    .into(),
-            );
+            detail.push_str(" (alone before a label: ptxas may ignore it)");
         }
-        return reject(facts, 11, ".pragma \"nounroll\" on the loop header".into());
+        return reject(facts, 11, detail);
     }
     if k.nounroll_all && !force {
         return reject(facts, 11, "OcgKnob91 (per-block nounroll) is set".into());
