@@ -97,7 +97,14 @@
 //! line of its own (the must-show's figure is on -O3 PTX and the corpus):
 //! cicc left its loops rolled, so what ptxas did to them is phase 22's
 //! decision alone, where on -O3 PTX ptxas mostly finds loops cicc has
-//! unrolled already and leaves them.
+//! unrolled already and leaves them. So is `-O3` PTX with cicc's unroller
+//! held to a count of 1 ([`ROLLED_FLAGS`], files `*.O3rolled.ptx`):
+//! optimized code in which ptxas decides every loop, where "unroll
+//! nothing" scores far lower than on the must-show's set.
+//!
+//! `UNROLL_FIDELITY_SOURCES=dir` adds the `.cu` files of `dir` (held-out
+//! kernels, such as `scripts/fuzz/gen_cuda.py`'s); `UNROLL_FIDELITY_ONLY`
+//! keeps the ptxas rows of the files whose path contains a text.
 //!
 //! A PTX loop without memory accesses is unmatched. Both matchings are
 //! heuristics (ptxas may also duplicate or restructure loops), stated here
@@ -188,9 +195,61 @@ struct PtxasRow {
     unmatched: &'static str,
     /// A loop of a function ptxas inlined (a `callee (in caller)` row).
     inlined: bool,
-    /// A loop of nvcc `-Xcicc -O0` PTX (not in the must-show's figure).
-    cicc_o0: bool,
+    /// Which PTX the loop is in: the must-show's (nvcc `-O3`, the corpus)
+    /// or one of the summary lines of their own.
+    input: Input,
 }
+
+/// The PTX a ptxas row was measured on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Input {
+    /// nvcc `-O3` PTX of test-data and the corpus: the must-show's figure.
+    Main,
+    /// nvcc `-Xcicc -O0` PTX: cicc left every loop rolled (and in `-O0`
+    /// form).
+    CiccO0,
+    /// nvcc `-O3` PTX with cicc's unroller held to a count of 1
+    /// ([`ROLLED_FLAGS`]): optimized code whose every loop ptxas decides.
+    CiccRolled,
+}
+
+impl Input {
+    fn of(file: &str) -> Input {
+        if file.ends_with(".O0.ptx") {
+            Input::CiccO0
+        } else if file.ends_with(".O3rolled.ptx") {
+            Input::CiccRolled
+        } else {
+            Input::Main
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Input::Main => "O3",
+            Input::CiccO0 => "cicc-O0",
+            Input::CiccRolled => "O3-rolled",
+        }
+    }
+}
+
+/// nvcc flags of the `O3rolled` PTX: `-O3` with LLVM's loop unroller held
+/// to a count of 1, for partial, runtime and full unrolling alike
+/// (`-unroll-count=1` would mark each loop `llvm.loop.unroll.disable`,
+/// which nvcc writes as `.pragma "nounroll"`; a maximum of 1 marks
+/// nothing). Every loop reaches ptxas rolled and without a pragma, so what
+/// ptxas does to it is phase 22's decision alone, on optimized code.
+const ROLLED_FLAGS: &[&str] = &[
+    "-O3",
+    "-Xcicc",
+    "--Xopt",
+    "-Xcicc",
+    "-unroll-max-count=1",
+    "-Xcicc",
+    "--Xopt",
+    "-Xcicc",
+    "-unroll-full-max-count=1",
+];
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let json = match args {
@@ -216,7 +275,18 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .unwrap_or_else(|| crate::workspace_root().join("target"));
     let out = target.join("unroll-fidelity");
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let sources = sources()?;
+    let mut sources = sources()?;
+    // `UNROLL_FIDELITY_SOURCES=dir`: the `.cu` files of `dir` too (held-out
+    // kernels, such as the fuzzer's `scripts/fuzz/gen_cuda.py` output).
+    if let Some(dir) = std::env::var_os("UNROLL_FIDELITY_SOURCES") {
+        let mut extra: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(|e| format!("cannot read {}: {e}", dir.to_string_lossy()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+            .collect();
+        extra.sort();
+        sources.extend(extra);
+    }
     eprintln!(
         "unroll-fidelity: {} CUDA sources, nvcc -Xcicc -O0 and -O3 (-lineinfo), into {}",
         sources.len(),
@@ -227,7 +297,11 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .map(|cu| {
             let stem = stem(cu);
             let mut texts = Vec::new();
-            for (level, flags) in [("O0", &["-Xcicc", "-O0"][..]), ("O3", &["-O3"][..])] {
+            for (level, flags) in [
+                ("O0", &["-Xcicc", "-O0"][..]),
+                ("O3", &["-O3"][..]),
+                ("O3rolled", ROLLED_FLAGS),
+            ] {
                 let ptx = out.join(format!("{stem}.{level}.ptx"));
                 if !is_newer(&ptx, cu) {
                     let mut cmd = Command::new(&nvcc);
@@ -256,14 +330,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // And the -Xcicc -O0 PTX of the same sources (a summary line of its
     // own): loops cicc did not unroll, so what ptxas does to them is
     // phase 22's decision alone.
-    let o0: Vec<PathBuf> = ptx_files
+    // And the -O3 PTX with cicc's unroller held to 1 (`ROLLED_FLAGS`).
+    let others: Vec<PathBuf> = ptx_files
         .iter()
-        .map(|p| {
+        .flat_map(|p| {
             let name = p.file_name().unwrap_or_default().to_string_lossy();
-            p.with_file_name(name.replace(".O3.ptx", ".O0.ptx"))
+            [".O0.ptx", ".O3rolled.ptx"].map(|ext| p.with_file_name(name.replace(".O3.ptx", ext)))
         })
         .collect();
-    ptx_files.extend(o0);
+    ptx_files.extend(others);
     let corpus = std::env::var_os("PTXOPT_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/work/shared/corpus"));
@@ -1311,7 +1386,7 @@ fn ptxas_file_rows(
                 }),
                 unmatched: obs.err().unwrap_or(""),
                 inlined: *callee != f.sig.name,
-                cicc_o0: display.ends_with(".O0.ptx"),
+                input: Input::of(&display),
             });
         }
     }
@@ -1654,7 +1729,7 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
     // The must-show's measure: nvcc -O3 PTX and the corpus.
     let measured: Vec<&PtxasRow> = ptxas
         .iter()
-        .filter(|r| r.observed.is_some() && !r.cicc_o0)
+        .filter(|r| r.observed.is_some() && r.input == Input::Main)
         .collect();
     let (agree, nothing) = scores(&measured);
     let no_decision = measured.iter().filter(|r| r.ours.is_none()).count();
@@ -1663,7 +1738,7 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         "ptxas agreement (nvcc -O3 PTX and the corpus): {agree}/{} loops = {:.1}% (no decision: {no_decision}; unmatched: {})",
         measured.len(),
         pct(agree, measured.len()),
-        ptxas.iter().filter(|r| !r.cicc_o0).count() - measured.len()
+        ptxas.iter().filter(|r| r.input == Input::Main).count() - measured.len()
     );
     let _ = writeln!(
         s,
@@ -1672,16 +1747,24 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         pct(nothing, measured.len())
     );
     // The loops of functions ptxas compiled as they are (no inlined copy,
-    // whose code constant arguments change), and those of the -Xcicc -O0
-    // PTX (loops cicc left rolled, as ptxas gets them).
+    // whose code constant arguments change), those of the -Xcicc -O0 PTX
+    // and those of the -O3 PTX whose loops cicc left rolled (loops as ptxas
+    // gets them when cicc does not unroll).
     let own: Vec<&PtxasRow> = measured.iter().copied().filter(|r| !r.inlined).collect();
-    let o0: Vec<&PtxasRow> = ptxas
-        .iter()
-        .filter(|r| r.observed.is_some() && r.cicc_o0)
-        .collect();
+    let of = |input: Input| -> Vec<&PtxasRow> {
+        ptxas
+            .iter()
+            .filter(|r| r.observed.is_some() && r.input == input)
+            .collect()
+    };
+    let (o0, rolled) = (of(Input::CiccO0), of(Input::CiccRolled));
     for (label, rows) in [
         ("loops of a function's own code (not a callee's)", &own),
         ("on nvcc -Xcicc -O0 PTX (not in the figures above)", &o0),
+        (
+            "on nvcc -O3 PTX, cicc's unroller held to 1 (not in the figures above)",
+            &rolled,
+        ),
     ] {
         let (a, nothing) = scores(rows);
         let n = rows.len();
@@ -1705,7 +1788,10 @@ fn to_text(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
         .count();
     let _ = writeln!(s, "  with a remainder loop: {rem}");
     let mut unmatched: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in ptxas.iter().filter(|r| r.observed.is_none() && !r.cicc_o0) {
+    for r in ptxas
+        .iter()
+        .filter(|r| r.observed.is_none() && r.input == Input::Main)
+    {
         *unmatched.entry(r.unmatched).or_default() += 1;
     }
     for (why, n) in unmatched {
@@ -1755,7 +1841,8 @@ fn to_json(cicc: &[CiccRow], ptxas: &[PtxasRow]) -> String {
                 "ptxas": r.observed.map(|(k, rem)| json!({"observed": kind(k), "remainder": rem})),
                 "unmatched": r.observed.is_none().then_some(r.unmatched),
                 "inlined": r.inlined,
-                "cicc_o0": r.cicc_o0,
+                "cicc_o0": r.input == Input::CiccO0,
+                "input": r.input.name(),
             })
         })
         .collect();

@@ -623,9 +623,17 @@ fn analyze(
         ([d], false) => {
             let dinst = &func.insts[rd.def(*d).inst];
             match (dinst.opcode.info.family, dinst.guard) {
-                (FamilyId::Mov, None) => match dinst.operands.get(1).and_then(imm_int) {
-                    Some(v) => IvValue::Const(v),
-                    None => IvValue::Defined(rd.def(*d).inst),
+                // A `mov` of an immediate, or of a register whose one
+                // reaching definition is (`mov.u32 %r18, -1; ...; mov.u32
+                // %r30, %r18`: nvcc -O3 shares the constant between two
+                // loops).
+                (FamilyId::Mov, None) => match dinst
+                    .operands
+                    .get(1)
+                    .map(|op| constant_at(func, rd, rd.def(*d).inst, op))
+                {
+                    Some(IvValue::Const(v)) => IvValue::Const(v),
+                    _ => IvValue::Defined(rd.def(*d).inst),
                 },
                 _ => IvValue::Defined(rd.def(*d).inst),
             }
@@ -997,6 +1005,23 @@ mod tests {
                  ret;"
             ),
             vec!["5 [%r1 = 0; step +1; while %r1 < 5 (s32, compare after increment)]"]
+        );
+    }
+
+    #[test]
+    fn an_initial_value_copied_from_a_constant_register_is_a_constant() {
+        // nvcc -O3 shares one `mov.u32 %r18, -1` between two loops' starts.
+        assert_eq!(
+            trip(
+                "mov.u32 %r18, -1;
+                 mov.u32 %r1, %r18;
+               L:
+                 add.s32 %r1, %r1, 1;
+                 setp.ne.s32 %p1, %r1, 2;
+                 @%p1 bra L;
+                 ret;"
+            ),
+            vec!["3 [%r1 = -1; step +1; while %r1 != 2 (s32, compare after increment)]"]
         );
     }
 

@@ -41,6 +41,16 @@ const THREE_KERNELS: &str = r#".version 8.0
 $L__BB0_1:
 	mad.lo.s32 %r2, %r2, 3, %r3;
 	xor.b32 %r2, %r2, %r1;
+	shl.b32 %r2, %r2, 1;
+	xor.b32 %r2, %r2, %r3;
+	shl.b32 %r2, %r2, 1;
+	xor.b32 %r2, %r2, %r3;
+	shl.b32 %r2, %r2, 1;
+	xor.b32 %r2, %r2, %r3;
+	shl.b32 %r2, %r2, 1;
+	xor.b32 %r2, %r2, %r3;
+	shl.b32 %r2, %r2, 1;
+	xor.b32 %r2, %r2, %r3;
 	add.s32 %r3, %r3, 1;
 	setp.lt.s32 %p1, %r3, 100;
 	@%p1 bra $L__BB0_1;
@@ -103,8 +113,8 @@ fn setup() -> (RootDatabase, EventLog, SourceFile) {
     assert_eq!(
         summaries,
         [
-            "unrolled x4: trip count 100: x4, 25 loop trips",
-            "fully unrolled (x8): trip count 8, 200 / 8 > cost 4 (UnrollFullInstLimit)"
+            "unrolled x25: trip count 100: x25, 4 loop trips",
+            "fully unrolled (x8): trip count 8, cost 1 < 4 (UnrollSmallLoopLimit)"
         ]
     );
     log.take(&db);
@@ -114,8 +124,10 @@ fn setup() -> (RootDatabase, EventLog, SourceFile) {
 #[test]
 fn a_budget_that_decides_the_same_reruns_phase_22_only_where_there_are_loops() {
     let (mut db, log, file) = setup();
-    // x4 of a cost-5 body is 20 <= 100: the same decisions.
-    db.set_knob("UnrollBudget", KnobValue::Int(100)).unwrap();
+    // A partial budget of 2.5 x 150 = 375 still gives `a` (100 trips of
+    // cost 12) x25 (x31 would need 7 remainder copies: 38 x 12 > 375): the
+    // same decisions.
+    db.set_knob("UnrollBudget", KnobValue::Int(150)).unwrap();
     check_rebuild(
         &db,
         &log,
@@ -130,9 +142,9 @@ fn a_budget_that_decides_the_same_reruns_phase_22_only_where_there_are_loops() {
 #[test]
 fn a_budget_that_changes_a_decision_reruns_the_phases_after_it_in_that_function() {
     let (mut db, log, file) = setup();
-    // 4 x 5 > 12: `a` is unrolled x2 instead (the budget halves the factor
-    // of a loop of known trip count, 100 here); `b`'s full unroll does not
-    // depend on the budget (its output is equal: backdated).
+    // A partial budget of 2.5 x 12 = 30 leaves room for 2 copies of `a`'s
+    // cost-12 body: x2 instead of x25; `b`'s full unroll (a small loop) does
+    // not depend on the budget (its output is equal: backdated).
     db.set_knob("UnrollBudget", KnobValue::Int(12)).unwrap();
     check_rebuild(
         &db,

@@ -21,6 +21,9 @@ pub struct Knobs {
     pub budget: i64,
     pub unknown_count: i64,
     pub full_inst_limit: i64,
+    /// `UnrollSmallLoopLimit`: a body (latch left out) of fewer
+    /// instructions is unrolled fully whatever its trip count.
+    pub small_loop_limit: i64,
     pub non_innermost: bool,
     pub multi_block: bool,
     pub variable_bounds: bool,
@@ -42,6 +45,7 @@ impl Knobs {
             budget: ctx.int(knobs::UnrollBudget),
             unknown_count: ctx.int(knobs::UnrollUnknownCount),
             full_inst_limit: ctx.int(knobs::UnrollFullInstLimit),
+            small_loop_limit: ctx.int(knobs::UnrollSmallLoopLimit),
             non_innermost: ctx.bool(knobs::LoopUnrollNonInnermost),
             multi_block: ctx.bool(knobs::UnrollMultiBlockLoops),
             variable_bounds: ctx.bool(knobs::UnrollVariableBounds),
@@ -78,11 +82,15 @@ pub struct BodyInfo {
     pub inner_nounroll: i64,
     /// `brx.idx` in the loop (its `.branchtargets` list cannot be copied).
     pub indirect: bool,
-    /// A warp-synchronous instruction ([`OpFlags::CONVERGENT`]).
+    /// A warp-synchronous instruction ([`OpFlags::CONVERGENT`]): no reason
+    /// to leave the loop rolled (ptxas 13.0.88 unrolls loops of unknown
+    /// trip count holding `bar.sync`, `shfl.sync`, `redux.sync`,
+    /// `match.sync` or `bar.warp.sync` by 4; measured), reported as a fact.
     pub convergent: bool,
     /// A `call`, or an instruction ptxas implements by calling a
-    /// subroutine of its own (64-bit integer division, `sqrt`/`rcp` of
-    /// `f64`): ptxas 13.0.88 leaves such a loop rolled (measured).
+    /// subroutine of its own (64-bit integer division, IEEE-rounded
+    /// division, `sqrt` and `rcp`, `rsqrt.approx.f64`; see [`ptxas_count`]):
+    /// ptxas 13.0.88 leaves such a loop rolled (measured).
     pub subroutine: bool,
     /// Loads from global, local or generic memory (`ld.global.nc`
     /// included): what ptxas counts where the seed reads `tex_count` in
@@ -100,6 +108,12 @@ pub struct BodyInfo {
     /// result and feed only memory addresses: ptxas folds each pair into
     /// one `IMAD.WIDE`/`LEA` before phase 22.
     pub folded_addresses: i64,
+    /// A store or atomic whose address is not affine in the induction
+    /// variables (a scatter, as a histogram's `bins[key[i]]++`, or `a[i &
+    /// 3]`; see [`scatters`]): with a trip count that differs between
+    /// threads, ptxas 13.0.88 leaves the loop rolled (measured, see
+    /// [`decide`]).
+    pub scatter: bool,
 }
 
 impl BodyInfo {
@@ -224,6 +238,11 @@ pub struct LoopCtx<'a> {
     /// enclosing header's block index.
     pub inherited_nounroll: Option<usize>,
     pub knobs: &'a Knobs,
+    /// Registers (by arena index) whose value is the same in every thread
+    /// ([`ptx_analysis::reg_estimate::uniform_regs`]: computed from
+    /// parameters, immediates and the warp-uniform special registers):
+    /// what ptxas can keep in a uniform register.
+    pub uniform: &'a [bool],
 }
 
 pub fn has_nounroll(func: &Function, b: BlockId) -> bool {
@@ -350,16 +369,97 @@ pub fn scan_body(func: &Function, forest: &LoopForest, id: LoopId) -> BodyInfo {
         }
     }
     info.folded_addresses = folded_addresses(func, l);
+    info.scatter = scatters(func, l);
     info
 }
 
+/// Whether a store or atomic of loop `l` writes through an address that is
+/// not affine in the loop's induction variables ([`BodyInfo::scatter`]):
+/// computed, inside the loop, from a load's result or through anything but
+/// `add`, `sub`, `mul`, `mad`, `shl`, `cvt`, `cvta` and `mov` of
+/// loop-invariant values, immediates and such registers (an `and` of the IV,
+/// as `a[i & 3]`, is not affine: iterations four apart write the same word).
+/// Registers defined in the loop start affine and lose it, to a fixed point.
+fn scatters(func: &Function, l: &ptx_analysis::loops::Loop) -> bool {
+    let insts: Vec<&ptx_ir::ir::Inst> = l
+        .blocks
+        .iter()
+        .flat_map(|&b| func.blocks[b].insts.iter().map(|&i| &func.insts[i]))
+        .collect();
+    let mut defined: FxHashSet<RegId> = FxHashSet::default();
+    for inst in &insts {
+        visit_defs_and_uses(inst, |a, r| {
+            if a == Access::Def {
+                defined.insert(r);
+            }
+        });
+    }
+    let mut not_affine: FxHashSet<RegId> = FxHashSet::default();
+    loop {
+        let before = not_affine.len();
+        for inst in &insts {
+            let info = &inst.opcode.info;
+            let arithmetic = matches!(
+                info.family,
+                FamilyId::Add
+                    | FamilyId::Sub
+                    | FamilyId::Mul
+                    | FamilyId::Mad
+                    | FamilyId::Shl
+                    | FamilyId::Cvt
+                    | FamilyId::Cvta
+                    | FamilyId::Mov
+            ) && !info.flags.contains(OpFlags::LOAD);
+            let mut affine = arithmetic && inst.guard.is_none();
+            if affine {
+                visit_defs_and_uses(inst, |a, r| {
+                    if a == Access::Use && not_affine.contains(&r) {
+                        affine = false;
+                    }
+                });
+            }
+            if !affine {
+                visit_defs_and_uses(inst, |a, r| {
+                    if a == Access::Def {
+                        not_affine.insert(r);
+                    }
+                });
+            }
+        }
+        if not_affine.len() == before {
+            break;
+        }
+    }
+    // Stores to the thread's own local memory (a local array indexed by `i &
+    // 3`) do not count: a held-out loop of that form is unrolled by 4.
+    insts.iter().any(|inst| {
+        let info = &inst.opcode.info;
+        let flags = info.flags;
+        (flags.contains(OpFlags::STORE) || flags.contains(OpFlags::ATOMIC))
+            && info.space != Some(Space::Local)
+            && inst.operands.iter().any(|op| {
+                matches!(op, Operand::Address(a)
+                    if matches!(a.base, ptx_ir::ir::AddressBase::Reg(r)
+                        if defined.contains(&r) && not_affine.contains(&r)))
+            })
+    })
+}
+
 /// How many instructions a PTX instruction counts as in ptxas's body size
-/// (`None`: ptxas calls a subroutine for it). ptxas expands division,
-/// remainder, square root and reciprocal, and the approximate math
-/// functions without `.ftz` (their denormal scaling), before phase 22.
-/// Measured on ptxas 13.0.88: in a loop of one global load and a chain of
-/// `fma` (unrolled by 4 up to 48 instructions), the instruction added once
-/// moves the largest body still unrolled down by its count less one.
+/// (`None`: ptxas calls a subroutine for it). ptxas expands integer
+/// division and remainder, the approximate and `.full` divisions, and the
+/// approximate math functions without `.ftz` (their denormal scaling),
+/// before phase 22: measured on ptxas 13.0.88, in a loop of one global
+/// load and a chain of `fma` (unrolled by 4 up to 48 instructions), the
+/// instruction added once moves the largest body still unrolled down by its
+/// count less one. The IEEE-rounded division, square root and reciprocal
+/// (`div.rn`/`rz`/`rm`/`rp`, `sqrt.rn`, `rcp.rn`, of `f32` with or without
+/// `.ftz` and of `f64`), `rsqrt.approx.f64` and 64-bit integer division
+/// and remainder become a fast path and a `CALL` of a slow-path subroutine
+/// in the SASS, and a loop holding one stays rolled whatever its trip
+/// count (measured on sm_90: each alone in a loop of unknown and of known
+/// trip count; `div.full`, `div.approx`, the approximate `f32` functions,
+/// `rcp`/`rsqrt.approx.ftz.f64` and 32-bit integer division call nothing).
 fn ptxas_count(inst: &ptx_ir::ir::Inst) -> Option<i64> {
     let info = &inst.opcode.info;
     use FamilyId::{Div, Ex2, Lg2, Rcp, Rem, Rsqrt, Sqrt};
@@ -393,8 +493,6 @@ fn ptxas_count(inst: &ptx_ir::ir::Inst) -> Option<i64> {
                 2
             }
         }
-        FamilyId::Div if bits == 64 => 40,
-        FamilyId::Sqrt | FamilyId::Rcp | FamilyId::Rsqrt if bits == 64 => return None,
         FamilyId::Div if m(".approx") => 7,
         FamilyId::Div if m(".full") => {
             if ftz {
@@ -403,21 +501,9 @@ fn ptxas_count(inst: &ptx_ir::ir::Inst) -> Option<i64> {
                 12
             }
         }
-        FamilyId::Div => {
-            if ftz {
-                20
-            } else {
-                10
-            }
-        }
-        FamilyId::Sqrt if !m(".approx") => {
-            if ftz {
-                36
-            } else {
-                34
-            }
-        }
-        FamilyId::Rcp if !m(".approx") => 26,
+        // IEEE rounding: a slow-path subroutine.
+        FamilyId::Div | FamilyId::Sqrt | FamilyId::Rcp if !m(".approx") => return None,
+        FamilyId::Rsqrt if bits == 64 => return None,
         FamilyId::Rcp if !ftz => 7,
         FamilyId::Sqrt | FamilyId::Rcp | FamilyId::Rsqrt | FamilyId::Ex2 | FamilyId::Lg2
             if !ftz =>
@@ -625,6 +711,9 @@ pub fn decide(cx: &LoopCtx) -> Decision {
         facts.push(("call weight", body.call_weight.to_string()));
     }
     facts.push(("memory instructions", body.mem_count.to_string()));
+    if body.convergent {
+        facts.push(("warp-synchronous", "yes".into()));
+    }
     if body.inner_nounroll > 0 {
         facts.push(("inner nounroll blocks", body.inner_nounroll.to_string()));
     }
@@ -637,7 +726,7 @@ pub fn decide(cx: &LoopCtx) -> Decision {
     if body.subroutine && !force {
         return skip(
             facts,
-            "the loop calls a subroutine (a `call`, 64-bit integer division, `sqrt` or `rcp` of `f64`): ptxas leaves it rolled".into(),
+            "the loop calls a subroutine (a `call`, 64-bit integer division, an IEEE-rounded `div`, `sqrt` or `rcp`, `rsqrt.approx.f64`): ptxas leaves it rolled".into(),
         );
     }
     if body.indirect {
@@ -656,14 +745,22 @@ pub fn decide(cx: &LoopCtx) -> Decision {
     let remaining = remaining.max(1);
     facts.push(("unroll cost", remaining.to_string()));
 
-    // Step J: the non-innermost filter.
+    // Step J: the non-innermost filter. Loops are decided innermost first,
+    // so a loop that still holds a loop here is one whose inner loops were
+    // not unrolled fully. ptxas 13.0.88 leaves such a loop rolled with
+    // `LoopUnrollNonInnermost` at its default (measured on sm_90: an outer
+    // loop of trip count 2, 3 or unknown around an inner loop of unknown
+    // trip count, with or without `nounroll`, stays rolled; around an inner
+    // loop it unrolls fully, it is unrolled by 4), so the test applies
+    // whatever the knob; the knob keeps step K4's factor 2 for the loops
+    // that pass it (textures: 10 x tex >= cost).
     let innermost = l.children.is_empty();
-    if !k.non_innermost && !force && !innermost && 10 * body.tex_count < remaining {
+    if !force && !innermost && k.factor <= 0 && 10 * body.tex_count < remaining {
         return reject(
             facts,
             7,
             format!(
-                "not an innermost loop, LoopUnrollNonInnermost=false, 10 x {} textures < cost {remaining}",
+                "not an innermost loop (it still holds a loop after the inner loops' decisions), 10 x {} textures < cost {remaining}",
                 body.tex_count
             ),
         );
@@ -689,30 +786,48 @@ pub fn decide(cx: &LoopCtx) -> Decision {
         factor = k.unknown_count.max(2);
         facts.push(("forced factor", factor.to_string()));
     } else if let Some(n) = known {
+        // A known trip count: ptxas 13.0.88's decision, measured (see
+        // "Known trip counts" in the module documentation), on the body
+        // without its latch (the IV's increment, compare and branch).
         let n_i = n as i64;
-        // The UnrollFullInstLimit gate: limit / trip_count > cost.
-        if n_i > 0 && k.full_inst_limit / n_i > remaining {
+        let c = (remaining - LATCH).max(1);
+        facts.push(("cost without the latch", c.to_string()));
+        let full_limit = full_limit(k, n);
+        let small = c < k.small_loop_limit && n <= small_loop_max_trips(c);
+        if n <= 1 || small || n_i.saturating_mul(c) <= full_limit {
             factor = n_i;
             full_ok = true;
-            facts.push((
-                "budget left",
-                (k.full_inst_limit - n_i * remaining).to_string(),
-            ));
-        } else if n <= 2 {
-            facts.push(("UnrollFullInstLimit", k.full_inst_limit.to_string()));
-            return reject(
-                facts,
-                12,
-                format!(
-                    "trip count {n}: {} / {n} <= cost {remaining} (UnrollFullInstLimit)",
-                    k.full_inst_limit
-                ),
-            );
+            if small {
+                facts.push(("UnrollSmallLoopLimit", k.small_loop_limit.to_string()));
+            } else {
+                facts.push(("full-unroll limit", full_limit.to_string()));
+                facts.push(("budget left", (full_limit - n_i * c).to_string()));
+            }
         } else {
-            // Trip count > 2 and too big to unroll fully: defer to the
-            // partial factor selection (K2/K3).
-            factor = unknown_factor(k, &body, remaining, innermost);
-            facts.push(("UnrollFullInstLimit", k.full_inst_limit.to_string()));
+            facts.push(("full-unroll limit", full_limit.to_string()));
+            let budget = partial_budget(k);
+            match partial_factor(n, c, budget) {
+                Some(f) if c <= PARTIAL_MAX_COST => {
+                    factor = f as i64;
+                    let r = (n % f) as i64;
+                    facts.push(("budget left", (budget - (factor + r) * c).to_string()));
+                }
+                _ if k.factor > 0 => factor = 0,
+                _ => {
+                    let why = if c > PARTIAL_MAX_COST {
+                        format!("a cost of {c} is above {PARTIAL_MAX_COST}, the largest body ptxas unrolls partially")
+                    } else {
+                        format!("no factor f in 2..{n} keeps (f + {n} mod f) x {c} within {budget}")
+                    };
+                    return reject(
+                        facts,
+                        12,
+                        format!(
+                            "trip count {n}: {n} x {c} > {full_limit}, too large to unroll fully, and {why}"
+                        ),
+                    );
+                }
+            }
         }
     } else {
         if !k.variable_bounds {
@@ -756,18 +871,6 @@ pub fn decide(cx: &LoopCtx) -> Decision {
             ),
         );
     }
-    // Budget loop: halve the factor until the copies fit UnrollBudget.
-    // Only for a known trip count: ptxas 13.0.88 unrolls a loop of
-    // unknown trip count and cost 48 by 4 (192 > 140).
-    if !full_ok && !force && known.is_some() {
-        while factor >= 2 && factor * remaining > k.budget {
-            factor /= 2;
-        }
-        if factor >= 2 {
-            facts.push(("budget left", (k.budget - factor * remaining).to_string()));
-        }
-    }
-
     // Step L: the LoopUnrollFactor override.
     if k.factor > 0 {
         factor = k.factor;
@@ -864,6 +967,46 @@ pub fn decide(cx: &LoopCtx) -> Decision {
         }
     }
 
+    // A scatter (a store or atomic through an address that is not affine in
+    // the IVs: from loaded data, or `a[i & 3]`) in a loop whose trip count
+    // differs between threads (its IV starts, or its limit is, not
+    // warp-uniform: computed from `%tid`, `%laneid` or a load): ptxas
+    // 13.0.88 leaves the loop rolled. Measured on sm_90, one loop changed
+    // one thing at a time: `bins[key[i] & 63] += 1` from `i = %tid.x` is
+    // left rolled, from `0`, `%ctaid.x` or a parameter unrolled by 4, and
+    // so is the same loop storing through its own pointer or only
+    // gathering; a limit loaded per thread acts as a varying start; two
+    // held-out loops `a[gid * 4 + (j & 3)] += ...` up to `tid % 9` stay
+    // rolled.
+    if known.is_none() && !force && k.factor <= 0 && body.scatter {
+        let uniform = |r: RegId| {
+            cx.uniform
+                .get(r.into_raw().into_u32() as usize)
+                .copied()
+                .unwrap_or(false)
+        };
+        let mut varying = Vec::new();
+        if !uniform(ivar.reg) {
+            varying.push("its induction variable's start");
+        }
+        if let Limit::Reg(r) = iv.limit {
+            if !uniform(r) {
+                varying.push("its limit");
+            }
+        }
+        if !varying.is_empty() {
+            facts.push(("scatter", "yes".into()));
+            return reject(
+                facts,
+                12,
+                format!(
+                    "the trip count differs between threads ({} not warp-uniform) and the loop stores through an address that is not affine in its induction variables (from loaded data, or an `and` of the IV): ptxas leaves such a loop rolled",
+                    varying.join(" and "),
+                ),
+            );
+        }
+    }
+
     // Steps N to P.
     if let Some(n) = known {
         let f = factor as u64;
@@ -874,10 +1017,18 @@ pub fn decide(cx: &LoopCtx) -> Decision {
             } else if k.factor > 0 {
                 format!("LoopUnrollFactor={} >= trip count {n}", k.factor)
             } else {
-                format!(
-                    "trip count {n}, {} / {n} > cost {remaining} (UnrollFullInstLimit)",
-                    k.full_inst_limit
-                )
+                let c = (remaining - LATCH).max(1);
+                if c < k.small_loop_limit && n <= small_loop_max_trips(c) {
+                    format!(
+                        "trip count {n}, cost {c} < {} (UnrollSmallLoopLimit)",
+                        k.small_loop_limit
+                    )
+                } else {
+                    format!(
+                        "trip count {n}, {n} x cost {c} <= {} (full-unroll limit)",
+                        full_limit(k, n)
+                    )
+                }
             };
             return Decision {
                 plan: Some(Plan::Full { n }),
@@ -920,13 +1071,6 @@ pub fn decide(cx: &LoopCtx) -> Decision {
         };
     }
 
-    if body.convergent {
-        return reject(
-            facts,
-            11,
-            "convergence constraint: a warp-synchronous instruction in a loop with an unknown trip count".into(),
-        );
-    }
     if !k.disable_overflow_check && overflows(&iv, factor) {
         return reject(
             facts,
@@ -1009,6 +1153,92 @@ fn unknown_factor(k: &Knobs, body: &BodyInfo, remaining: i64, innermost: bool) -
         factor = 2;
     }
     factor
+}
+
+/// The latch ptxas leaves out of a known trip count's cost: the IV's
+/// increment, the compare and the branch.
+const LATCH: i64 = 3;
+/// The largest cost (latch left out) ptxas 13.0.88 unrolls partially at a
+/// known trip count (measured: 72 is unrolled by 4 at any trip count, 73 at
+/// none).
+pub const PARTIAL_MAX_COST: i64 = 72;
+/// The partial budget at `UnrollBudget`'s default (140), measured on
+/// ptxas 13.0.88: 2.5 times the knob.
+const PARTIAL_BUDGET_AT_DEFAULT: i64 = 350;
+/// The largest cost (latch left out) ptxas 13.0.88 unrolls fully at a
+/// trip count, measured on sm_90 by bisection on a chain of `fma` in a
+/// function with 300 more instructions (in a smaller function ptxas allows
+/// up to 15 % more). Between two trip counts of the table the limit on
+/// `trip count x cost` is interpolated linearly; above the last, nothing
+/// but a small loop is unrolled fully.
+const FULL_TABLE: [(u64, i64); 19] = [
+    (2, 189),
+    (3, 119),
+    (4, 92),
+    (5, 72),
+    (6, 64),
+    (7, 57),
+    (8, 52),
+    (10, 46),
+    (12, 39),
+    (16, 33),
+    (20, 29),
+    (24, 26),
+    (32, 22),
+    (48, 17),
+    (64, 14),
+    (100, 11),
+    (128, 9),
+    (256, 6),
+    (512, 4),
+];
+
+/// The largest trip count at which a small loop (cost under
+/// `UnrollSmallLoopLimit`) is still unrolled fully: measured on ptxas
+/// 13.0.88 (sm_90), 7181 copies of a cost-1 body, 2810 of cost 2, 1531 of
+/// cost 3 (a longer loop is unrolled partially, as any other); for a
+/// larger cost (the knob raised) `4593 / cost`, the total at cost 3.
+pub fn small_loop_max_trips(c: i64) -> u64 {
+    match c {
+        ..=1 => 7181,
+        2 => 2810,
+        3 => 1531,
+        _ => (4593 / c).max(1) as u64,
+    }
+}
+
+/// The limit on `trip count x cost` under which a loop of trip count `n` is
+/// unrolled fully ([`FULL_TABLE`], scaled by `UnrollFullInstLimit` / 200).
+pub fn full_limit(k: &Knobs, n: u64) -> i64 {
+    let at = |i: usize| FULL_TABLE[i].0 as i64 * FULL_TABLE[i].1;
+    let base = match FULL_TABLE.iter().position(|&(t, _)| t >= n) {
+        None => 0,
+        Some(0) => at(0),
+        Some(i) if FULL_TABLE[i].0 == n => at(i),
+        Some(i) => {
+            let (n0, n1) = (FULL_TABLE[i - 1].0 as i64, FULL_TABLE[i].0 as i64);
+            at(i - 1) + (at(i) - at(i - 1)) * (n as i64 - n0) / (n1 - n0)
+        }
+    };
+    base * k.full_inst_limit / 200
+}
+
+/// The partial budget: [`PARTIAL_BUDGET_AT_DEFAULT`] scaled by
+/// `UnrollBudget` / 140.
+fn partial_budget(k: &Knobs) -> i64 {
+    PARTIAL_BUDGET_AT_DEFAULT * k.budget / 140
+}
+
+/// ptxas's partial factor at a known trip count `n` and cost `c`: the
+/// largest `f` in `2..n` whose copies, the loop's `f` and the `n mod f`
+/// remainder copies, fit the budget (measured: at `n = 1024` a cost of 4
+/// is unrolled by 73 with 2 remainder copies, 8 by 34 with 4, 10 by 33
+/// with 1, 30 by 8).
+pub fn partial_factor(n: u64, c: i64, budget: i64) -> Option<u64> {
+    let most = (budget / c.max(1)).max(0) as u64;
+    (2..n.min(most + 1))
+        .rev()
+        .find(|&f| (f as i64 + (n % f) as i64).saturating_mul(c) <= budget)
 }
 
 /// Step K1: the texture budget, `LoopUnrollNumInstTex` or
@@ -1134,19 +1364,91 @@ mod tests {
     }
 
     #[test]
+    fn known_trip_count_factors_are_those_ptxas_chose() {
+        // (trip count, cost, ptxas's factor), read from the SASS of
+        // probes (module documentation, "Known trip counts").
+        for (n, c, f) in [
+            (1024, 4, 73),
+            (1024, 6, 51),
+            (1024, 8, 34),
+            (1024, 10, 33),
+            (1024, 12, 20),
+            (1024, 16, 17),
+            (1024, 30, 8),
+            (1024, 72, 4),
+            (1000, 4, 83),
+            (1000, 10, 27),
+            (121, 27, 11),
+            (114, 25, 10),
+            (96, 15, 19),
+            (7, 64, 3),
+            (16384, 1, 321),
+        ] {
+            assert_eq!(partial_factor(n, c, 350), Some(f), "n={n} c={c}");
+        }
+        assert_eq!(partial_factor(2, 200, 350), None);
+    }
+
+    #[test]
+    fn the_full_unroll_limit_is_the_measured_table_interpolated() {
+        let k = Knobs {
+            budget: 140,
+            unknown_count: 4,
+            full_inst_limit: 200,
+            small_loop_limit: 4,
+            non_innermost: true,
+            multi_block: true,
+            variable_bounds: true,
+            unknown_multi_block: false,
+            factor: 0,
+            num_inst_tex: 0,
+            disable_overflow_check: false,
+            override_string: String::new(),
+            nounroll_all: false,
+            nounroll_scale: 0.0,
+        };
+        assert_eq!(full_limit(&k, 16), 16 * 33);
+        assert_eq!(full_limit(&k, 2), 2 * 189);
+        // Between 16 (528) and 20 (580).
+        assert_eq!(full_limit(&k, 18), 554);
+        assert_eq!(full_limit(&k, 1024), 0);
+        assert_eq!(
+            full_limit(
+                &Knobs {
+                    full_inst_limit: 100,
+                    ..k
+                },
+                16
+            ),
+            264
+        );
+        assert_eq!(small_loop_max_trips(1), 7181);
+        assert_eq!(small_loop_max_trips(3), 1531);
+    }
+
+    #[test]
     fn expanded_instructions_count_as_what_ptxas_makes_of_them() {
         let size = |inst: &str| scan(&format!("\t{inst}\n")).body_size - 3;
         assert_eq!(size("rem.s32 %r3, %r2, %r1;"), 24);
         assert_eq!(size("rem.s32 %r3, %r2, 7;"), 21);
         assert_eq!(size("div.u32 %r3, %r2, %r1;"), 21);
-        assert_eq!(size("div.rn.f32 %f1, %f2, %f3;"), 10);
-        assert_eq!(size("sqrt.rn.f32 %f1, %f2;"), 34);
+        assert_eq!(size("div.full.f32 %f1, %f2, %f3;"), 12);
+        assert_eq!(size("div.approx.f32 %f1, %f2, %f3;"), 7);
+        assert_eq!(size("sqrt.approx.f32 %f1, %f2;"), 6);
         assert_eq!(size("ex2.approx.f32 %f1, %f2;"), 6);
         assert_eq!(size("ex2.approx.ftz.f32 %f1, %f2;"), 1);
-        assert_eq!(size("div.rn.f64 %fd1, %fd2, %fd3;"), 40);
         assert_eq!(size("add.f32 %f1, %f2, %f3;"), 1);
-        assert!(scan("\tdiv.s64 %rd4, %rd2, %rd3;\n").subroutine);
-        assert!(scan("\tsqrt.rn.f64 %fd1, %fd2;\n").subroutine);
-        assert!(!scan("\tsqrt.rn.f32 %f1, %f2;\n").subroutine);
+        for sub in [
+            "div.s64 %rd4, %rd2, %rd3;",
+            "sqrt.rn.f64 %fd1, %fd2;",
+            "sqrt.rn.f32 %f1, %f2;",
+            "div.rn.f32 %f1, %f2, %f3;",
+            "div.rn.ftz.f32 %f1, %f2, %f3;",
+            "rcp.rn.f32 %f1, %f2;",
+            "div.rn.f64 %fd1, %fd2, %fd3;",
+            "rsqrt.approx.f64 %fd1, %fd2;",
+        ] {
+            assert!(scan(&format!("\t{sub}\n")).subroutine, "{sub}");
+        }
     }
 }

@@ -30,8 +30,10 @@
 //! # Knobs
 //!
 //! `LoopUnroll` (master enable), `LoopMakeSingleEntry` (the master loop
-//! pass guard, OCG knob 487), `UnrollBudget` (140), `UnrollUnknownCount`
-//! (4), `UnrollFullInstLimit` (200), `LoopUnrollNonInnermost`,
+//! pass guard, OCG knob 487), `UnrollBudget` (140; the partial budget of a
+//! known trip count is 2.5 times it), `UnrollUnknownCount` (4),
+//! `UnrollFullInstLimit` (200; scales the measured full-unroll limits),
+//! `UnrollSmallLoopLimit` (4), `LoopUnrollNonInnermost`,
 //! `UnrollMultiBlockLoops`, `UnrollVariableBounds`,
 //! `LoopUnrollUnknownMultiBlock`, `LoopUnrollFactor`, `LoopUnrollNumInstTex`,
 //! `DisablePartialUnrollOverflowCheck`, `OcgKnob427` (the per-block override
@@ -57,10 +59,16 @@
 //!   test at the header, `bra.uni` back) therefore gets code 13 unless loop
 //!   simplification (18) rotated it.
 //! - **Step D.** The convergence constraint of ptxas (its back-edge table of
-//!   warp-synchronous regions) has no PTX counterpart; a loop holding a
-//!   convergent instruction (`bar`, `shfl.sync`, `vote.sync`, ...) is
-//!   rejected with code 11 only where unrolling would need a runtime check
-//!   (unknown trip count), since threads could then take different copies.
+//!   warp-synchronous regions) has no PTX counterpart, and a convergent
+//!   instruction in the body does not stop ptxas 13.0.88: it unrolls loops
+//!   of unknown trip count holding `bar.sync`, `shfl.sync`, `redux.sync`,
+//!   `match.sync` or `bar.warp.sync` by 4 (measured on sm_90; the loops of
+//!   `tiles_sync` and `shfl_scan` in `bench/loops_ptxas.cu`, compiled with
+//!   cicc's unroller held to 1, are unrolled by 4). A warp-synchronous
+//!   instruction is a fact of the report, not a rejection. (The runtime
+//!   check does not make threads of a warp take different copies unless
+//!   their trip counts differ, and then the original loop already ran
+//!   such an instruction in divergent code.)
 //! - **Step E.** There is no execution profile: no loop is "hot", so the
 //!   hot multi-block texture case of K2 never applies.
 //! - **Step F.** `foldable_ldc` counts `ld.const`/`ld.param` with a register
@@ -71,21 +79,34 @@
 //!   (no code, as the seed). `body_size` is ptxas's count, not PTX's
 //!   (measured, see "The body as ptxas counts it" below); a loop that calls
 //!   a subroutine is skipped too (no code): ptxas 13.0.88 leaves loops with
-//!   a `call` of a `.func`, a 64-bit integer division or remainder, or an
-//!   `f64` `sqrt`/`rcp` (which it implements by calls to routines of its
-//!   own) rolled at every size.
+//!   a `call` of a `.func`, a 64-bit integer division or remainder, an
+//!   IEEE-rounded division, square root or reciprocal of `f32` or `f64`, or
+//!   `rsqrt.approx.f64` (which it implements by a fast path and a `CALL` of
+//!   a slow-path routine of its own) rolled at every size and trip count.
 //! - **Step H.** The `N` of `-N-`/`+N+` is the header's index in the layout
 //!   of the function phase 22 receives (`ptxopt explain` prints it as
 //!   `block`). A skipped loop reports no code.
 //! - **Step I.** PTX has no force-unroll pragma; only the override string
 //!   forces. A forced loop gets factor `UnrollUnknownCount` (the seed's
 //!   `1 << force_factor`; full when the trip count is known and not larger).
-//! - **Step K, known trip count.** Full unroll when
-//!   `UnrollFullInstLimit / trip_count > cost` (the seed's gate at
-//!   LABEL_160); trip counts 1 and 2 that fail it are rejected with code 12
-//!   (Path A); larger trip counts that fail it defer to the partial factor
-//!   selection K2/K3 (the seed's "will reject or defer to K2"), with the
-//!   remainder copies of step P. **Unknown trip count:** K1 to K4 as
+//! - **Step J.** Loops are visited innermost first, so a loop that still
+//!   holds a loop is one whose inner loops were not unrolled fully: ptxas
+//!   13.0.88 leaves it rolled at the default `LoopUnrollNonInnermost`
+//!   (measured: outer loops of trip count 2, 3 or unknown around an inner
+//!   loop of unknown trip count, with or without `nounroll`; around an
+//!   inner loop it unrolls fully, the outer loop is unrolled), so code 7
+//!   (`10 * tex < cost`) applies whatever the knob says.
+//! - **Step K, known trip count.** The seed's gate (`UnrollFullInstLimit /
+//!   trip_count > cost`, then K2/K3 and the halving budget loop) is not
+//!   what ptxas 13.0.88 does; its decision was measured instead (see
+//!   "Known trip counts" below) and is modelled on the cost without the
+//!   latch `c`: fully unrolled when `c < UnrollSmallLoopLimit` (4, up to a
+//!   trip count of 1531 to 7181) or `trip count * c` is within the
+//!   full-unroll limit of that trip count;
+//!   else unrolled by the largest `f < trip count` whose copies and
+//!   remainder copies fit `(f + n mod f) * c <= 350` when `c <= 72`; else
+//!   code 12. The limits scale with `UnrollFullInstLimit` / 200 and
+//!   `UnrollBudget` / 140. **Unknown trip count:** K1 to K4 as
 //!   written (texture budget `min(5 * tex + 22, 100)` or
 //!   `LoopUnrollNumInstTex`, `UnrollUnknownCount`; K4's factor 2 under
 //!   `LoopUnrollNonInnermost` only for a loop that is not innermost, as the
@@ -97,16 +118,22 @@
 //!   `LoopUnrollUnknownMultiBlock` (off by default) and trip counts that are
 //!   not constant need `UnrollVariableBounds` (code 12 otherwise). K2's
 //!   `tex_count` and K1's `tex_inst` are not texture instructions alone:
-//!   see below. For a known trip count the budget loop then halves the
-//!   factor until `factor * cost <= UnrollBudget` (code 12 when nothing is
-//!   left); a loop of unknown trip count keeps its factor (ptxas unrolls
-//!   one of cost 48 by 4, 192 > 140). A loop of unknown trip count with two
+//!   see below. A loop of unknown trip count keeps its factor (ptxas
+//!   unrolls one of cost 48 by 4, 192 > 140). A loop of unknown trip count with two
 //!   or more atomic or reduction instructions (`atom`, `red`; our reading of
 //!   the body scan's `mem_flag_count`) gets code 12: ptxas 13.0.88 unrolls
 //!   one with a single `red` by 4 and leaves those with 2 to 5 rolled,
 //!   whatever their addresses, while 1 to 5 plain stores never stop it
-//!   (measured; filetest `OriLoopUnrolling/atomics`). Step P's catch-all, code 24, is a
-//!   factor under 2 after step L (`LoopUnrollFactor=1`).
+//!   (measured; filetest `OriLoopUnrolling/atomics`). A loop of unknown
+//!   trip count whose trip count differs between threads (its IV starts at
+//!   a value that is not warp-uniform, or its limit is not: computed from
+//!   `%tid`, `%laneid` or a load; [`decide::LoopCtx::uniform`]) and that
+//!   stores or runs an atomic through an address computed from loaded data
+//!   (a scatter, `bins[key[i]]++`) gets code 12 too: ptxas leaves it rolled,
+//!   and unrolls the same loop by 4 when it starts at 0, `%ctaid.x` or a
+//!   parameter, or when it stores through its own pointer (measured;
+//!   filetest `OriLoopUnrolling/varying_trip`). Step P's catch-all, code
+//!   24, is a factor under 2 after step L (`LoopUnrollFactor=1`).
 //! - **Step M.** AnalyzeIV gives up on a latch predicate with the negate
 //!   bit (the seed's `word1 & 1` checks): a latch ending `@!p bra` (or
 //!   reading a `not.pred`, which phase 15 folds into `@!p`) is refused with
@@ -162,10 +189,44 @@
 //! load counts twice in the body less one for the loop, and K2's bound is
 //! `< 49`. Instructions ptxas expands count as (`decide::ptxas_count`):
 //! `div`/`rem` `.s32` 27/24 (24/21 by an immediate), `.u32` 21/19 (19/17);
-//! `div.rn.f32` 10 (`.ftz` 20), `div.full.f32` 12 (8), `div.approx.f32` 7,
-//! `sqrt.rn.f32` 34 (36), `rcp.rn.f32` 26, `div.rn.f64` 40, and the
-//! approximate `sqrt`, `rsqrt`, `rcp`, `ex2`, `lg2` without `.ftz` 6-7
-//! (their denormal scaling; with `.ftz` 1).
+//! `div.full.f32` 12 (8), `div.approx.f32` 7, and the approximate `sqrt`,
+//! `rsqrt`, `rcp`, `ex2`, `lg2` without `.ftz` 6-7 (their denormal
+//! scaling; with `.ftz` 1). The IEEE-rounded `div`, `sqrt` and `rcp` call a
+//! slow-path routine and keep the loop rolled (an earlier table gave them
+//! counts; assembled again one by one in a loop of unknown and of known
+//! trip count, each leaves a `CALL.REL.NOINC` in the loop and the loop
+//! rolled).
+//!
+//! # Known trip counts (measured)
+//!
+//! A loop `for (i = 0; i < n; i++)` of `k` dependent `fma`s (or a load,
+//! its pointer increment and `k - 1` `fma`s, or four loads), assembled for
+//! sm_90 for each `n` and `k`, the SASS read for the loop's factor (its
+//! IV's increment) and copies:
+//!
+//! - **Partial.** At `n = 1024` the factor is 73 with 2 remainder copies
+//!   for `k = 4`, 51 (4) for 6, 34 (4) for 8, 33 (1) for 10, 20 (4) for 12,
+//!   17 (4) for 16, 16 for 20, 11 (1) for 24, 8 for 30 and 40, 4 for 50 to
+//!   72, none from 73: the largest `f` with `(f + n mod f) * c <= 350`,
+//!   where `c` is the body without its latch (`k`; with loads, each load
+//!   twice less one, as in the unknown case), and nothing above 72. The
+//!   same rule gives every factor seen in these probes (about 50, at `n`
+//!   from 7 to 1024).
+//! - **Full.** The largest `k` unrolled fully at each `n` is the table
+//!   `FULL_TABLE` in [`decide`] (`n = 2`: 189, 4: 92, 8: 52, 16: 33, 32:
+//!   22, 64: 14, 128: 9, 256: 6, 512: 4), measured in a function with 300
+//!   other instructions; with none, ptxas allows up to 15 % more (16: 38,
+//!   8: 57), falling off as the rest of the function grows (16: 37, 34, 33
+//!   at 10, 50, 100 instructions), which the model does not follow. A body
+//!   of fewer than 4 instructions (`UnrollSmallLoopLimit`) is unrolled
+//!   fully up to a trip count of 7181 (cost 1), 2810 (2) or 1531 (3),
+//!   whatever the table says (3072 copies of 3 `fma`s at `n = 1024`), and
+//!   partially above (x321 with 13 remainder copies at `n = 16384`, cost
+//!   1: the partial rule).
+//! - ptxas counts a body with an if/else after if-conversion (the `if`
+//!   loop of `OriLoopUnrolling/control_flow` is unrolled fully even at a
+//!   trip count of 1001); we count its branches, so such loops can be
+//!   unrolled partially here where ptxas unrolls them fully.
 //!
 //! # Calibration against ptxas
 //!
@@ -176,6 +237,11 @@
 //! above brought the two loops of PTX cost 22 and 25 that ptxas unrolls by
 //! 4 (global loads: K2) into agreement, and left every other row as it
 //! was (table in `docs/loop-unrolling.md`).
+//!
+//! The rules of "Known trip counts", the slow-path calls, the scatter rule
+//! and the non-innermost rule were found on `nvcc -O3` PTX with cicc's
+//! unroller held to 1 (a line of `cargo xtask unroll-fidelity` of its own,
+//! where ptxas decides every loop) and measured by the probes above.
 //!
 //! Not modelled: ptxas 13.0.88 ignores `.pragma "nounroll"` on some loops
 //! of the dealii module (the constant-trip-count loops of
@@ -250,12 +316,17 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     // The analyses of `f`, recomputed only after an unroll changed it (most
     // loops are not unrolled: one reaching-definitions and trip-count pass
     // per function instead of one per loop).
-    let mut analyses: Option<(ptx_analysis::LoopForest, ptx_analysis::TripCounts)> = None;
+    type Analyses = (
+        ptx_analysis::LoopForest,
+        ptx_analysis::TripCounts,
+        Vec<bool>,
+    );
+    let mut analyses: Option<Analyses> = None;
     for h in headers {
         if !done.insert(h) {
             continue;
         }
-        let (lf, tc) = analyses.get_or_insert_with(|| {
+        let (lf, tc, uniform) = analyses.get_or_insert_with(|| {
             // Until an unroll, `f` is the input, whose loops are known.
             let li = if changed {
                 std::rc::Rc::new(LoopInfo::new(&f))
@@ -264,7 +335,8 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             };
             let rd = reaching_defs(&f, &li.cfg);
             let tc = trip_counts(&f, &li.cfg, &li.dom, &li.forest, &rd);
-            ((*li.forest).clone(), tc)
+            let uniform = ptx_analysis::reg_estimate::uniform_regs(&f);
+            ((*li.forest).clone(), tc, uniform)
         });
         let Some(id) = lf.loop_with_header(h) else {
             continue;
@@ -283,6 +355,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             block_index: block_index.get(&h).copied().unwrap_or(0),
             inherited_nounroll: inherited,
             knobs: &k,
+            uniform,
         };
         let mut dec = decide::decide(&cx);
         if let Some(plan) = dec.plan.clone() {
