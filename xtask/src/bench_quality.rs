@@ -199,19 +199,24 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The `.cu` files of `dir`, sorted.
+pub(crate) fn cu_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 /// `test-data/cuda/*.cu` then `test-data/cuda/bench/*.cu`, each sorted;
 /// file stems must be unique (they name the outputs).
 pub(crate) fn sources() -> Result<Vec<PathBuf>, String> {
     let root = crate::workspace_root().join("test-data/cuda");
     let mut all = Vec::new();
     for dir in [root.clone(), root.join("bench")] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-            .collect();
-        files.sort();
-        all.extend(files);
+        all.extend(cu_files(&dir)?);
     }
     let mut seen = BTreeMap::new();
     for cu in &all {

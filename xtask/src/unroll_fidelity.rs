@@ -129,7 +129,7 @@ use ptx_opt::phases::cicc_loop_unroll::{self, Choice, UnrollParams};
 use ptx_opt::{Defaults, PhaseId};
 use rayon::prelude::*;
 
-use crate::bench_quality::{display_source, run_tool, sources, stem};
+use crate::bench_quality::{cu_files, display_source, run_tool, sources, stem};
 
 /// A decision or an observation about one loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -279,13 +279,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     // `UNROLL_FIDELITY_SOURCES=dir`: the `.cu` files of `dir` too (held-out
     // kernels, such as the fuzzer's `scripts/fuzz/gen_cuda.py` output).
     if let Some(dir) = std::env::var_os("UNROLL_FIDELITY_SOURCES") {
-        let mut extra: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map_err(|e| format!("cannot read {}: {e}", dir.to_string_lossy()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-            .collect();
-        extra.sort();
-        sources.extend(extra);
+        sources.extend(cu_files(Path::new(&dir))?);
     }
     eprintln!(
         "unroll-fidelity: {} CUDA sources, nvcc -Xcicc -O0 and -O3 (-lineinfo), into {}",
