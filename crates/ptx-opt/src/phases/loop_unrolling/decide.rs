@@ -108,12 +108,6 @@ pub struct BodyInfo {
     /// result and feed only memory addresses: ptxas folds each pair into
     /// one `IMAD.WIDE`/`LEA` before phase 22.
     pub folded_addresses: i64,
-    /// A store or atomic whose address is not affine in the induction
-    /// variables (a scatter, as a histogram's `bins[key[i]]++`, or `a[i &
-    /// 3]`; see [`scatters`]): with a trip count that differs between
-    /// threads, ptxas 13.0.88 leaves the loop rolled (measured, see
-    /// [`decide`]).
-    pub scatter: bool,
 }
 
 impl BodyInfo {
@@ -241,8 +235,9 @@ pub struct LoopCtx<'a> {
     /// Registers (by arena index) whose value is the same in every thread
     /// ([`ptx_analysis::reg_estimate::uniform_regs`]: computed from
     /// parameters, immediates and the warp-uniform special registers):
-    /// what ptxas can keep in a uniform register.
-    pub uniform: &'a [bool],
+    /// what ptxas can keep in a uniform register. Filled on first use, once
+    /// per version of the function.
+    pub uniform: &'a std::cell::OnceCell<Vec<bool>>,
 }
 
 pub fn has_nounroll(func: &Function, b: BlockId) -> bool {
@@ -369,31 +364,24 @@ pub fn scan_body(func: &Function, forest: &LoopForest, id: LoopId) -> BodyInfo {
         }
     }
     info.folded_addresses = folded_addresses(func, l);
-    info.scatter = scatters(func, l);
     info
 }
 
 /// Whether a store or atomic of loop `l` writes through an address that is
-/// not affine in the loop's induction variables ([`BodyInfo::scatter`]):
+/// not affine in the loop's induction variables (a scatter, as a
+/// histogram's `bins[key[i]]++`, or `a[i & 3]`; the rule in [`decide`]):
 /// computed, inside the loop, from a load's result or through anything but
 /// `add`, `sub`, `mul`, `mad`, `shl`, `cvt`, `cvta` and `mov` of
 /// loop-invariant values, immediates and such registers (an `and` of the IV,
 /// as `a[i & 3]`, is not affine: iterations four apart write the same word).
-/// Registers defined in the loop start affine and lose it, to a fixed point.
+/// Registers defined in the loop start affine and lose it, to a fixed point
+/// (only registers the loop defines can lose it).
 fn scatters(func: &Function, l: &ptx_analysis::loops::Loop) -> bool {
     let insts: Vec<&ptx_ir::ir::Inst> = l
         .blocks
         .iter()
         .flat_map(|&b| func.blocks[b].insts.iter().map(|&i| &func.insts[i]))
         .collect();
-    let mut defined: FxHashSet<RegId> = FxHashSet::default();
-    for inst in &insts {
-        visit_defs_and_uses(inst, |a, r| {
-            if a == Access::Def {
-                defined.insert(r);
-            }
-        });
-    }
     let mut not_affine: FxHashSet<RegId> = FxHashSet::default();
     loop {
         let before = not_affine.len();
@@ -409,7 +397,7 @@ fn scatters(func: &Function, l: &ptx_analysis::loops::Loop) -> bool {
                     | FamilyId::Cvt
                     | FamilyId::Cvta
                     | FamilyId::Mov
-            ) && !info.flags.contains(OpFlags::LOAD);
+            );
             let mut affine = arithmetic && inst.guard.is_none();
             if affine {
                 visit_defs_and_uses(inst, |a, r| {
@@ -439,8 +427,7 @@ fn scatters(func: &Function, l: &ptx_analysis::loops::Loop) -> bool {
             && info.space != Some(Space::Local)
             && inst.operands.iter().any(|op| {
                 matches!(op, Operand::Address(a)
-                    if matches!(a.base, ptx_ir::ir::AddressBase::Reg(r)
-                        if defined.contains(&r) && not_affine.contains(&r)))
+                    if matches!(a.base, ptx_ir::ir::AddressBase::Reg(r) if not_affine.contains(&r)))
             })
     })
 }
@@ -781,6 +768,8 @@ pub fn decide(cx: &LoopCtx) -> Decision {
 
     // Step K: the factor.
     let mut full_ok = false;
+    // Why a known trip count is unrolled fully (step K's test).
+    let mut full_why = String::new();
     let mut factor: i64;
     if force {
         factor = k.unknown_count.max(2);
@@ -799,9 +788,15 @@ pub fn decide(cx: &LoopCtx) -> Decision {
             full_ok = true;
             if small {
                 facts.push(("UnrollSmallLoopLimit", k.small_loop_limit.to_string()));
+                full_why = format!(
+                    "trip count {n}, cost {c} < {} (UnrollSmallLoopLimit)",
+                    k.small_loop_limit
+                );
             } else {
                 facts.push(("full-unroll limit", full_limit.to_string()));
                 facts.push(("budget left", (full_limit - n_i * c).to_string()));
+                full_why =
+                    format!("trip count {n}, {n} x cost {c} <= {full_limit} (full-unroll limit)");
             }
         } else {
             facts.push(("full-unroll limit", full_limit.to_string()));
@@ -978,9 +973,12 @@ pub fn decide(cx: &LoopCtx) -> Decision {
     // gathering; a limit loaded per thread acts as a varying start; two
     // held-out loops `a[gid * 4 + (j & 3)] += ...` up to `tid % 9` stay
     // rolled.
-    if known.is_none() && !force && k.factor <= 0 && body.scatter {
+    if known.is_none() && !force && k.factor <= 0 && scatters(func, l) {
+        let uniform_regs = cx
+            .uniform
+            .get_or_init(|| ptx_analysis::reg_estimate::uniform_regs(func));
         let uniform = |r: RegId| {
-            cx.uniform
+            uniform_regs
                 .get(r.into_raw().into_u32() as usize)
                 .copied()
                 .unwrap_or(false)
@@ -1017,18 +1015,7 @@ pub fn decide(cx: &LoopCtx) -> Decision {
             } else if k.factor > 0 {
                 format!("LoopUnrollFactor={} >= trip count {n}", k.factor)
             } else {
-                let c = (remaining - LATCH).max(1);
-                if c < k.small_loop_limit && n <= small_loop_max_trips(c) {
-                    format!(
-                        "trip count {n}, cost {c} < {} (UnrollSmallLoopLimit)",
-                        k.small_loop_limit
-                    )
-                } else {
-                    format!(
-                        "trip count {n}, {n} x cost {c} <= {} (full-unroll limit)",
-                        full_limit(k, n)
-                    )
-                }
+                full_why
             };
             return Decision {
                 plan: Some(Plan::Full { n }),

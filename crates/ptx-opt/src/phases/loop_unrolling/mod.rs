@@ -316,10 +316,12 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     // The analyses of `f`, recomputed only after an unroll changed it (most
     // loops are not unrolled: one reaching-definitions and trip-count pass
     // per function instead of one per loop).
+    // The uniform registers are computed only for a loop that asks (the
+    // scatter rule of `decide`).
     type Analyses = (
         ptx_analysis::LoopForest,
         ptx_analysis::TripCounts,
-        Vec<bool>,
+        std::cell::OnceCell<Vec<bool>>,
     );
     let mut analyses: Option<Analyses> = None;
     for h in headers {
@@ -335,8 +337,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             };
             let rd = reaching_defs(&f, &li.cfg);
             let tc = trip_counts(&f, &li.cfg, &li.dom, &li.forest, &rd);
-            let uniform = ptx_analysis::reg_estimate::uniform_regs(&f);
-            ((*li.forest).clone(), tc, uniform)
+            ((*li.forest).clone(), tc, std::cell::OnceCell::new())
         });
         let Some(id) = lf.loop_with_header(h) else {
             continue;
