@@ -10,7 +10,9 @@
 //! (ptxas from `PTXOPT_CUDA_HOME`, else `~/.cache/ptxopt/cuda-13.0.88`); a file
 //! ptxas rejects (or crashes on) is left out and counted. Our figure is the
 //! maximum live R of `ptx_analysis::reg_pressure` on the lowered function,
-//! and the estimate of `ptx_analysis::reg_estimate` (what ptxas will print);
+//! and the estimate of `ptx_analysis::reg_estimate` (what ptxas will print),
+//! given phase 22's unroll decision for each loop
+//! (`ptx_opt::ptxas_view::unroll_factors`, as the database gives it);
 //! [`ptx_analysis::pressure_report`] pairs them and summarizes both (live
 //! registers: median of ours/ptxas, share within ±20%; estimate: share exact,
 //! share within ±10%, median ratio), then lists the worst estimates.
@@ -40,6 +42,9 @@ struct Assembled {
     name: String,
     module: Module,
     counts: BTreeMap<String, u32>,
+    /// Phase 22's factor for each loop of each function, in module order
+    /// (`ptx_opt::ptxas_view::unroll_factors`).
+    unrolls: Vec<Vec<(ptx_ir::ir::BlockId, u32)>>,
 }
 
 pub fn run() -> Result<(), String> {
@@ -109,11 +114,10 @@ pub fn run() -> Result<(), String> {
             Err(why) => rejected.push(format!("{}: {why}", display(&files[i]))),
         }
     }
-    let report = ptx_analysis::pressure_report(
-        assembled
-            .iter()
-            .map(|a| (a.name.as_str(), &a.module, &a.counts)),
-    );
+    let mut report = ptx_analysis::PressureReport::default();
+    for a in &assembled {
+        report.add_module_with(&a.name, &a.module, &a.counts, Some(&a.unrolls));
+    }
     println!("{report}");
     // Every compared function, tab-separated, for calibration.
     let tsv: String = report
@@ -212,9 +216,22 @@ fn assemble(ptxas: &Path, path: &Path, root: &Path) -> Result<Assembled, String>
                 None => s,
             })
         });
+    let ctx = ptx_opt::Defaults::new(
+        module
+            .header
+            .target
+            .as_ref()
+            .map_or(75, |t| t.sm_number().max(75)),
+    );
+    let unrolls = module
+        .functions
+        .iter()
+        .map(|f| ptx_opt::ptxas_view::unroll_factors(&ctx, f))
+        .collect();
     Ok(Assembled {
         name: name.display().to_string(),
         module,
+        unrolls,
         counts: ptx_analysis::report::parse_ptxas_register_counts(&output),
     })
 }

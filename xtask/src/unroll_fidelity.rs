@@ -1341,7 +1341,7 @@ fn ptxas_file_rows(
                         .functions
                         .iter()
                         .find(|g| g.sig.name == e.function && !g.layout.is_empty())
-                        .map_or_else(Vec::new, |g| phase_22_loops(&ctx, g))
+                        .map_or_else(Vec::new, |g| ptx_opt::ptxas_view::phase_22_reports(&ctx, g))
                 });
                 report_of(reports, e)
             };
@@ -1385,27 +1385,6 @@ fn ptxas_file_rows(
         }
     }
     Ok(rows)
-}
-
-/// Phase 22's loop reports for `f`: the ptxas phases of the pipeline run in
-/// order up to and including 22 (what ptxas would have done to the code
-/// before it), the cicc phases left out (the PTX is what cicc wrote).
-fn phase_22_loops(ctx: &Defaults, f: &Function) -> Vec<ptx_opt::LoopReport> {
-    let func = before_22(ctx, Arc::new(f.clone()));
-    ptx_opt::run_phase(PhaseId::OriLoopUnrolling, ctx, &func).loops
-}
-
-/// `func` after the ptxas phases of the pipeline before phase 22, in order.
-fn before_22(ctx: &Defaults, mut func: Arc<Function>) -> Arc<Function> {
-    for info in ptx_opt::PHASES.iter() {
-        if info.id == PhaseId::OriLoopUnrolling {
-            break;
-        }
-        if info.tool == ptx_opt::Tool::Ptxas {
-            func = ptx_opt::run_phase(info.id, ctx, &func).function;
-        }
-    }
-    func
 }
 
 /// A function as ptxas's phase 22 sees it: the module's functions ptxas
@@ -1478,7 +1457,7 @@ fn ptxas_view(
             _ => None,
         })
     };
-    let mut function = Arc::unwrap_or_clone(before_22(ctx, inlined));
+    let mut function = Arc::unwrap_or_clone(ptx_opt::ptxas_view::before_phase_22(ctx, inlined));
     let mut inlined_from = BTreeMap::new();
     let ids: Vec<ptx_ir::ir::InstId> = function.insts_in_order().map(|(i, _)| i).collect();
     for i in ids {

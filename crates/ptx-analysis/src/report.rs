@@ -341,8 +341,21 @@ impl PressureReport {
     /// Adds the functions of one module; `ptxas` maps function names to
     /// `Used N registers` (see [`parse_ptxas_register_counts`]).
     pub fn add_module(&mut self, name: &str, module: &Module, ptxas: &BTreeMap<String, u32>) {
+        self.add_module_with(name, module, ptxas, None)
+    }
+
+    /// [`PressureReport::add_module`] with how ptxas unrolls each loop of
+    /// each function, in module order (see
+    /// [`crate::reg_estimate::estimate_module`]).
+    pub fn add_module_with(
+        &mut self,
+        name: &str,
+        module: &Module,
+        ptxas: &BTreeMap<String, u32>,
+        unrolls: Option<&[Vec<(ptx_ir::ir::BlockId, u32)>]>,
+    ) {
         let target = module_target(module);
-        let estimates = crate::reg_estimate::estimate_module(module, &target, None);
+        let estimates = crate::reg_estimate::estimate_module(module, &target, None, unrolls);
         for (f, est) in module.functions.iter().zip(&estimates) {
             let g = cfg(f);
             let lv = liveness(f, &g);

@@ -47,30 +47,8 @@ pub struct FileLoop {
 }
 
 /// Which loop of `forest` (a loop forest of the lowered function `func`)
-/// `report` is about: the loop whose header starts with the report's
-/// header instruction, else the innermost loop holding that instruction.
-/// Loop phases change headers: phase 18's inversion makes the body's first
-/// block the header, so phase 22 later names an instruction of the source's
-/// body, not of its header; it still lies in the source loop, and no inner
-/// loop holds it.
-pub fn loop_of_report(
-    func: &ptx_ir::ir::Function,
-    forest: &ptx_analysis::LoopForest,
-    report: &LoopReport,
-) -> Option<ptx_analysis::LoopId> {
-    let inst = report.header?;
-    let block = func
-        .layout
-        .iter()
-        .copied()
-        .find(|&b| func.blocks[b].insts.contains(&inst))?;
-    if let Some(id) = forest.loop_with_header(block) {
-        if func.blocks[block].insts.first() == Some(&inst) {
-            return Some(id);
-        }
-    }
-    forest.innermost(block)
-}
+/// `report` is about ([`ptx_opt::ptxas_view::loop_of_report`]).
+pub use ptx_opt::ptxas_view::loop_of_report;
 
 /// The reports of `reports` about loop `id` of `forest` (see
 /// [`loop_of_report`]), in their order.

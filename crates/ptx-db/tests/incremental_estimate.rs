@@ -1,12 +1,15 @@
 //! Incrementality of the register estimate (`ptx_db::analysis::reg_estimate`,
-//! made on the pipeline's output), proved by the salsa event log:
+//! made on the source IR with phase 22's unroll decisions), proved by the
+//! salsa event log:
 //!
 //! (a) `--maxrregcount` (the `Target` input's `max_regs` field) re-runs the
 //!     estimates (made on the source IR: no phase of the pipeline runs for
 //!     them, so none re-runs; the passes that aim under it read it through
 //!     `PassContext::max_regs`, a tracked read of that field alone);
 //! (b) setting it to its value re-runs nothing;
-//! (c) an edit in one function re-runs only that function's estimate.
+//! (c) an edit in one function re-runs only that function's estimate;
+//! (d) phase 22's knobs re-run the unroll decisions it reads them for, and
+//!     the estimate only where a decision changed.
 
 use expect_test::{expect, Expect};
 use ptx_db::analysis::reg_estimate;
@@ -160,4 +163,64 @@ fn remat_target_reruns_only_remat_and_what_follows() {
     // the printed text.
     assert!(text.contains("kernel_ptx(remat)"), "{text}");
     assert!(text.contains("kernel_ptx(other)"), "{text}");
+}
+
+/// `a` of [`TWO`] beside `c`, a counted loop phase 22 unrolls by 4 (16
+/// trips; each copy keeps its own loaded values).
+const WITH_LOOP: &str = r#"
+.visible .entry c(.param .u64 c_p)
+{
+	.reg .pred %p<2>;
+	.reg .f32 %f<8>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [c_p];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.f32 %f1, 0f00000000;
+	mov.u32 %r1, 0;
+$L__loop:
+	mul.wide.u32 %rd3, %r1, 4;
+	add.s64 %rd4, %rd2, %rd3;
+	ld.global.f32 %f2, [%rd4];
+	ld.global.f32 %f3, [%rd4+64];
+	mul.f32 %f4, %f2, %f3;
+	add.f32 %f1, %f1, %f4;
+	add.s32 %r1, %r1, 1;
+	setp.lt.u32 %p1, %r1, 16;
+	@%p1 bra $L__loop;
+	st.global.f32 [%rd2], %f1;
+	ret;
+}
+"#;
+
+/// The estimate counts a loop as ptxas's phase 22 is expected to unroll it
+/// (`ptx_db::analysis::ptxas_unrolls`). A budget knob, which phase 22 reads
+/// only where there is a loop, re-runs the unroll decisions of the loop
+/// kernel alone; switching unrolling off (read by the phase's entry guard,
+/// in every kernel) re-runs every kernel's decisions, but only the loop
+/// kernel's estimate, which drops.
+#[test]
+fn the_estimate_follows_phase_22_and_its_knobs() {
+    let (mut db, log) = EventLog::new_database();
+    let file = db.set_file_text("k.ptx", format!("{TWO}{WITH_LOOP}"));
+    let unrolled = estimate_all(&db, file);
+    log.take(&db);
+    db.set_knob("UnrollBudget", ptx_knobs::KnobValue::Int(150))
+        .unwrap();
+    let same = check(&db, &log, file, expect!["ptxas_unrolls(c)"]);
+    assert_eq!(same, unrolled);
+    db.set_knob("LoopUnroll", ptx_knobs::KnobValue::Bool(false))
+        .unwrap();
+    let rolled = check(
+        &db,
+        &log,
+        file,
+        expect![[r#"
+            ptxas_unrolls(a)
+            ptxas_unrolls(b)
+            ptxas_unrolls(c)
+            reg_estimate(c)"#]],
+    );
+    assert_eq!(unrolled[..2], rolled[..2]);
+    assert!(unrolled[2] > rolled[2], "{unrolled:?} vs {rolled:?}");
 }

@@ -27,6 +27,7 @@
 pub mod context;
 pub mod origin;
 pub mod phases;
+pub mod ptxas_view;
 pub mod remark;
 pub mod seeds;
 pub mod table;

@@ -42,7 +42,7 @@ impl LoopInfo {
 /// the origin of the header's first instruction with one; for a header
 /// with none (a block holding only its label and a `.pragma`, as nvcc
 /// writes before a `$L__tmp` label), of the first instruction of the
-/// blocks it falls through to, which `ptx_db::loops::loop_of_report` finds
+/// blocks it falls through to, which `crate::ptxas_view::loop_of_report` finds
 /// in the same loop.
 pub(crate) fn header_origin(func: &Function, header: BlockId) -> Option<InstId> {
     let mut b = header;

@@ -1,0 +1,90 @@
+//! What ptxas will do to the loops of a function it receives as written:
+//! the ptxas phases of the pipeline up to phase 22 (OriLoopUnrolling) run on
+//! the function, the cicc phases left out (the PTX is what cicc wrote, or
+//! what the user wrote), and phase 22's decisions mapped back to the loops
+//! of the function.
+//!
+//! `cargo xtask unroll-fidelity` reads these decisions against ptxas's SASS;
+//! the register estimate (`ptx_analysis::reg_estimate`) reads the factors
+//! ([`unroll_factors`]) so that the registers it expects follow the same
+//! unroll decisions the editor shows over each loop.
+
+use std::sync::Arc;
+
+use ptx_analysis::{cfg, dominators, loops, LoopForest, LoopId};
+use ptx_ir::ir::{BlockId, Function};
+
+use crate::{run_phase, LoopReport, PassContext, PhaseId, Tool, PHASES};
+
+/// `func` after the ptxas phases of the pipeline before phase 22, in order.
+pub fn before_phase_22(ctx: &dyn PassContext, mut func: Arc<Function>) -> Arc<Function> {
+    for info in PHASES.iter() {
+        if info.id == PhaseId::OriLoopUnrolling {
+            break;
+        }
+        if info.tool == Tool::Ptxas {
+            func = run_phase(info.id, ctx, &func).function;
+        }
+    }
+    func
+}
+
+/// Phase 22's loop reports for `func` as ptxas receives it (the ptxas
+/// phases before it run first). The reports name loops by the origin of
+/// their header ([`LoopReport::header`]): give `func`'s instructions
+/// origins to map them back (as [`unroll_factors`] does).
+pub fn phase_22_reports(ctx: &dyn PassContext, func: &Function) -> Vec<LoopReport> {
+    let func = before_phase_22(ctx, Arc::new(func.clone()));
+    run_phase(PhaseId::OriLoopUnrolling, ctx, &func).loops
+}
+
+/// Which loop of `forest` (a loop forest of `func`, the function whose
+/// instructions the reports' origins name) `report` is about: the loop
+/// whose header starts with the report's header instruction, else the
+/// innermost loop holding that instruction. Loop phases change headers:
+/// phase 18's inversion makes the body's first block the header, so phase
+/// 22 later names an instruction of the source's body, not of its header;
+/// it still lies in the source loop, and no inner loop holds it.
+pub fn loop_of_report(func: &Function, forest: &LoopForest, report: &LoopReport) -> Option<LoopId> {
+    let inst = report.header?;
+    let block = func
+        .layout
+        .iter()
+        .copied()
+        .find(|&b| func.blocks[b].insts.contains(&inst))?;
+    if let Some(id) = forest.loop_with_header(block) {
+        if func.blocks[block].insts.first() == Some(&inst) {
+            return Some(id);
+        }
+    }
+    forest.innermost(block)
+}
+
+/// A full unroll in [`unroll_factors`].
+pub const FULL: u32 = u32::MAX;
+
+/// The factor phase 22 gives each loop of `func` as ptxas receives it, by
+/// the loop's header block in `func`: 1 where it stays rolled, [`FULL`]
+/// where no loop is left. A loop phase 22 says nothing about is absent.
+pub fn unroll_factors(ctx: &dyn PassContext, func: &Function) -> Vec<(BlockId, u32)> {
+    let mut own = func.clone();
+    let ids: Vec<_> = own.insts_in_order().map(|(i, _)| i).collect();
+    for i in ids {
+        own.set_origin(i, Some(i));
+    }
+    let reports = phase_22_reports(ctx, &own);
+    let g = cfg(func);
+    let dom = dominators(&g);
+    let forest = loops(&g, &dom);
+    let mut out: Vec<(BlockId, u32)> = Vec::new();
+    for r in &reports {
+        let (Some(u), Some(id)) = (&r.unroll, loop_of_report(func, &forest, r)) else {
+            continue;
+        };
+        let header = forest.get(id).header;
+        if out.iter().all(|&(h, _)| h != header) {
+            out.push((header, if u.full { FULL } else { u.factor.max(1) }));
+        }
+    }
+    out
+}
