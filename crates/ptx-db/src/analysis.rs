@@ -40,8 +40,8 @@
 //! the peak back to the source work unchanged. [`reg_estimate_source`] is
 //! the same model with calls to the file's functions counted at their
 //! minimum, for inlay hints. All three count each loop as ptxas's phase 22
-//! is expected to unroll it ([`ptxas_unrolls`]: the ptxas phases up to 22
-//! run on `kernel_ir`, the decisions the loop lens shows), which raised the
+//! is expected to unroll it ([`ptxas_unrolls`]: phase 22 run on
+//! `kernel_ir`), which raised the
 //! estimate's share within ±10% of `ptxas -v` from 51.3% to 52.6% of 565
 //! functions over the guess it replaced (innermost counted loops by 4).
 //!
