@@ -146,6 +146,25 @@
 //!   and 12 stay; a separate `sqrt` floor (8) rests on one kernel, not kept.
 //! - Calls: `func_ptr` (a function's address taken, 24 registers) is the
 //!   one miss; the ABI floor holds elsewhere.
+//! - Loops (step 3) after the ptxas phases before 22 instead of the code as
+//!   written: the same 297 within ±10%; estimating the code phase 22 wrote
+//!   (unrolled) with no loop rule: 294 (the copies' loads are not issued
+//!   early enough: `gemm_naive` -O3 18 where ptxas says 32).
+//! - If-conversion, as ptxas does it (`stencil1d`: seven branches around
+//!   one load each become one stretch of guarded loads, all issued first):
+//!   guarding fall-through blocks of at most k instructions and merging
+//!   them before the rules, k = 2 / 4 / 8 / 16: 296 / 287 / 268 / 252 of
+//!   565 within ±10% (from 298); the merged stretches issue loads early
+//!   where ptxas does not.
+//! - `shfl`, `vote` and `redux` not ending a stretch of step 7 (ptxas moves
+//!   loads across them: `shfl_scan` -O3 12 -> 20, ptxas 26): no function
+//!   crossed ±10%. Temporaries of a 32-bit integer `div`/`rem` by a register
+//!   (2, 3, 4 or 6 units; ptxas expands it into about 12 instructions and
+//!   interleaves four of them in `loop_nested_triangle`): +1, +1, 0, 0.
+//! - What the peak cannot see: ptxas's allocation leaves holes. In
+//!   `stencil1d` -O3 its seven loads go to R0, R6, R8, ..., R16 (one bank)
+//!   with 14 values live at most, so it reports 19 where the peak says 12;
+//!   `shfl_scan` -O3 reaches R23 with 14 values live (26).
 //! - Still missed: dealii's 2-D `ViewCopy` kernels (ours 22-24 where ptxas
 //!   says 30-32), test-data's instruction-family files (hundreds of
 //!   unrelated instructions in one block, ±30%), `mma` fragments (ours
