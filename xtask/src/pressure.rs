@@ -216,17 +216,15 @@ fn assemble(ptxas: &Path, path: &Path, root: &Path) -> Result<Assembled, String>
                 None => s,
             })
         });
-    let ctx = ptx_opt::Defaults::new(
-        module
-            .header
-            .target
-            .as_ref()
-            .map_or(75, |t| t.sm_number().max(75)),
-    );
+    let ctx = ptx_opt::Defaults::new(sm_for(&module));
     let unrolls = module
         .functions
         .iter()
-        .map(|f| ptx_opt::ptxas_view::unroll_factors(&ctx, f))
+        .map(|f| {
+            let g = ptx_analysis::cfg(f);
+            let forest = ptx_analysis::loops(&g, &ptx_analysis::dominators(&g));
+            ptx_opt::ptxas_view::unroll_factors(&ctx, f, &forest)
+        })
         .collect();
     Ok(Assembled {
         name: name.display().to_string(),
@@ -240,8 +238,18 @@ fn assemble(ptxas: &Path, path: &Path, root: &Path) -> Result<Assembled, String>
 fn arch_for(module: &Module) -> String {
     match &module.header.target {
         Some(t) if t.sm_number() >= 75 => t.arch.replace("compute_", "sm_"),
-        _ => "sm_75".into(),
+        _ => format!("sm_{}", sm_for(module)),
     }
+}
+
+/// The SM number of [`arch_for`]: the module's, at least 75.
+fn sm_for(module: &Module) -> u32 {
+    module
+        .header
+        .target
+        .as_ref()
+        .map_or(75, |t| t.sm_number())
+        .max(75)
 }
 
 /// The `.ptx` files directly in `dir`, sorted (none when it is absent).

@@ -66,9 +66,9 @@
 //!    and at most the trip count when known. Which loops, and their factor:
 //!    phase 22's decision when the caller gives it ([`Unrolls`], from
 //!    `ptx_opt::ptxas_view::unroll_factors`: phase 22 run on the function;
-//!    the database and `cargo xtask pressure` give it); without it, every innermost
-//!    loop with an induction variable stepped by a constant, not under
-//!    `nounroll`, by [`UNROLL`]. The decisions moved 7 functions into ±10%
+//!    the database and `cargo xtask pressure` give it); without it, every
+//!    innermost loop with an induction variable stepped by a constant, not
+//!    under `nounroll`, by [`UNROLL`]. The decisions moved 7 functions into ±10%
 //!    (51.3% to 52.6%): loops that phase 22 keeps rolled (a store through
 //!    an address that differs per thread, a call, a big body: `atomic_loop`,
 //!    `odd_even_sort`, `known_big`), where the guess added copies.

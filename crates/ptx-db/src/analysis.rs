@@ -41,9 +41,9 @@
 //! the same model with calls to the file's functions counted at their
 //! minimum, for inlay hints. All three count each loop as ptxas's phase 22
 //! is expected to unroll it ([`ptxas_unrolls`]: phase 22 run on
-//! `kernel_ir`), which raised the
-//! estimate's share within ±10% of `ptxas -v` from 51.3% to 52.6% of 565
-//! functions over the guess it replaced (innermost counted loops by 4).
+//! `kernel_ir`), which raised the estimate's share within ±10% of `ptxas
+//! -v` from 51.3% to 52.6% of 565 functions over the guess it replaced
+//! (innermost counted loops by 4).
 //!
 //! **What invalidates what.** An edit in a function's body changes that
 //! kernel's `kernel_ir` only, so only that kernel's analyses re-run (and each
@@ -232,10 +232,11 @@ pub fn reg_estimate<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelEsti
 }
 
 /// How ptxas's phase 22 will unroll each loop of `kernel` as written
-/// ([`ptx_opt::ptxas_view::unroll_factors`] on `kernel_ir`, under the
-/// database's knobs and target): `(header block, factor)`, 1 rolled,
-/// `u32::MAX` full. Read by the register estimate; re-runs when the kernel
-/// or a knob phase 22 (or a ptxas phase before it) read changes.
+/// ([`ptx_opt::ptxas_view::unroll_factors`]: phase 22 alone on
+/// `kernel_ir`, under the database's knobs and target, the loops from
+/// [`loops`]): `(header block, factor)`, 1 rolled, `u32::MAX` full. Read by
+/// the register estimate; re-runs when the kernel or a knob phase 22 read
+/// changes.
 #[salsa::tracked(returns(ref))]
 pub fn ptxas_unrolls<'db>(
     db: &'db dyn Db,
@@ -245,7 +246,7 @@ pub fn ptxas_unrolls<'db>(
         db,
         file: kernel.file(db),
     };
-    ptx_opt::ptxas_view::unroll_factors(&ctx, kernel_ir(db, kernel)).into()
+    ptx_opt::ptxas_view::unroll_factors(&ctx, kernel_ir(db, kernel), loops(db, kernel)).into()
 }
 
 /// The estimated registers of `kernel`, its calls not looked at (what a

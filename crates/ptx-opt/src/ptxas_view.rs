@@ -6,12 +6,12 @@
 //!
 //! `cargo xtask unroll-fidelity` reads these decisions against ptxas's SASS;
 //! the register estimate (`ptx_analysis::reg_estimate`) reads the factors
-//! ([`unroll_factors`]) so that the registers it expects follow the same
-//! unroll decisions the editor shows over each loop.
+//! ([`unroll_factors`]), so that it adds registers for the copies of a loop
+//! only where ptxas is expected to make them.
 
 use std::sync::Arc;
 
-use ptx_analysis::{cfg, dominators, loops, LoopForest, LoopId};
+use ptx_analysis::{LoopForest, LoopId};
 use ptx_ir::ir::{BlockId, Function};
 
 use crate::{run_phase, LoopReport, PassContext, PhaseId, Tool, PHASES};
@@ -63,9 +63,9 @@ pub fn loop_of_report(func: &Function, forest: &LoopForest, report: &LoopReport)
 /// A full unroll in [`unroll_factors`].
 pub const FULL: u32 = u32::MAX;
 
-/// The factor phase 22 gives each loop of `func`, by the loop's header
-/// block in `func`: 1 where it stays rolled, [`FULL`] where no loop is
-/// left. A loop phase 22 says nothing about is absent.
+/// The factor phase 22 gives each loop of `func` (`forest`: its loops), by
+/// the loop's header block in `func`: 1 where it stays rolled, [`FULL`]
+/// where no loop is left. A loop phase 22 says nothing about is absent.
 ///
 /// Phase 22 runs on `func` itself, not after the ptxas phases before it
 /// ([`phase_22_reports`]): the register estimate calls this on every edit
@@ -73,19 +73,23 @@ pub const FULL: u32 = u32::MAX;
 /// hints time of `cargo xtask bench-lsp` on dealii (p50 3 -> 12 ms) for no
 /// change in the estimate (`cargo xtask pressure`: the same 297 of 565
 /// functions within ±10% either way).
-pub fn unroll_factors(ctx: &dyn PassContext, func: &Function) -> Vec<(BlockId, u32)> {
+pub fn unroll_factors(
+    ctx: &dyn PassContext,
+    func: &Function,
+    forest: &LoopForest,
+) -> Vec<(BlockId, u32)> {
+    if forest.loops.is_empty() {
+        return Vec::new();
+    }
     let mut own = func.clone();
     let ids: Vec<_> = own.insts_in_order().map(|(i, _)| i).collect();
     for i in ids {
         own.set_origin(i, Some(i));
     }
     let reports = run_phase(PhaseId::OriLoopUnrolling, ctx, &Arc::new(own)).loops;
-    let g = cfg(func);
-    let dom = dominators(&g);
-    let forest = loops(&g, &dom);
     let mut out: Vec<(BlockId, u32)> = Vec::new();
     for r in &reports {
-        let (Some(u), Some(id)) = (&r.unroll, loop_of_report(func, &forest, r)) else {
+        let (Some(u), Some(id)) = (&r.unroll, loop_of_report(func, forest, r)) else {
             continue;
         };
         let header = forest.get(id).header;
