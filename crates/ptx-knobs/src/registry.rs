@@ -893,10 +893,10 @@ pub static KNOBS: &[KnobDef] = &[
     ),
     ptxas(
         "CopyPropAddr",
-        Bool(false),
+        Bool(true),
         P_COPYPROP,
         S_CSE_KNOBS,
-        "Propagate through address computations (seed default: not stated).",
+        "Propagate through address computations: `add.s64 %x, %b, c` folded into `[%x+d]` as `[%b+c+d]` (seed default: not stated; on, as ptxas's and cicc's output show the folded form).",
     ),
     ptxas(
         "CopyPropConstantBank",

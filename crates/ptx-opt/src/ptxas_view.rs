@@ -41,10 +41,15 @@ pub fn phase_22_reports(ctx: &dyn PassContext, func: &Function) -> Vec<LoopRepor
 /// Which loop of `forest` (a loop forest of `func`, the function whose
 /// instructions the reports' origins name) `report` is about: the loop
 /// whose header starts with the report's header instruction, else the
-/// innermost loop holding that instruction. Loop phases change headers:
-/// phase 18's inversion makes the body's first block the header, so phase
-/// 22 later names an instruction of the source's body, not of its header;
-/// it still lies in the source loop, and no inner loop holds it.
+/// innermost loop holding that instruction; widened to the innermost loop
+/// that also holds the report's [`LoopReport::header_end`]. Loop phases
+/// change headers: phase 18's inversion makes the body's first block the
+/// header, so phase 22 later names an instruction of the source's body, not
+/// of its header; it still lies in the source loop, and no inner loop holds
+/// it. An inner loop fully unrolled into its parent's header, whose own
+/// first instructions were hoisted or folded, puts an instruction of the
+/// inner loop first: the header's last instruction (the parent's exit test
+/// or back edge) names the parent.
 pub fn loop_of_report(func: &Function, forest: &LoopForest, report: &LoopReport) -> Option<LoopId> {
     let inst = report.header?;
     let block = func
@@ -52,12 +57,33 @@ pub fn loop_of_report(func: &Function, forest: &LoopForest, report: &LoopReport)
         .iter()
         .copied()
         .find(|&b| func.blocks[b].insts.contains(&inst))?;
-    if let Some(id) = forest.loop_with_header(block) {
-        if func.blocks[block].insts.first() == Some(&inst) {
+    let named = match forest.loop_with_header(block) {
+        Some(id) if func.blocks[block].insts.first() == Some(&inst) => Some(id),
+        _ => forest.innermost(block),
+    }?;
+    // The header's last instruction lies in the same loop, or the first one
+    // came from a loop nested in it (an inner loop fully unrolled into the
+    // header, the header's own instructions hoisted or folded away): the
+    // innermost loop holding both.
+    let end_block = report.header_end.and_then(|end| {
+        func.layout
+            .iter()
+            .copied()
+            .find(|&b| func.blocks[b].insts.contains(&end))
+    });
+    let Some(end_block) = end_block else {
+        return Some(named);
+    };
+    let mut id = named;
+    loop {
+        if forest.get(id).contains(end_block) {
             return Some(id);
         }
+        match forest.get(id).parent {
+            Some(p) => id = p,
+            None => return Some(named),
+        }
     }
-    forest.innermost(block)
 }
 
 /// A full unroll in [`unroll_factors`].

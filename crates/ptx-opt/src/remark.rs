@@ -78,6 +78,12 @@ pub struct LoopReport {
     /// Origin of the first instruction of the loop header (`None` when the
     /// header has no instruction with an origin, e.g. created by a phase).
     pub header: Option<InstId>,
+    /// Origin of the last instruction with one in the same block (its exit
+    /// test or back edge). With [`LoopReport::header`] it names the loop
+    /// when the header's first instructions came from elsewhere: an inner
+    /// loop fully unrolled into it, its own first instructions hoisted
+    /// (`crate::ptxas_view::loop_of_report`).
+    pub header_end: Option<InstId>,
     /// One line for a code lens: `"unrolled x4: unknown trip count,
     /// UnrollUnknownCount=4"`, `"not unrolled: code 14, unsupported
     /// induction variable"`, `"hoisted 3 instructions"`.

@@ -34,10 +34,10 @@ fn text_names_each_loop_by_its_header_line_with_the_decision() {
         test-data/passes/OriLoopUnrolling/reject_11.ptx:29: loop $L__BB0_1 in reject_11 (depth 1)
           [cicc loop-unroll] not unrolled: unrolling disabled by pragma (unroll count 1)
             trip count=unknown; body size=11; multiplier=1; threshold=300; level=pragma; decision=no unroll; trip count unknown=bound not constant
-          [cicc early-machinelicm] nothing hoisted: 1 invariant instructions refused
-            invariance=set-based; hoisted=0; refused: result written elsewhere in the loop=1
+          [cicc early-machinelicm] hoisted 5 instructions
+            invariance=set-based; pressure=7 + 5; target=255; hoisted=5; preheader=existing
           [cicc machine-pipeliner] No need to pipeline - no overlapped iterations in schedule. (II 20, MII 20)
-            ResMII=3; RecMII=20; MII=20; II=20
+            ResMII=2; RecMII=20; MII=20; II=20
           [18 OriLoopSimplification] already canonical
             back edges=1; preheader=existing; inversion=not done: already bottom-tested (the header is a latch); inversion budget=16
           [21 OriStrengthReduce] not reduced: no address chain or multiplication of an induction variable
@@ -45,14 +45,14 @@ fn text_names_each_loop_by_its_header_line_with_the_decision() {
           [22 OriLoopUnrolling] not unrolled: code 11, nounroll pragma, convergence constraint or per-block knob: .pragma "nounroll" on the loop header
             block=2; trip count=unknown (the limit is not a constant); code=11
           [24 OriPipelining] not pipelined: nounroll pragma (OkToPipelineNoUnroll=0)
-          [35 OriHoistInvariantsEarly] nothing hoisted: 4 invariant instructions refused
-            pass id=0; policy=HoistLate=0; invariance=single pass; budget=22; hoisted=0; refused: result written elsewhere in the loop=4
+          [35 OriHoistInvariantsEarly] nothing hoisted: no invariant instruction
+            pass id=0; policy=HoistLate=0; invariance=single pass; budget=22; hoisted=0
           [66 OriHoistInvariantsLate] nothing hoisted: HoistLate=0 (always): the Late instance (pass 1) skips the block
             pass id=1; policy=HoistLate=0
-          [79 OriHoistInvariantsLate2] nothing hoisted: 4 invariant instructions refused
-            pass id=2; policy=HoistLate=0; invariance=single pass; budget=100; hoisted=0; refused: result written elsewhere in the loop=4
-          [88 OriHoistInvariantsLate3] nothing hoisted: 4 invariant instructions refused
-            pass id=3; policy=HoistLate=0; invariance=single pass; budget=10000; hoisted=0; refused: result written elsewhere in the loop=4
+          [79 OriHoistInvariantsLate2] nothing hoisted: no invariant instruction
+            pass id=2; policy=HoistLate=0; invariance=single pass; budget=100; hoisted=0
+          [88 OriHoistInvariantsLate3] nothing hoisted: no invariant instruction
+            pass id=3; policy=HoistLate=0; invariance=single pass; budget=10000; hoisted=0
         test-data/passes/OriLoopUnrolling/reject_11.ptx:32: loop $L__BB0_2 in reject_11 (depth 2)
           [cicc loop-unroll] fully unrolled (4 iterations)
             trip count=4; body size=4; multiplier=1; threshold=300; full unroll size=10; level=full; decision=full unroll (4 iterations)

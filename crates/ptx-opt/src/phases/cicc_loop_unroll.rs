@@ -160,6 +160,11 @@
 //!   remainder loops are marked `.pragma "nounroll"` (cicc marks them
 //!   `llvm.loop.unroll.disable`), so neither this phase on the output nor
 //!   phase 22 unrolls them again.
+//! - **Registers.** When anything was unrolled, the function's register
+//!   webs are split ([`super::webs`]): the copies' values get registers of
+//!   their own, as LLVM's SSA copies have them, so that machine-cp,
+//!   constant folding and the commoning phases see one definition per
+//!   value (counter `registers split off for the copies' values`).
 //! - **Not done.** Peeling (reported only); a runtime check around a
 //!   convergent instruction (`unroll-runtime-convergent` lets cicc rely on
 //!   its waterfall epilogue, which PTX does not give us); a loop that
@@ -2300,6 +2305,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         .any(|d| !matches!(d.decision.choice, Choice::None | Choice::Peel { .. }));
     let mut results: Vec<(LoopDecision, Result<Applied, String>)> = Vec::new();
     let mut changed = false;
+    let mut webs = 0;
     if any {
         // The loops of the input, innermost first (deepest first, then
         // later in the layout first).
@@ -2351,6 +2357,9 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         }
         if changed {
             super::branch_opt::merge_straight_line(&mut f);
+            // The copies' values in registers of their own, as LLVM's SSA
+            // copies have them.
+            webs = super::webs::split(&mut f);
             out.function = Arc::new(f);
         }
     } else {
@@ -2361,6 +2370,12 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     }
     mark_nounroll_annotations(&mut out);
     report(id, input, &mut out, results);
+    if webs > 0 {
+        out.stats.push(Stat {
+            name: "registers split off for the copies' values",
+            value: webs as u64,
+        });
+    }
     out
 }
 
@@ -2411,6 +2426,16 @@ fn report(
                     .insts
                     .first()
                     .and_then(|&i| input.origin(i))
+            })
+            .flatten();
+        let header_end = input
+            .has_block(d.header)
+            .then(|| {
+                input.blocks[d.header]
+                    .insts
+                    .iter()
+                    .rev()
+                    .find_map(|&i| input.origin(i))
             })
             .flatten();
         let c = &d.decision;
@@ -2478,6 +2503,7 @@ fn report(
         out.loops.push(LoopReport {
             phase: id,
             header,
+            header_end,
             summary,
             unroll: Some(UnrollDecision {
                 factor: factor.max(1),

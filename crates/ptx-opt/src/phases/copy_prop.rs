@@ -22,7 +22,9 @@
 //! Knobs (registry `pass` "OriCopyProp (GeneralOptimize 13/…/65)"):
 //! `CopyPropBudget` (copies examined per invocation; 0, the default, is
 //! unlimited) and `CopyPropGlobalBudget` (uses replaced across blocks; 0 is
-//! unlimited). The other CopyProp knobs describe SASS operand forms
+//! unlimited). `CopyPropAddr` (on) runs the address folding of the bundle
+//! (`general_optimize::address_fold`). The other CopyProp knobs describe
+//! SASS operand forms
 //! (constant banks, MMA operands, fixed registers) that PTX does not have,
 //! and are not read.
 //!

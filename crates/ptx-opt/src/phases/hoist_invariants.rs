@@ -651,6 +651,7 @@ fn plan(
     let mut report = LoopReport {
         phase: id,
         header: header_origin(func, header),
+        header_end: super::loop_common::header_end_origin(func, header),
         summary: String::new(),
         unroll: None,
         facts: match k.flavor {

@@ -45,21 +45,33 @@ impl LoopInfo {
 /// blocks it falls through to, which `crate::ptxas_view::loop_of_report` finds
 /// in the same loop.
 pub(crate) fn header_origin(func: &Function, header: BlockId) -> Option<InstId> {
+    header_span(func, header).0
+}
+
+/// The origin of the last instruction with one in the block whose first
+/// one [`header_origin`] names ([`crate::LoopReport::header_end`]).
+pub(crate) fn header_end_origin(func: &Function, header: BlockId) -> Option<InstId> {
+    header_span(func, header).1
+}
+
+/// ([`header_origin`], [`header_end_origin`]).
+fn header_span(func: &Function, header: BlockId) -> (Option<InstId>, Option<InstId>) {
     let mut b = header;
     loop {
         if !func.has_block(b) {
-            return None;
+            return (None, None);
         }
-        if let Some(o) = func.blocks[b].insts.iter().find_map(|&i| func.origin(i)) {
-            return Some(o);
+        let insts = &func.blocks[b].insts;
+        if let Some(o) = insts.iter().find_map(|&i| func.origin(i)) {
+            return (Some(o), insts.iter().rev().find_map(|&i| func.origin(i)));
         }
         if !func.blocks[b].insts.is_empty() || !func.falls_through(b) {
-            return None;
+            return (None, None);
         }
-        b = func.next_in_layout(b)?;
-        if b == header {
-            return None;
-        }
+        b = match func.next_in_layout(b) {
+            Some(n) if n != header => n,
+            _ => return (None, None),
+        };
     }
 }
 

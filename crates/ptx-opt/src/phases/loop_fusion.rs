@@ -90,6 +90,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         let mut report = LoopReport {
             phase: id,
             header: header_origin(input, a),
+            header_end: super::loop_common::header_end_origin(input, a),
             summary: String::new(),
             unroll: None,
             facts: vec![("next loop", block_name(input, b))],

@@ -153,6 +153,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         let mut report = LoopReport {
             phase: id,
             header: header_origin(current, header),
+            header_end: super::loop_common::header_end_origin(current, header),
             summary: String::new(),
             unroll: None,
             facts: vec![("back edges", l.latches.len().to_string())],

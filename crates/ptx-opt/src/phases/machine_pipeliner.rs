@@ -206,6 +206,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let mut report = LoopReport {
             phase: id,
             header: header_origin(input, header),
+            header_end: super::loop_common::header_end_origin(input, header),
             summary: String::new(),
             unroll: None,
             facts: Vec::new(),

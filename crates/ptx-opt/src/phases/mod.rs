@@ -38,3 +38,4 @@ pub(crate) mod reg_table;
 pub mod strength_reduce;
 pub mod texture_group_merge;
 pub(crate) mod version_cache;
+pub mod webs;

@@ -104,6 +104,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         let mut report = LoopReport {
             phase: id,
             header: header_origin(input, l.header),
+            header_end: super::loop_common::header_end_origin(input, l.header),
             summary: String::new(),
             unroll: None,
             facts: Vec::new(),

@@ -101,6 +101,7 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
         let mut report = LoopReport {
             phase: id,
             header: header_origin(current, header),
+            header_end: super::loop_common::header_end_origin(current, header),
             summary: String::new(),
             unroll: None,
             facts: Vec::new(),

@@ -49,6 +49,21 @@
 //! - `cvt` between the integer types, f16, bf16, f32 and f64 (and the
 //!   two-source `cvt.f16x2.f32` / `.bf16x2.f32`).
 //!
+//! An instruction that does not fold has its known register sources
+//! written as immediates ([`immediate_sources`]) where cicc's own output has
+//! immediates: the last source of a two-source integer or f32/f64
+//! operation (`add sub mul min max and or xor shl shr`) and of `setp`, `b`
+//! and `c` of `mad`/`fma`, both choices of `selp`, the lane, clamp and mask
+//! of `shfl.sync`; a commutative integer operation whose first source is
+//! known and second is not has them swapped first. A `mov` of a known
+//! register becomes a `mov` of its value. The `mov` that held the constant
+//! then has no reader left (phase 16 removes it), and the instruction
+//! reads one register fewer: after an unroll, each copy's `mov.b32 %r4, k;
+//! add.s32 %r11, %r1, %r4` is `add.s32 %r11, %r1, k`. Not the first source
+//! of a non-commutative operation (cicc writes none there), not the carry
+//! forms, not `f16`/`bf16` (whose immediates PTX writes as bit patterns of
+//! another type), not `div`/`rem`.
+//!
 //! Algebraic identities on integers with one unknown register `x`: `x+0`,
 //! `0+x`, `x-0`, `x*1`, `x|0`, `x^0`, `x<<0`, `x>>0` become `mov x`;
 //! `x*0`, `x&0` and `x^x` become `mov 0` (never on floats: `x+0.0` is not
@@ -119,6 +134,8 @@ enum Kind {
     Identity,
     /// `selp` with a known condition.
     Select,
+    /// Known register sources written as immediates ([`immediate_sources`]).
+    Operand,
 }
 
 /// One `mov` replacing (part of) a folded instruction.
@@ -269,6 +286,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     }
     let mut remarks = Vec::new();
     let (mut constant, mut identity, mut select_) = (0u64, 0u64, 0u64);
+    let mut operand = 0u64;
     let mut approx = 0u64;
     let mut div_zero = 0u64;
     let output = if folds.is_empty() {
@@ -281,6 +299,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
                 Kind::Constant => constant += 1,
                 Kind::Identity => identity += 1,
                 Kind::Select => select_ += 1,
+                Kind::Operand => operand += 1,
             }
             let before = inst_text(input, &input.insts[iid]);
             let after: Vec<String> = new.iter().map(|i| inst_text(input, i)).collect();
@@ -292,6 +311,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
                     Kind::Constant => "constant-fold",
                     Kind::Identity => "algebraic-identity",
                     Kind::Select => "known-select",
+                    Kind::Operand => "constant-operand",
                 },
                 origin: o,
                 message: format!("folded `{before}` to `{}`", after.join("; ")),
@@ -355,6 +375,10 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
         Stat {
             name: "folded: selp with a known condition",
             value: select_,
+        },
+        Stat {
+            name: "sources made immediates",
+            value: operand,
         },
         Stat {
             name: "not folded: .approx",
@@ -606,6 +630,13 @@ fn walk_block(
         let mut srcs = Srcs::new(known, guarded);
         let eval = evaluate(input, inst, &mut srcs);
         let guarded_miss = srcs.guarded_only();
+        // Known sources of an instruction that does not fold, read before
+        // its own writes leave the known set.
+        let operand = match eval {
+            Eval::Nothing => immediate_sources(input, inst, known),
+            Eval::Track(..) if inst.guard.is_none() => known_copy(input, inst, known),
+            _ => None,
+        };
         // What the instruction leaves in the registers it writes.
         let mut defs: SmallVec<[RegId; 4]> = SmallVec::new();
         visit_defs_and_uses(inst, |a, r| {
@@ -652,11 +683,17 @@ fn walk_block(
             }
             Eval::Track(r, v) if inst.guard.is_none() => {
                 known.insert(r, v);
+                if let Some(new) = operand {
+                    folds.push((iid, Kind::Operand, vec![new]));
+                }
             }
             Eval::Track(r, _) => {
                 guarded.insert(r, ());
             }
             Eval::Missed(name, why) => missed.push((iid, name, why)),
+            Eval::Nothing if operand.is_some() => {
+                folds.push((iid, Kind::Operand, operand.into_iter().collect()));
+            }
             Eval::Nothing => {
                 if let Some(r) = guarded_miss {
                     missed.push((
@@ -1176,6 +1213,155 @@ fn emit_value(func: &Function, e: &Emit, known: &Known) -> Option<(RegId, u64)> 
 }
 
 /// The `mov` for an [`Emit`]; `None` when the register cannot take one.
+/// The immediate of type `ty` holding the low bits of `content` (signed
+/// and bit types sign-extended, so `-3` reads as written).
+fn immediate(content: u64, ty: Ty) -> Option<Operand> {
+    let value = match ty {
+        Ty::F32 => ImmValue::F32(content as u32),
+        Ty::F64 => ImmValue::F64(content),
+        _ if ty.is_float() || !matches!(ty.bits(), 16 | 32 | 64) => return None,
+        _ => {
+            let bits = ty.bits();
+            let v = content & mask(bits);
+            // Signed and untyped bits read as a signed value (`-1`, as
+            // cicc writes a full mask), unsigned ones as written.
+            if ty.is_signed() || ty.kind() == ptx_isa::TypeKind::Bits {
+                let shift = 128 - bits;
+                ImmValue::Int(((v as i128) << shift) >> shift)
+            } else {
+                ImmValue::Int(v as i128)
+            }
+        }
+    };
+    Some(Operand::Imm(Imm::new(value)))
+}
+
+/// `inst` with its known register sources written as immediates, where
+/// cicc itself writes immediates: the last source of a two-source integer
+/// or float operation (`add sub mul min max and or xor shl shr`, `setp`),
+/// `b` and `c` of `mad`/`fma`, both choices of `selp`, the lane, clamp and
+/// mask of `shfl.sync`. A commutative
+/// operation whose first source is known and second is not has them
+/// swapped first (integers only: `add.f32` of two NaNs keeps the first
+/// payload). `None` when nothing changes. The value is the bits the register
+/// holds read at the source's type, so the instruction computes what it did.
+fn immediate_sources(func: &Function, inst: &Inst, known: &Known) -> Option<Inst> {
+    let info = &inst.opcode.info;
+    if info.flags.contains(OpFlags::CARRY_IN) || info.flags.contains(OpFlags::CARRY_OUT) {
+        return None;
+    }
+    let ty = info.ty()?;
+    if info.vec != 1 || ty.is_pair() {
+        return None;
+    }
+    let float = ty.is_float();
+    if float && !matches!(ty, Ty::F32 | Ty::F64) {
+        return None;
+    }
+    // (operand positions that may become immediates, each one's type,
+    // whether sources 1 and 2 commute)
+    let (positions, commutes): (SmallVec<[(usize, Ty); 2]>, bool) = match info.family {
+        F::Setp if inst.operands.len() == 3 => ([(2, ty)].into_iter().collect(), false),
+        // `shfl.sync d|p, a, b, c, membermask`: the lane, the clamp and
+        // the mask (cicc writes `shfl.sync.down.b32 %r2, %r1, 16, 31, -1`).
+        F::ShflSync if inst.operands.len() == 5 => (
+            [(2, Ty::B32), (3, Ty::B32), (4, Ty::B32)]
+                .into_iter()
+                .collect(),
+            false,
+        ),
+        F::Selp if inst.operands.len() == 4 => ([(1, ty), (2, ty)].into_iter().collect(), false),
+        F::Add | F::Sub | F::Mul | F::Min | F::Max if float => {
+            if info.family == F::Min || info.family == F::Max || inst.operands.len() != 3 {
+                return None;
+            }
+            ([(2, ty)].into_iter().collect(), false)
+        }
+        F::Fma | F::Mad if float => {
+            if inst.operands.len() != 4 {
+                return None;
+            }
+            ([(2, ty), (3, ty)].into_iter().collect(), false)
+        }
+        _ if float => return None,
+        _ => {
+            let op = select::int_op(info, &inst.opcode.modifiers, None)?;
+            let form = select::int_form(op, ty);
+            if inst.operands.len() != form.arity + 1 || ty.bits() > 64 {
+                return None;
+            }
+            match op {
+                IOp::Add | IOp::MulLo | IOp::MulHi | IOp::MulWide | IOp::Min | IOp::Max => {
+                    ([(2, form.src_tys[1])].into_iter().collect(), true)
+                }
+                IOp::And | IOp::Or | IOp::Xor if ty.bits() >= 16 => {
+                    ([(2, form.src_tys[1])].into_iter().collect(), true)
+                }
+                IOp::Sub | IOp::Shl | IOp::Shr => {
+                    ([(2, form.src_tys[1])].into_iter().collect(), false)
+                }
+                IOp::MadLo | IOp::MadHi | IOp::MadWide => (
+                    [(2, form.src_tys[1]), (3, form.src_tys[2])]
+                        .into_iter()
+                        .collect(),
+                    false,
+                ),
+                _ => return None,
+            }
+        }
+    };
+    // The value a plain register source holds, when known and as wide as
+    // the source reads.
+    let value = |pos: usize, t: Ty| -> Option<u64> {
+        let (reg, bits) = plain_reg(func, inst.operands.get(pos))?;
+        if bits != t.bits() {
+            return None;
+        }
+        known.get(&reg).copied()
+    };
+    let mut new = inst.clone();
+    let mut changed = false;
+    if commutes && value(1, positions[0].1).is_some() && value(2, positions[0].1).is_none() {
+        let is_reg = |op: Option<&Operand>| matches!(op, Some(Operand::Reg { .. }));
+        if is_reg(inst.operands.get(2)) {
+            new.operands.swap(1, 2);
+        }
+    }
+    for &(pos, t) in &positions {
+        let (reg, bits) = match plain_reg(func, new.operands.get(pos)) {
+            Some(x) => x,
+            None => continue,
+        };
+        if bits != t.bits() {
+            continue;
+        }
+        let Some(&v) = known.get(&reg) else { continue };
+        let Some(imm) = immediate(v, t) else { continue };
+        new.operands[pos] = imm;
+        changed = true;
+    }
+    changed.then_some(new)
+}
+
+/// `mov d, %s` of a register the walk knows, as `mov d, <immediate>` (the
+/// source then needs to live no longer).
+fn known_copy(func: &Function, inst: &Inst, known: &Known) -> Option<Inst> {
+    let info = &inst.opcode.info;
+    let ty = info.ty()?;
+    if info.vec != 1 || inst.operands.len() != 2 {
+        return None;
+    }
+    let (src, bits) = plain_reg(func, inst.operands.get(1))?;
+    plain_reg(func, inst.operands.first())?;
+    if bits != ty.bits() || ty == Ty::Pred {
+        return None;
+    }
+    let v = *known.get(&src)?;
+    let mut new = inst.clone();
+    new.operands[1] = immediate(v, ty)?;
+    Some(new)
+}
+
 fn make_mov(func: &Function, e: &Emit) -> Option<Inst> {
     let (reg, ty, src) = match e {
         Emit::Const { reg, content, ty } => {

@@ -57,6 +57,7 @@ use crate::remark::{PhaseOutput, RemarkKind, Stat};
 use crate::PassContext;
 use crate::PhaseId;
 
+pub mod address_fold;
 pub mod const_fold;
 pub mod redundant_def;
 
@@ -76,6 +77,8 @@ const ADDITIVE: &[&str] = &[
     "uses replaced across blocks",
     "selects with a constant condition",
     "recomputations removed",
+    "sources made immediates",
+    "addresses folded",
 ];
 
 /// The phases that run the bundle.
@@ -95,6 +98,8 @@ fn changes(stats: &[Stat]) -> u64 {
                     | "selects with a constant condition"
             ) || s.name == "instructions folded"
                 || s.name == "recomputations removed"
+                || s.name == "sources made immediates"
+                || s.name == "addresses folded"
         })
         .map(|s| s.value)
         .sum()
@@ -138,7 +143,14 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             remarks.extend(cse.remarks);
             let mut stats = folded.stats;
             stats.extend(cse.stats);
-            (cse.function, remarks, stats)
+            if ctx.bool(knobs::CopyPropAddr) {
+                let addr = address_fold::run(id, &cse.function);
+                remarks.extend(addr.remarks);
+                stats.extend(addr.stats);
+                (addr.function, remarks, stats)
+            } else {
+                (cse.function, remarks, stats)
+            }
         };
         let changed = !Arc::ptr_eq(&function, &current);
         let mut round_stats = copied.stats;

@@ -16,7 +16,11 @@
 //! Loops are visited innermost first (reverse RPO of their headers, as the
 //! seed's RPO walk); after a loop is transformed the analyses are computed
 //! again, and loops the transform made (copies of inner loops) are not
-//! visited. Each decision is a [`LoopReport`] in [`PhaseOutput::loops`], an
+//! visited. When anything was unrolled, the function's register webs are
+//! split ([`crate::phases::webs`]): each copy's values get registers of
+//! their own, as Ori's copies do, for the scalar phases after this one
+//! (counter `registers split off for the copies' values`). Each decision is
+//! a [`LoopReport`] in [`PhaseOutput::loops`], an
 //! applied or missed remark, and the counters `partially unrolled loops`
 //! (every loop unrolled, fully or partially, as ptxas's `unrolled_count`),
 //! `fully unrolled loops` and `non-unrolled loops`, the DUMPIR line `#
@@ -348,6 +352,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         // instruction that has one (a phase may have put a new instruction
         // first).
         let header_origin = super::loop_common::header_origin(&f, h);
+        let header_end = super::loop_common::header_end_origin(&f, h);
         let cx = LoopCtx {
             func: &f,
             forest: lf,
@@ -384,7 +389,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             Some(_) => partial += 1,
             None => not += 1,
         }
-        report(&mut out, header_origin, &dec);
+        report(&mut out, (header_origin, header_end), &dec);
     }
     out.stats = vec![
         Stat {
@@ -406,6 +411,16 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         // rule 6), else the next build of this output would merge it and the
         // pipeline would not be a fixed point after its second round.
         crate::phases::branch_opt::merge_straight_line(&mut f);
+        // Each copy's values in registers of their own (what Ori's copies
+        // get), so that the scalar phases after this one see one
+        // definition per value.
+        let webs = crate::phases::webs::split(&mut f);
+        if webs > 0 {
+            out.stats.push(Stat {
+                name: "registers split off for the copies' values",
+                value: webs as u64,
+            });
+        }
         out.function = Arc::new(f);
     }
     out
@@ -424,7 +439,10 @@ fn not_run(input: &Arc<Function>, reason: &str) -> PhaseOutput {
         return out;
     }
     for l in &lf.loops {
-        let header = super::loop_common::header_origin(input, l.header);
+        let header = (
+            super::loop_common::header_origin(input, l.header),
+            super::loop_common::header_end_origin(input, l.header),
+        );
         let dec = Decision {
             plan: None,
             code: None,
@@ -468,7 +486,11 @@ fn inherited_nounroll(
 }
 
 /// The report, remark of one decision.
-fn report(out: &mut PhaseOutput, header: Option<ptx_ir::ir::InstId>, dec: &Decision) {
+fn report(
+    out: &mut PhaseOutput,
+    (header, header_end): (Option<ptx_ir::ir::InstId>, Option<ptx_ir::ir::InstId>),
+    dec: &Decision,
+) {
     let phase = PhaseId::OriLoopUnrolling;
     let (factor, full) = match &dec.plan {
         Some(Plan::Full { n }) => (*n as u32, true),
@@ -501,6 +523,7 @@ fn report(out: &mut PhaseOutput, header: Option<ptx_ir::ir::InstId>, dec: &Decis
     out.loops.push(LoopReport {
         phase,
         header,
+        header_end,
         summary,
         unroll: Some(UnrollDecision {
             factor,
