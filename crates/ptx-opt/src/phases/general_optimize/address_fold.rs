@@ -64,23 +64,30 @@ fn base_plus_imm(func: &Function, w: InstId) -> Option<(ptx_ir::ir::RegId, i128)
 
 /// Runs the folding on one function (phase `id`).
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
-    // Most functions have no register-based address whose register an
-    // `add` of an immediate writes: a scan before any analysis.
-    let mut candidate = false;
-    'scan: for (_, inst) in input.insts_in_order() {
-        for op in &inst.operands {
-            if let Operand::Address(Address {
-                base: AddressBase::Reg(r),
-                ..
-            }) = op
-            {
-                if input.regs[*r].class == RegClass::R64 {
-                    candidate = true;
-                    break 'scan;
+    // Most functions (and most rounds after the first) have no address
+    // whose register an `add` of an immediate writes: one scan before any
+    // analysis.
+    let mut from_add = vec![false; input.regs.len()];
+    let mut any_add = false;
+    for (i, inst) in input.insts_in_order() {
+        if base_plus_imm(input, i).is_some() {
+            if let Some(Operand::Reg { reg, .. }) = inst.operands.first() {
+                if let Some(f) = from_add.get_mut(reg.into_raw().into_u32() as usize) {
+                    *f = true;
+                    any_add = true;
                 }
             }
         }
     }
+    if !any_add {
+        return PhaseOutput::unchanged(input);
+    }
+    let candidate = input.insts_in_order().any(|(_, inst)| {
+        inst.operands.iter().any(|op| {
+            matches!(op, Operand::Address(Address { base: AddressBase::Reg(r), .. })
+                if from_add.get(r.into_raw().into_u32() as usize).copied().unwrap_or(false))
+        })
+    });
     if !candidate {
         return PhaseOutput::unchanged(input);
     }

@@ -1246,6 +1246,14 @@ fn immediate(content: u64, ty: Ty) -> Option<Operand> {
 /// payload). `None` when nothing changes. The value is the bits the register
 /// holds read at the source's type, so the instruction computes what it did.
 fn immediate_sources(func: &Function, inst: &Inst, known: &Known) -> Option<Inst> {
+    // Most instructions read no register the walk knows: nothing to look up.
+    let any_known =
+        inst.operands.iter().skip(1).any(
+            |op| matches!(op, Operand::Reg { reg, component: None } if known.get(reg).is_some()),
+        );
+    if !any_known {
+        return None;
+    }
     let info = &inst.opcode.info;
     if info.flags.contains(OpFlags::CARRY_IN) || info.flags.contains(OpFlags::CARRY_OUT) {
         return None;
