@@ -52,11 +52,22 @@ pub fn phase_22_reports(ctx: &dyn PassContext, func: &Function) -> Vec<LoopRepor
 /// or back edge) names the parent.
 pub fn loop_of_report(func: &Function, forest: &LoopForest, report: &LoopReport) -> Option<LoopId> {
     let inst = report.header?;
-    let block = func
-        .layout
-        .iter()
-        .copied()
-        .find(|&b| func.blocks[b].insts.contains(&inst))?;
+    // The blocks holding the header's first and last instructions, in one
+    // walk over the function.
+    let (mut block, mut end_block) = (None, None);
+    for &b in &func.layout {
+        let insts = &func.blocks[b].insts;
+        if block.is_none() && insts.contains(&inst) {
+            block = Some(b);
+        }
+        if end_block.is_none() && report.header_end.is_some_and(|e| insts.contains(&e)) {
+            end_block = Some(b);
+        }
+        if block.is_some() && (end_block.is_some() || report.header_end.is_none()) {
+            break;
+        }
+    }
+    let block = block?;
     let named = match forest.loop_with_header(block) {
         Some(id) if func.blocks[block].insts.first() == Some(&inst) => Some(id),
         _ => forest.innermost(block),
@@ -65,25 +76,12 @@ pub fn loop_of_report(func: &Function, forest: &LoopForest, report: &LoopReport)
     // came from a loop nested in it (an inner loop fully unrolled into the
     // header, the header's own instructions hoisted or folded away): the
     // innermost loop holding both.
-    let end_block = report.header_end.and_then(|end| {
-        func.layout
-            .iter()
-            .copied()
-            .find(|&b| func.blocks[b].insts.contains(&end))
-    });
     let Some(end_block) = end_block else {
         return Some(named);
     };
-    let mut id = named;
-    loop {
-        if forest.get(id).contains(end_block) {
-            return Some(id);
-        }
-        match forest.get(id).parent {
-            Some(p) => id = p,
-            None => return Some(named),
-        }
-    }
+    std::iter::successors(Some(named), |&id| forest.get(id).parent)
+        .find(|&id| forest.get(id).contains(end_block))
+        .or(Some(named))
 }
 
 /// A full unroll in [`unroll_factors`].

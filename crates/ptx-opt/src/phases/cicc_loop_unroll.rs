@@ -2370,12 +2370,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     }
     mark_nounroll_annotations(&mut out);
     report(id, input, &mut out, results);
-    if webs > 0 {
-        out.stats.push(Stat {
-            name: "registers split off for the copies' values",
-            value: webs as u64,
-        });
-    }
+    out.stats.extend(super::webs::counter(webs));
     out
 }
 
@@ -2419,25 +2414,7 @@ fn report(
 ) {
     let (mut unrolled, mut kept) = (0u64, 0u64);
     for (d, result) in results {
-        let header = input
-            .has_block(d.header)
-            .then(|| {
-                input.blocks[d.header]
-                    .insts
-                    .first()
-                    .and_then(|&i| input.origin(i))
-            })
-            .flatten();
-        let header_end = input
-            .has_block(d.header)
-            .then(|| {
-                input.blocks[d.header]
-                    .insts
-                    .iter()
-                    .rev()
-                    .find_map(|&i| input.origin(i))
-            })
-            .flatten();
+        let (header, header_end) = super::loop_common::header_span(input, d.header);
         let c = &d.decision;
         let wanted = match c.choice {
             Choice::Full { count } => format!("full unroll ({count} iterations)"),

@@ -171,7 +171,7 @@ use ptx_ir::ir::{AddressBase, BlockId, Function, Inst, InstId, Operand, RegClass
 use ptx_isa::{FamilyId, OpFlags, Space};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::loop_common::{block_name, ensure_preheader, header_origin, LoopInfo};
+use super::loop_common::{block_name, ensure_preheader, LoopInfo};
 use super::machine_cse::PRED_TARGET;
 use crate::origin::origin;
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
@@ -649,15 +649,11 @@ fn plan(
     let l = li.forest.get(lid);
     let header = l.header;
     let mut report = LoopReport {
-        phase: id,
-        header: header_origin(func, header),
-        header_end: super::loop_common::header_end_origin(func, header),
-        summary: String::new(),
-        unroll: None,
         facts: match k.flavor {
             Flavor::Ori => vec![("pass id", k.pass_id.to_string())],
             Flavor::MachineLicm => Vec::new(),
         },
+        ..super::loop_common::loop_report(id, func, header)
     };
     let mut remarks = Vec::new();
     let skip = |report: &mut LoopReport, why: String| {

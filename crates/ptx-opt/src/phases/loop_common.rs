@@ -15,6 +15,8 @@ use ptx_analysis::{cfg, dominators, loops, Cfg, DomTree, LoopForest};
 use ptx_ir::ir::{Block, BlockId, Function, Inst, InstId, Opcode, Operand};
 use ptx_isa::{Cmp, FamilyId, TypeKind};
 
+use crate::{LoopReport, PhaseId};
+
 /// The loop analyses of one version of a function.
 #[derive(Clone)]
 pub(crate) struct LoopInfo {
@@ -38,24 +40,28 @@ impl LoopInfo {
     }
 }
 
-/// The origin of a loop's header, the name reports use ([`crate::LoopReport::header`]):
-/// the origin of the header's first instruction with one; for a header
-/// with none (a block holding only its label and a `.pragma`, as nvcc
-/// writes before a `$L__tmp` label), of the first instruction of the
-/// blocks it falls through to, which `crate::ptxas_view::loop_of_report` finds
-/// in the same loop.
-pub(crate) fn header_origin(func: &Function, header: BlockId) -> Option<InstId> {
-    header_span(func, header).0
+/// A loop phase's report on the loop headed by `header` in `func`, named
+/// by [`header_span`], with nothing said yet.
+pub(crate) fn loop_report(phase: PhaseId, func: &Function, header: BlockId) -> LoopReport {
+    let (header, header_end) = header_span(func, header);
+    LoopReport {
+        phase,
+        header,
+        header_end,
+        summary: String::new(),
+        unroll: None,
+        facts: Vec::new(),
+    }
 }
 
-/// The origin of the last instruction with one in the block whose first
-/// one [`header_origin`] names ([`crate::LoopReport::header_end`]).
-pub(crate) fn header_end_origin(func: &Function, header: BlockId) -> Option<InstId> {
-    header_span(func, header).1
-}
-
-/// ([`header_origin`], [`header_end_origin`]).
-fn header_span(func: &Function, header: BlockId) -> (Option<InstId>, Option<InstId>) {
+/// The origins that name a loop's header in reports
+/// ([`LoopReport::header`], [`LoopReport::header_end`]): the origin of the
+/// header's first instruction with one, and of its last; for a header with
+/// none (a block holding only its label and a `.pragma`, as nvcc writes
+/// before a `$L__tmp` label), of the first and last instruction of the
+/// block it falls through to, which `crate::ptxas_view::loop_of_report`
+/// finds in the same loop.
+pub(crate) fn header_span(func: &Function, header: BlockId) -> (Option<InstId>, Option<InstId>) {
     let mut b = header;
     loop {
         if !func.has_block(b) {

@@ -47,7 +47,7 @@ use ptx_ir::ir::{BlockId, Function, Imm, ImmValue, InstId, Operand, RegId};
 use ptx_isa::FamilyId;
 use rustc_hash::FxHashSet;
 
-use super::loop_common::{block_name, header_origin, LoopInfo};
+use super::loop_common::{block_name, LoopInfo};
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
 
@@ -88,12 +88,8 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             continue;
         }
         let mut report = LoopReport {
-            phase: id,
-            header: header_origin(input, a),
-            header_end: super::loop_common::header_end_origin(input, a),
-            summary: String::new(),
-            unroll: None,
             facts: vec![("next loop", block_name(input, b))],
+            ..super::loop_common::loop_report(id, input, a)
         };
         match check(input, &li, a, b, budget) {
             Err(why) => {

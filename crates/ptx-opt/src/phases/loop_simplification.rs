@@ -99,8 +99,7 @@ use ptx_ir::ir::{BlockId, Function, InstId, Opcode, Operand};
 use ptx_isa::FamilyId;
 
 use super::loop_common::{
-    block_name, complement_setp, continue_to, ends_with_jump_to, ensure_preheader, header_origin,
-    LoopInfo,
+    block_name, complement_setp, continue_to, ends_with_jump_to, ensure_preheader, LoopInfo,
 };
 use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
@@ -151,12 +150,8 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         };
         let l = li.forest.get(lid).clone();
         let mut report = LoopReport {
-            phase: id,
-            header: header_origin(current, header),
-            header_end: super::loop_common::header_end_origin(current, header),
-            summary: String::new(),
-            unroll: None,
             facts: vec![("back edges", l.latches.len().to_string())],
+            ..super::loop_common::loop_report(id, current, header)
         };
         let mut done: Vec<&str> = Vec::new();
         // Preheader.

@@ -108,9 +108,8 @@ use ptx_ir::ir::def_use::defs_and_uses;
 use ptx_ir::ir::{BlockId, Function, InstId, Operand};
 use ptx_isa::FamilyId;
 
-use super::loop_common::header_origin;
 use super::modulo::{self, Ddg, DepKinds, Edge, Mrt};
-use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
+use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
 
 const NAME: &str = "pipeliner";
@@ -203,14 +202,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             continue; // SMS takes single-block loops only (no remark).
         }
         let header = l.header;
-        let mut report = LoopReport {
-            phase: id,
-            header: header_origin(input, header),
-            header_end: super::loop_common::header_end_origin(input, header),
-            summary: String::new(),
-            unroll: None,
-            facts: Vec::new(),
-        };
+        let mut report = super::loop_common::loop_report(id, input, header);
         let (kind, message) = match shape(input, header) {
             Err(why) => (RemarkKind::Missed, format!("not pipelined: {why}")),
             Ok(shape) => {

@@ -84,8 +84,7 @@ use ptx_ir::ir::def_use::defs_and_uses;
 use ptx_ir::ir::{Function, InstId};
 use ptx_isa::FamilyId;
 
-use super::loop_common::header_origin;
-use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
+use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
 
 /// Runs phase 24 on one function (analysis and decision only).
@@ -101,14 +100,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
     let mut out = PhaseOutput::unchanged(input);
     let (mut candidates, mut worth) = (0u64, 0u64);
     for l in &li.forest.loops {
-        let mut report = LoopReport {
-            phase: id,
-            header: header_origin(input, l.header),
-            header_end: super::loop_common::header_end_origin(input, l.header),
-            summary: String::new(),
-            unroll: None,
-            facts: Vec::new(),
-        };
+        let mut report = super::loop_common::loop_report(id, input, l.header);
         let decision = analyze(input, l, &target, no_unroll_ok, multi_tex_ok);
         match decision {
             Err(why) => {

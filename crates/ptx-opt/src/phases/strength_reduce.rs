@@ -72,9 +72,9 @@ use ptx_ir::ir::{BlockId, Function, Imm, ImmValue, Inst, InstId, Opcode, Operand
 use ptx_isa::{Cmp, FamilyId, Ty};
 use rustc_hash::FxHashMap;
 
-use super::loop_common::{block_name, complement_setp, ensure_preheader, header_origin, LoopInfo};
+use super::loop_common::{block_name, complement_setp, ensure_preheader, LoopInfo};
 use crate::origin::origin;
-use crate::remark::{LoopReport, PhaseOutput, Remark, RemarkKind, Stat};
+use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::PhaseId;
 
 /// The most iterations simulated to prove that the IV never wraps.
@@ -98,14 +98,7 @@ pub fn run(input: &Arc<Function>) -> PhaseOutput {
         let Some(lid) = li.forest.loop_with_header(header) else {
             continue;
         };
-        let mut report = LoopReport {
-            phase: id,
-            header: header_origin(current, header),
-            header_end: super::loop_common::header_end_origin(current, header),
-            summary: String::new(),
-            unroll: None,
-            facts: Vec::new(),
-        };
+        let mut report = super::loop_common::loop_report(id, current, header);
         match analyze(current, li, lid) {
             Err(why) => {
                 report.summary = format!("not reduced: {why}");

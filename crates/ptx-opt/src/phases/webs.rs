@@ -60,6 +60,15 @@ fn union(uf: &mut [u32], a: u32, b: u32) {
     }
 }
 
+/// The unrollers' counter for [`split`]'s result (none when it made no
+/// register).
+pub fn counter(made: usize) -> Option<crate::remark::Stat> {
+    (made > 0).then_some(crate::remark::Stat {
+        name: "registers split off for the copies' values",
+        value: made as u64,
+    })
+}
+
 fn idx(r: RegId) -> usize {
     r.into_raw().into_u32() as usize
 }
@@ -151,20 +160,10 @@ pub fn split(func: &mut Function) -> usize {
             }
         }
     }
-    // The register of each web: the first definition's web (the smallest
-    // root, as roots are the smallest index of their web) keeps the name.
+    // The register of each web: the web of a register's first definition
+    // (definitions are in layout order) keeps the name, each other web
+    // gets a fresh register.
     let mut first_root: Vec<Option<u32>> = vec![None; nregs];
-    for k in 0..nd {
-        let r = idx(rd.defs[k].reg);
-        if !ok[r] {
-            continue;
-        }
-        let root = find(&mut uf, k as u32);
-        match first_root[r] {
-            Some(f) if f <= root => {}
-            _ => first_root[r] = Some(root),
-        }
-    }
     let mut web_reg: FxHashMap<u32, RegId> = FxHashMap::default();
     let mut made = 0;
     for k in 0..nd {
@@ -174,7 +173,8 @@ pub fn split(func: &mut Function) -> usize {
             continue;
         }
         let root = find(&mut uf, k as u32);
-        if first_root[r] == Some(root) || web_reg.contains_key(&root) {
+        let kept = *first_root[r].get_or_insert(root);
+        if kept == root || web_reg.contains_key(&root) {
             continue;
         }
         if let Some(fresh) = func.clone_reg(reg) {
@@ -201,11 +201,8 @@ pub fn split(func: &mut Function) -> usize {
                     None if u.from_entry => (nd + idx(u.reg)) as u32,
                     None => return None,
                 };
-                Some((u.reg, node))
+                Some((u.reg, find(&mut uf, node)))
             })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|(r, n)| (r, find(&mut uf, n)))
             .collect();
         let renamed = |list: &[(RegId, u32)], r: RegId| -> RegId {
             list.iter()

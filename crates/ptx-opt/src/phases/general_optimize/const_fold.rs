@@ -1279,16 +1279,10 @@ fn immediate_sources(func: &Function, inst: &Inst, known: &Known) -> Option<Inst
             false,
         ),
         F::Selp if inst.operands.len() == 4 => ([(1, ty), (2, ty)].into_iter().collect(), false),
-        F::Add | F::Sub | F::Mul | F::Min | F::Max if float => {
-            if info.family == F::Min || info.family == F::Max || inst.operands.len() != 3 {
-                return None;
-            }
+        F::Add | F::Sub | F::Mul if float && inst.operands.len() == 3 => {
             ([(2, ty)].into_iter().collect(), false)
         }
-        F::Fma | F::Mad if float => {
-            if inst.operands.len() != 4 {
-                return None;
-            }
+        F::Fma | F::Mad if float && inst.operands.len() == 4 => {
             ([(2, ty), (3, ty)].into_iter().collect(), false)
         }
         _ if float => return None,
@@ -1320,33 +1314,27 @@ fn immediate_sources(func: &Function, inst: &Inst, known: &Known) -> Option<Inst
     };
     // The value a plain register source holds, when known and as wide as
     // the source reads.
-    let value = |pos: usize, t: Ty| -> Option<u64> {
-        let (reg, bits) = plain_reg(func, inst.operands.get(pos))?;
-        if bits != t.bits() {
-            return None;
-        }
-        known.get(&reg).copied()
+    let value = |op: Option<&Operand>, t: Ty| -> Option<u64> {
+        let (reg, bits) = plain_reg(func, op)?;
+        (bits == t.bits())
+            .then(|| known.get(&reg).copied())
+            .flatten()
     };
     let mut new = inst.clone();
-    let mut changed = false;
-    if commutes && value(1, positions[0].1).is_some() && value(2, positions[0].1).is_none() {
-        let is_reg = |op: Option<&Operand>| matches!(op, Some(Operand::Reg { .. }));
-        if is_reg(inst.operands.get(2)) {
-            new.operands.swap(1, 2);
-        }
+    let t = positions[0].1;
+    if commutes
+        && value(inst.operands.get(1), t).is_some()
+        && value(inst.operands.get(2), t).is_none()
+        && matches!(inst.operands.get(2), Some(Operand::Reg { .. }))
+    {
+        new.operands.swap(1, 2);
     }
+    let mut changed = false;
     for &(pos, t) in &positions {
-        let (reg, bits) = match plain_reg(func, new.operands.get(pos)) {
-            Some(x) => x,
-            None => continue,
-        };
-        if bits != t.bits() {
-            continue;
+        if let Some(imm) = value(new.operands.get(pos), t).and_then(|v| immediate(v, t)) {
+            new.operands[pos] = imm;
+            changed = true;
         }
-        let Some(&v) = known.get(&reg) else { continue };
-        let Some(imm) = immediate(v, t) else { continue };
-        new.operands[pos] = imm;
-        changed = true;
     }
     changed.then_some(new)
 }

@@ -351,8 +351,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         // The report names the header by the origin of its first
         // instruction that has one (a phase may have put a new instruction
         // first).
-        let header_origin = super::loop_common::header_origin(&f, h);
-        let header_end = super::loop_common::header_end_origin(&f, h);
+        let (header_origin, header_end) = super::loop_common::header_span(&f, h);
         let cx = LoopCtx {
             func: &f,
             forest: lf,
@@ -415,12 +414,7 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
         // get), so that the scalar phases after this one see one
         // definition per value.
         let webs = crate::phases::webs::split(&mut f);
-        if webs > 0 {
-            out.stats.push(Stat {
-                name: "registers split off for the copies' values",
-                value: webs as u64,
-            });
-        }
+        out.stats.extend(crate::phases::webs::counter(webs));
         out.function = Arc::new(f);
     }
     out
@@ -439,10 +433,7 @@ fn not_run(input: &Arc<Function>, reason: &str) -> PhaseOutput {
         return out;
     }
     for l in &lf.loops {
-        let header = (
-            super::loop_common::header_origin(input, l.header),
-            super::loop_common::header_end_origin(input, l.header),
-        );
+        let header = super::loop_common::header_span(input, l.header);
         let dec = Decision {
             plan: None,
             code: None,
