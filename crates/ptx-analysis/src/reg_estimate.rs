@@ -1272,23 +1272,40 @@ fn dead_insts(func: &Function) -> Vec<InstId> {
     dead
 }
 
-/// Where a register is defined and last read, in layout order: the first
-/// defining and the last reading instruction.
-pub fn def_and_last_use(func: &Function, reg: RegId) -> (Option<InstId>, Option<InstId>) {
-    let mut def = None;
-    let mut last = None;
+/// Where each of `regs` is defined and last read, in layout order: the
+/// first defining and the last reading instruction (one walk for all).
+pub fn defs_and_last_uses(
+    func: &Function,
+    regs: &[RegId],
+) -> Vec<(Option<InstId>, Option<InstId>)> {
+    // Each register's first place in `regs`, by arena index.
+    let mut slot = vec![usize::MAX; func.regs.len()];
+    for (n, &r) in regs.iter().enumerate() {
+        if slot[idx(r)] == usize::MAX {
+            slot[idx(r)] = n;
+        }
+    }
+    let mut out = vec![(None, None); regs.len()];
+    if regs.is_empty() {
+        return out;
+    }
     for (i, inst) in func.insts_in_order() {
         visit_defs_and_uses(inst, |a, r| {
-            if r == reg {
+            if let Some(&n) = slot.get(idx(r)).filter(|&&n| n != usize::MAX) {
+                let (def, last) = &mut out[n];
                 match a {
-                    Access::Def if def.is_none() => def = Some(i),
-                    Access::Use => last = Some(i),
+                    Access::Def if def.is_none() => *def = Some(i),
+                    Access::Use => *last = Some(i),
                     _ => {}
                 }
             }
         });
     }
-    (def, last)
+    // A register listed twice gets the same answer each time.
+    for (n, &r) in regs.iter().enumerate() {
+        out[n] = out[slot[idx(r)]];
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1307,6 +1324,42 @@ mod tests {
         assert_eq!(e.rule, "pressure");
         assert_eq!(e.occupancy.warps_per_sm, 64);
         assert_eq!(e.occupancy.lost(), 0);
+    }
+
+    #[test]
+    fn defs_and_last_uses_in_one_walk() {
+        let f = func(
+            "mov.u32 %r1, 1;
+             mov.u32 %r2, 2;
+             add.u32 %r3, %r1, %r2;
+             add.u32 %r1, %r3, %r1;
+             st.global.u32 [%rd1], %r1;
+             ret;",
+        );
+        let reg = |name: &str| {
+            f.regs
+                .iter()
+                .find(|(_, r)| &*r.name == name)
+                .map(|(id, _)| id)
+                .unwrap()
+        };
+        let order: Vec<InstId> = f.insts_in_order().map(|(i, _)| i).collect();
+        let (r1, r2, r3) = (reg("%r1"), reg("%r2"), reg("%r3"));
+        let got = defs_and_last_uses(&f, &[r2, r1, r3, r2]);
+        // %r2: defined first at 1, read last at 2; %r1: first definition 0,
+        // last read by the store; %r3: 2 and 3; a register asked twice
+        // answered twice.
+        let at = |n: usize| Some(order[n]);
+        assert_eq!(
+            got,
+            vec![
+                (at(1), at(2)),
+                (at(0), at(4)),
+                (at(2), at(3)),
+                (at(1), at(2))
+            ]
+        );
+        assert!(defs_and_last_uses(&f, &[]).is_empty());
     }
 
     #[test]

@@ -13,14 +13,14 @@
 
 use std::sync::Arc;
 
-use ptx_analysis::{cfg, dominators, loops};
+use ptx_analysis::LoopId;
 use ptx_ir::ir::InstId;
 use ptx_opt::{LoopReport, PHASES};
 use ptx_syntax::TextRange;
 
 use crate::inputs::SourceFile;
 use crate::pipeline::phase_output;
-use crate::queries::{has_errors, kernel_lowered, kernel_starts, kernels, Kernel};
+use crate::queries::{has_errors, kernel_ir, kernel_lowered, kernel_starts, kernels, Kernel};
 use crate::Db;
 
 /// One loop of a file and what each loop phase decided about it.
@@ -48,21 +48,7 @@ pub struct FileLoop {
 
 /// Which loop of `forest` (a loop forest of the lowered function `func`)
 /// `report` is about ([`ptx_opt::ptxas_view::loop_of_report`]).
-pub use ptx_opt::ptxas_view::loop_of_report;
-
-/// The reports of `reports` about loop `id` of `forest` (see
-/// [`loop_of_report`]), in their order.
-pub fn reports_of_loop<'r>(
-    func: &ptx_ir::ir::Function,
-    forest: &ptx_analysis::LoopForest,
-    id: ptx_analysis::LoopId,
-    reports: &'r [LoopReport],
-) -> Vec<&'r LoopReport> {
-    reports
-        .iter()
-        .filter(|r| loop_of_report(func, forest, r) == Some(id))
-        .collect()
-}
+pub use ptx_opt::ptxas_view::{loop_of_report, loops_of_reports};
 
 /// The loop reports of every implemented phase of one kernel, in pipeline
 /// order (memoized).
@@ -72,6 +58,34 @@ pub fn kernel_loop_reports<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<[Lo
         .iter()
         .filter(|info| info.implemented)
         .flat_map(|info| phase_output(db, kernel, info.id).loops.iter().cloned())
+        .collect()
+}
+
+/// Which loop of the kernel's lowered function ([`crate::analysis::loops`])
+/// each report of [`kernel_loop_reports`] is about, in the same order
+/// ([`loop_of_report`]; memoized: the editor asks per loop header).
+#[salsa::tracked(returns(ref))]
+pub fn kernel_report_loops<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<[Option<LoopId>]> {
+    let reports = kernel_loop_reports(db, kernel);
+    let func = kernel_ir(db, kernel);
+    if func.layout.is_empty() {
+        return reports.iter().map(|_| None).collect();
+    }
+    ptx_opt::ptxas_view::loops_of_reports(func, crate::analysis::loops(db, kernel), reports).into()
+}
+
+/// The reports of [`kernel_loop_reports`] about loop `id` of the kernel's
+/// lowered function, in pipeline order.
+pub fn kernel_reports_of_loop<'db>(
+    db: &'db dyn Db,
+    kernel: Kernel<'db>,
+    id: LoopId,
+) -> Vec<&'db LoopReport> {
+    kernel_report_loops(db, kernel)
+        .iter()
+        .zip(kernel_loop_reports(db, kernel).iter())
+        .filter(|(at, _)| **at == Some(id))
+        .map(|(_, r)| r)
         .collect()
 }
 
@@ -102,12 +116,8 @@ pub fn file_loops(db: &dyn Db, file: SourceFile) -> Vec<FileLoop> {
                 .map(|&(_, r)| r + base)
         };
         let mut mine: Vec<FileLoop> = Vec::new();
-        let mut forest = None;
         if !func.layout.is_empty() {
-            let g = cfg(func);
-            let d = dominators(&g);
-            let lf = loops(&g, &d);
-            for l in &lf.loops {
+            for l in &crate::analysis::loops(db, kernel).loops {
                 let header = func.blocks[l.header].insts.first().copied();
                 let label = func.blocks[l.header].label.clone();
                 mine.push(FileLoop {
@@ -120,15 +130,12 @@ pub fn file_loops(db: &dyn Db, file: SourceFile) -> Vec<FileLoop> {
                     reports: Vec::new(),
                 });
             }
-            forest = Some(lf);
         }
-        for report in kernel_loop_reports(db, kernel).iter() {
+        let reports = kernel_loop_reports(db, kernel);
+        for (report, at) in reports.iter().zip(kernel_report_loops(db, kernel).iter()) {
             // `mine` holds the forest's loops in its order, then loops known
             // only from reports.
-            let at = forest
-                .as_ref()
-                .and_then(|lf| loop_of_report(func, lf, report))
-                .map(|id| id.0 as usize);
+            let at = at.map(|id| id.0 as usize);
             match at.and_then(|i| mine.get_mut(i)) {
                 Some(l) => l.reports.push(report.clone()),
                 None => mine.push(FileLoop {

@@ -269,14 +269,15 @@ pub fn kernel_estimate(db: &RootDatabase, kernel: Kernel<'_>) -> EstimateFacts {
         peak_regs: e
             .peak_regs
             .iter()
-            .map(|&r| {
-                let (def, last) = ptx_analysis::reg_estimate::def_and_last_use(&ke.func, r);
-                PeakRegFacts {
-                    name: ke.func.regs[r].name.to_string(),
-                    units: ptx_analysis::reg_pressure::reg_units(&ke.func.regs[r]),
-                    def: def.and_then(origin),
-                    last_use: last.and_then(origin),
-                }
+            .zip(ptx_analysis::reg_estimate::defs_and_last_uses(
+                &ke.func,
+                &e.peak_regs,
+            ))
+            .map(|(&r, (def, last))| PeakRegFacts {
+                name: ke.func.regs[r].name.to_string(),
+                units: ptx_analysis::reg_pressure::reg_units(&ke.func.regs[r]),
+                def: def.and_then(origin),
+                last_use: last.and_then(origin),
             })
             .collect(),
     }

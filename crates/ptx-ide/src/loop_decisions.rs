@@ -30,8 +30,7 @@ pub(crate) fn reports_for(
     let Some(id) = ka.loops.loop_with_header(block) else {
         return Vec::new();
     };
-    let reports = ptx_db::kernel_loop_reports(db, kernel);
-    ptx_db::reports_of_loop(&ka.func, &ka.loops, id, reports)
+    ptx_db::kernel_reports_of_loop(db, kernel, id)
         .into_iter()
         .cloned()
         .collect()

@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use ptx_analysis::{LoopForest, LoopId};
-use ptx_ir::ir::{BlockId, Function};
+use ptx_ir::ir::{BlockId, Function, InstId};
 
 use crate::{run_phase, LoopReport, PassContext, PhaseId, Tool, PHASES};
 
@@ -51,23 +51,57 @@ pub fn phase_22_reports(ctx: &dyn PassContext, func: &Function) -> Vec<LoopRepor
 /// inner loop first: the header's last instruction (the parent's exit test
 /// or back edge) names the parent.
 pub fn loop_of_report(func: &Function, forest: &LoopForest, report: &LoopReport) -> Option<LoopId> {
-    let inst = report.header?;
-    // The blocks holding the header's first and last instructions, in one
-    // walk over the function.
-    let (mut block, mut end_block) = (None, None);
+    loops_of_reports(func, forest, std::slice::from_ref(report))[0]
+}
+
+/// [`loop_of_report`] of each of `reports`, in their order: one walk over
+/// the function for all of them (a kernel's reports name its loops many
+/// times over; one walk per report made the editor's code lenses
+/// quadratic).
+pub fn loops_of_reports(
+    func: &Function,
+    forest: &LoopForest,
+    reports: &[LoopReport],
+) -> Vec<Option<LoopId>> {
+    let mut block_of: Vec<Option<BlockId>> = vec![None; func.insts.len()];
     for &b in &func.layout {
-        let insts = &func.blocks[b].insts;
-        if block.is_none() && insts.contains(&inst) {
-            block = Some(b);
-        }
-        if end_block.is_none() && report.header_end.is_some_and(|e| insts.contains(&e)) {
-            end_block = Some(b);
-        }
-        if block.is_some() && (end_block.is_some() || report.header_end.is_none()) {
-            break;
+        for &i in &func.blocks[b].insts {
+            let slot = &mut block_of[i.into_raw().into_u32() as usize];
+            // The first block holding it, as `loop_of_report` finds it.
+            slot.get_or_insert(b);
         }
     }
-    let block = block?;
+    let block = |i: InstId| {
+        block_of
+            .get(i.into_raw().into_u32() as usize)
+            .copied()
+            .flatten()
+    };
+    reports
+        .iter()
+        .map(|r| {
+            let inst = r.header?;
+            loop_at(
+                func,
+                forest,
+                inst,
+                block(inst)?,
+                r.header_end.and_then(block),
+            )
+        })
+        .collect()
+}
+
+/// The loop a report names whose header's first instruction `inst` lies in
+/// `block` and whose header's last lies in `end_block` (see
+/// [`loop_of_report`]).
+fn loop_at(
+    func: &Function,
+    forest: &LoopForest,
+    inst: InstId,
+    block: BlockId,
+    end_block: Option<BlockId>,
+) -> Option<LoopId> {
     let named = match forest.loop_with_header(block) {
         Some(id) if func.blocks[block].insts.first() == Some(&inst) => Some(id),
         _ => forest.innermost(block),

@@ -359,10 +359,13 @@ fn analyze_kernel(
             break;
         }
     }
+    let report_loops = ptx_db::loops_of_reports(func, loops, &reports);
     let unroll_of = |id: ptx_analysis::LoopId| {
-        let decided: Vec<_> = ptx_db::reports_of_loop(func, loops, id, &reports)
-            .into_iter()
-            .filter_map(|r| {
+        let decided: Vec<_> = reports
+            .iter()
+            .zip(&report_loops)
+            .filter(|(_, at)| **at == Some(id))
+            .filter_map(|(r, _)| {
                 r.unroll
                     .clone()
                     .map(|u| (u, ptx_db::phase_info(r.phase).tool.as_str()))
@@ -426,14 +429,15 @@ fn analyze_kernel(
             peak_regs: e
                 .peak_regs
                 .iter()
-                .map(|&r| {
-                    let (def, last) = ptx_analysis::reg_estimate::def_and_last_use(&ke.func, r);
-                    PeakReg {
-                        name: ke.func.regs[r].name.to_string(),
-                        units: ptx_analysis::reg_pressure::reg_units(&ke.func.regs[r]),
-                        def_line: def.and_then(src_line),
-                        last_use_line: last.and_then(src_line),
-                    }
+                .zip(ptx_analysis::reg_estimate::defs_and_last_uses(
+                    &ke.func,
+                    &e.peak_regs,
+                ))
+                .map(|(&r, (def, last))| PeakReg {
+                    name: ke.func.regs[r].name.to_string(),
+                    units: ptx_analysis::reg_pressure::reg_units(&ke.func.regs[r]),
+                    def_line: def.and_then(src_line),
+                    last_use_line: last.and_then(src_line),
                 })
                 .collect(),
         }
