@@ -279,7 +279,7 @@ pub const CopyPropGlobalBudget: IntKnob = IntKnob(KnobId(89));
 /// `CopyPropForceGlobal` (ptxas, OriCopyProp (GeneralOptimize 13/29/37/46/58/65)): Force global copy propagation (seed default: not stated).
 pub const CopyPropForceGlobal: BoolKnob = BoolKnob(KnobId(90));
 
-/// `CopyPropAddr` (ptxas, OriCopyProp (GeneralOptimize 13/29/37/46/58/65)): Propagate through address computations: 'add.s64 %x, %b, c' folded into '[%x+d]' as '[%b+c+d]' (seed default: not stated; on, as ptxas's and cicc's output show the folded form).
+/// `CopyPropAddr` (ptxas, OriCopyProp (GeneralOptimize 13/29/37/46/58/65)): Propagate through address computations: 'add.s64 %x, %b, c' folded into '[%x+d]' as '[%b+c+d]', and values that differ by a constant from one already computed written as it plus the constant ('shl (i+1), 3' as '(shl i, 3) + 8') (seed default: not stated; on, as ptxas's and cicc's output show the folded form).
 pub const CopyPropAddr: BoolKnob = BoolKnob(KnobId(91));
 
 /// `CopyPropConstantBank` (ptxas, OriCopyProp (GeneralOptimize 13/29/37/46/58/65)): Propagate constant bank references (seed default: not stated).

@@ -896,7 +896,7 @@ pub static KNOBS: &[KnobDef] = &[
         Bool(true),
         P_COPYPROP,
         S_CSE_KNOBS,
-        "Propagate through address computations: `add.s64 %x, %b, c` folded into `[%x+d]` as `[%b+c+d]` (seed default: not stated; on, as ptxas's and cicc's output show the folded form).",
+        "Propagate through address computations: `add.s64 %x, %b, c` folded into `[%x+d]` as `[%b+c+d]`, and values that differ by a constant from one already computed written as it plus the constant (`shl (i+1), 3` as `(shl i, 3) + 8`) (seed default: not stated; on, as ptxas's and cicc's output show the folded form).",
     ),
     ptxas(
         "CopyPropConstantBank",

@@ -18,7 +18,12 @@
 //! - [`const_fold`]: constant folding and algebraic simplification;
 //! - [`redundant_def`]: the bundle's partial CSE, an instruction that
 //!   recomputes the value its destination already holds is removed (what
-//!   unrolled copies of a loop-invariant computation leave for LICM).
+//!   unrolled copies of a loop-invariant computation leave for LICM);
+//! - with `CopyPropAddr` (on): [`offset_fold`], integer values that differ
+//!   by a constant from one already in a register written as that register
+//!   plus the constant (the copies of an unrolled address computation),
+//!   then [`address_fold`], `add`s of immediates folded into the memory
+//!   operands that read them.
 //!
 //! # The fixed-point loop
 //!
@@ -59,6 +64,7 @@ use crate::PhaseId;
 
 pub mod address_fold;
 pub mod const_fold;
+pub mod offset_fold;
 pub mod redundant_def;
 
 /// Rounds of variant A when `OcgKnob464` is not set.
@@ -79,6 +85,7 @@ const ADDITIVE: &[&str] = &[
     "recomputations removed",
     "sources made immediates",
     "addresses folded",
+    "offsets reassociated",
 ];
 
 /// The phases that run the bundle.
@@ -100,6 +107,7 @@ fn changes(stats: &[Stat]) -> u64 {
                 || s.name == "recomputations removed"
                 || s.name == "sources made immediates"
                 || s.name == "addresses folded"
+                || s.name == "offsets reassociated"
         })
         .map(|s| s.value)
         .sum()
@@ -144,8 +152,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             let mut stats = folded.stats;
             stats.extend(cse.stats);
             if ctx.bool(knobs::CopyPropAddr) {
-                let addr = address_fold::run(id, &cse.function);
+                let offsets = offset_fold::run(id, &cse.function);
+                let addr = address_fold::run(id, &offsets.function);
+                remarks.extend(offsets.remarks);
                 remarks.extend(addr.remarks);
+                stats.extend(offsets.stats);
                 stats.extend(addr.stats);
                 (addr.function, remarks, stats)
             } else {
