@@ -19,6 +19,8 @@
 //! - [`redundant_def`]: the bundle's partial CSE, an instruction that
 //!   recomputes the value its destination already holds is removed (what
 //!   unrolled copies of a loop-invariant computation leave for LICM);
+//! - [`store_forward`]: the same for loads, a load of what a store earlier
+//!   in the block wrote becomes a `mov` of the stored value;
 //! - with `CopyPropAddr` (on): [`offset_fold`], integer values that differ
 //!   by a constant from one already in a register written as that register
 //!   plus the constant (the copies of an unrolled address computation),
@@ -66,6 +68,7 @@ pub mod address_fold;
 pub mod const_fold;
 pub mod offset_fold;
 pub mod redundant_def;
+pub mod store_forward;
 
 /// Rounds of variant A when `OcgKnob464` is not set.
 pub const DEFAULT_ROUNDS: i64 = 4;
@@ -86,6 +89,7 @@ const ADDITIVE: &[&str] = &[
     "sources made immediates",
     "addresses folded",
     "offsets reassociated",
+    "loads forwarded from stores",
 ];
 
 /// The phases that run the bundle.
@@ -108,6 +112,7 @@ fn changes(stats: &[Stat]) -> u64 {
                 || s.name == "sources made immediates"
                 || s.name == "addresses folded"
                 || s.name == "offsets reassociated"
+                || s.name == "loads forwarded from stores"
         })
         .map(|s| s.value)
         .sum()
@@ -146,10 +151,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             (copied.function.clone(), Vec::new(), Vec::new())
         } else {
             let folded = const_fold::run(id, &copied.function);
-            let cse = redundant_def::run(id, &folded.function);
+            let recomputed = redundant_def::run(id, &folded.function);
+            let cse = store_forward::run(id, &recomputed.function);
             let mut remarks = folded.remarks;
+            remarks.extend(recomputed.remarks);
             remarks.extend(cse.remarks);
             let mut stats = folded.stats;
+            stats.extend(recomputed.stats);
             stats.extend(cse.stats);
             if ctx.bool(knobs::CopyPropAddr) {
                 let offsets = offset_fold::run(id, &cse.function);

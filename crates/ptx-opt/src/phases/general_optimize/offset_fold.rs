@@ -68,8 +68,9 @@ enum Form {
     AddImm { src: RegId, c: i128 },
     /// `a + b`.
     AddRegs { a: RegId, b: RegId },
-    /// `src * factor` (`shl` by `k`: `1 << k`; `mul.lo` by an immediate).
-    Scale { src: RegId, factor: i128, shl: bool },
+    /// `src * factor` (`shl` by `k`: `1 << k`; `mul.lo` by an immediate;
+    /// the two are one value modulo 2^width, so either reuses the other).
+    Scale { src: RegId, factor: i128 },
 }
 
 /// The destination, width and form of `inst`, when it is one this step
@@ -118,16 +119,13 @@ fn form(inst: &Inst) -> Option<(RegId, u32, Form)> {
             Form::Scale {
                 src: plain_reg(a)?,
                 factor: 1i128 << k,
-                shl: true,
             }
         }
         FamilyId::Mul if ty.is_int() && inst.opcode.has_modifier(".lo") => {
             match (plain_reg(a), plain_reg(b), imm(a), imm(b)) {
-                (Some(src), _, _, Some(factor)) | (_, Some(src), Some(factor), _) => Form::Scale {
-                    src,
-                    factor,
-                    shl: false,
-                },
+                (Some(src), _, _, Some(factor)) | (_, Some(src), Some(factor), _) => {
+                    Form::Scale { src, factor }
+                }
                 _ => return None,
             }
         }
@@ -206,7 +204,7 @@ impl Ctx<'_> {
                         }),
                 )
             }
-            Form::Scale { src, factor, .. } => {
+            Form::Scale { src, factor } => {
                 let (i, c) = self.resolve(src, w, width, depth - 1)?;
                 let t = self
                     .scales
@@ -284,9 +282,7 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     };
     for &(i, _, w, f) in &forms {
         match f {
-            Form::Scale { src, factor, .. } => {
-                cx.scales.entry((src, factor, w)).or_default().push(i)
-            }
+            Form::Scale { src, factor } => cx.scales.entry((src, factor, w)).or_default().push(i),
             Form::AddRegs { a, b } => {
                 let (lo, hi) = pair(a, b);
                 cx.sums.entry((lo, hi, w)).or_default().push(i)
