@@ -15,7 +15,8 @@
 //! `st.T [a], v` of the same type and state space becomes `mov.T %d, v`,
 //! when
 //!
-//! - the memory is private to the thread: the `.local` space, or a generic
+//! - the function declares a `.local` variable (its stack frame), and the
+//!   memory is private to the thread: the `.local` space, or a generic
 //!   address whose register only ever holds a `cvta.local` result or an
 //!   `add`/`sub`/`mov` of one (`%SP` and the stack slots of `-O0` code).
 //!   Global and shared memory are left alone: another thread's store to
@@ -42,7 +43,7 @@
 use std::sync::Arc;
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
-use ptx_ir::ir::{Address, AddressBase, Function, Inst, InstId, Opcode, Operand, RegId};
+use ptx_ir::ir::{Address, AddressBase, Function, Inst, InstId, LocalDecl, Opcode, Operand, RegId};
 use ptx_isa::{FamilyId, OpFlags, Sem, Space};
 
 use crate::origin::origin;
@@ -279,10 +280,14 @@ fn find(f: &Function) -> Vec<(InstId, InstId)> {
 
 /// Runs the sub-pass on one function (phase `id`).
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
-    if !input
-        .insts_in_order()
-        .any(|(_, inst)| store_of(inst).is_some())
-    {
+    // Without a `.local` variable of its own (most kernels) a function has
+    // no stack memory to forward from (a module-level `.local` variable is
+    // left alone): no scan, no analysis.
+    let has_local = input
+        .locals
+        .iter()
+        .any(|d| matches!(d, LocalDecl::Var(v) if v.space == ".local"));
+    if !has_local {
         return PhaseOutput::unchanged(input);
     }
     let found = find(input);
