@@ -49,8 +49,8 @@ pub use database::{parse_target, Db, EditError, EventCallback, RootDatabase, Set
 pub use event_log::EventLog;
 pub use inputs::{Chunk, Knob, PhaseSwitch, SourceFile, Target};
 pub use loops::{
-    file_loops, kernel_loop_reports, kernel_report_loops, kernel_reports_of_loop, loop_of_report,
-    loops_of_reports, FileLoop,
+    file_loops, kernel_loop_reports, kernel_report_loops, kernel_reports_of_loop, loops_of_reports,
+    FileLoop,
 };
 pub use output::{
     any_error, build_file, file_problems, file_ptx, file_ptx_text, kernel_output, kernel_ptx,

@@ -47,8 +47,8 @@ pub struct FileLoop {
 }
 
 /// Which loop of `forest` (a loop forest of the lowered function `func`)
-/// `report` is about ([`ptx_opt::ptxas_view::loop_of_report`]).
-pub use ptx_opt::ptxas_view::{loop_of_report, loops_of_reports};
+/// each report is about ([`ptx_opt::ptxas_view::loops_of_reports`]).
+pub use ptx_opt::ptxas_view::loops_of_reports;
 
 /// The loop reports of every implemented phase of one kernel, in pipeline
 /// order (memoized).
@@ -63,7 +63,7 @@ pub fn kernel_loop_reports<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<[Lo
 
 /// Which loop of the kernel's lowered function ([`crate::analysis::loops`])
 /// each report of [`kernel_loop_reports`] is about, in the same order
-/// ([`loop_of_report`]; memoized: the editor asks per loop header).
+/// ([`loops_of_reports`]; memoized: the editor asks per loop header).
 #[salsa::tracked(returns(ref))]
 pub fn kernel_report_loops<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<[Option<LoopId>]> {
     let reports = kernel_loop_reports(db, kernel);

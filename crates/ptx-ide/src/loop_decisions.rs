@@ -18,7 +18,7 @@ use crate::analysis::{kernel_analysis, kernel_at, KernelAnalysis};
 use crate::navigation::TextEdit;
 
 /// The loop reports of every implemented phase about the loop whose header
-/// is `block` of the kernel's IR (see `ptx_db::loop_of_report`: a report
+/// is `block` of the kernel's IR (see `ptx_db::loops_of_reports`: a report
 /// names an instruction of the loop's header, or, after phase 18 moved the
 /// header, one the loop holds outside its inner loops).
 pub(crate) fn reports_for(

@@ -39,7 +39,8 @@ pub fn phase_22_reports(ctx: &dyn PassContext, func: &Function) -> Vec<LoopRepor
 }
 
 /// Which loop of `forest` (a loop forest of `func`, the function whose
-/// instructions the reports' origins name) `report` is about: the loop
+/// instructions the reports' origins name) each of `reports` is about, in
+/// their order: the loop
 /// whose header starts with the report's header instruction, else the
 /// innermost loop holding that instruction; widened to the innermost loop
 /// that also holds the report's [`LoopReport::header_end`]. Loop phases
@@ -50,14 +51,10 @@ pub fn phase_22_reports(ctx: &dyn PassContext, func: &Function) -> Vec<LoopRepor
 /// first instructions were hoisted or folded, puts an instruction of the
 /// inner loop first: the header's last instruction (the parent's exit test
 /// or back edge) names the parent.
-pub fn loop_of_report(func: &Function, forest: &LoopForest, report: &LoopReport) -> Option<LoopId> {
-    loops_of_reports(func, forest, std::slice::from_ref(report))[0]
-}
-
-/// [`loop_of_report`] of each of `reports`, in their order: one walk over
-/// the function for all of them (a kernel's reports name its loops many
-/// times over; one walk per report made the editor's code lenses
-/// quadratic).
+///
+/// One walk over the function for all the reports: a kernel's reports name
+/// its loops many times over, and one walk per report made the editor's
+/// code lenses quadratic.
 pub fn loops_of_reports(
     func: &Function,
     forest: &LoopForest,
@@ -67,7 +64,7 @@ pub fn loops_of_reports(
     for &b in &func.layout {
         for &i in &func.blocks[b].insts {
             let slot = &mut block_of[i.into_raw().into_u32() as usize];
-            // The first block holding it, as `loop_of_report` finds it.
+            // The first block in the layout holding it.
             slot.get_or_insert(b);
         }
     }
@@ -94,7 +91,7 @@ pub fn loops_of_reports(
 
 /// The loop a report names whose header's first instruction `inst` lies in
 /// `block` and whose header's last lies in `end_block` (see
-/// [`loop_of_report`]).
+/// [`loops_of_reports`]).
 fn loop_at(
     func: &Function,
     forest: &LoopForest,
@@ -146,8 +143,8 @@ pub fn unroll_factors(
     }
     let reports = run_phase(PhaseId::OriLoopUnrolling, ctx, &Arc::new(own)).loops;
     let mut out: Vec<(BlockId, u32)> = Vec::new();
-    for r in &reports {
-        let (Some(u), Some(id)) = (&r.unroll, loop_of_report(func, forest, r)) else {
+    for (r, at) in reports.iter().zip(loops_of_reports(func, forest, &reports)) {
+        let (Some(u), Some(id)) = (&r.unroll, at) else {
             continue;
         };
         let header = forest.get(id).header;

@@ -82,7 +82,7 @@ pub struct LoopReport {
     /// test or back edge). With [`LoopReport::header`] it names the loop
     /// when the header's first instructions came from elsewhere: an inner
     /// loop fully unrolled into it, its own first instructions hoisted
-    /// (`crate::ptxas_view::loop_of_report`).
+    /// (`crate::ptxas_view::loops_of_reports`).
     pub header_end: Option<InstId>,
     /// One line for a code lens: `"unrolled x4: unknown trip count,
     /// UnrollUnknownCount=4"`, `"not unrolled: code 14, unsupported

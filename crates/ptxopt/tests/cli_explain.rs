@@ -108,7 +108,7 @@ fn function_and_line_select_loops() {
     let text = stdout(&out);
     // One loop: the machine pipeliner's report on the kernel it made of it
     // (whose first instruction is another line) meets the loop by
-    // containment (`ptx_db::loop_of_report`).
+    // containment (`ptx_db::loops_of_reports`).
     assert_eq!(text.lines().filter(|l| l.contains(": loop ")).count(), 1);
     assert!(text.contains("in ptr64"), "{text}");
     // Line 30 is inside the first loop: the nearest header above is named.

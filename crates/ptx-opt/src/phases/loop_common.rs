@@ -59,7 +59,7 @@ pub(crate) fn loop_report(phase: PhaseId, func: &Function, header: BlockId) -> L
 /// header's first instruction with one, and of its last; for a header with
 /// none (a block holding only its label and a `.pragma`, as nvcc writes
 /// before a `$L__tmp` label), of the first and last instruction of the
-/// block it falls through to, which `crate::ptxas_view::loop_of_report`
+/// block it falls through to, which `crate::ptxas_view::loops_of_reports`
 /// finds in the same loop.
 pub(crate) fn header_span(func: &Function, header: BlockId) -> (Option<InstId>, Option<InstId>) {
     let mut b = header;

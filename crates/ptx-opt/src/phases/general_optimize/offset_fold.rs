@@ -191,18 +191,16 @@ impl Ctx<'_> {
     ) -> Option<(RegId, i128)> {
         match f {
             Form::AddImm { src, c } => {
+                let deeper = self
+                    .resolve(src, w, width, depth - 1)
+                    .map(|(b, c1)| (b, wrap(c1.wrapping_add(c), width)));
+                // `add %i, %i, c` reads the value it overwrites: only a
+                // base found deeper names it.
                 if src == d {
-                    // `add %i, %i, c` reads the value it overwrites.
-                    return self
-                        .resolve(src, w, width, depth - 1)
-                        .map(|(b, c1)| (b, wrap(c1.wrapping_add(c), width)));
+                    deeper
+                } else {
+                    Some(deeper.unwrap_or((src, wrap(c, width))))
                 }
-                Some(
-                    self.resolve(src, w, width, depth - 1)
-                        .map_or((src, wrap(c, width)), |(b, c1)| {
-                            (b, wrap(c1.wrapping_add(c), width))
-                        }),
-                )
             }
             Form::Scale { src, factor } => {
                 let (i, c) = self.resolve(src, w, width, depth - 1)?;
@@ -242,111 +240,40 @@ impl Ctx<'_> {
     }
 }
 
-/// Registers a value may be an offset from ([`Pre::bases`]).
-type Bases = std::rc::Rc<Vec<RegId>>;
-
-/// The prefilter of [`run`]: what [`Ctx::value_of`] could find if every
-/// writer of a register reached every reader, by the forms alone, at any
-/// depth (a superset of what the rules find).
-struct Pre<'a> {
-    func: &'a Function,
-    writers: &'a FxHashMap<RegId, Vec<(InstId, u32, Form)>>,
-    scales: &'a FxHashMap<(RegId, i128, u32), Vec<InstId>>,
-    sums: &'a FxHashMap<(RegId, RegId, u32), Vec<InstId>>,
-    /// [`Pre::bases`] by register and width; empty while being computed
-    /// (a cycle adds nothing its other writers do not).
-    memo: std::cell::RefCell<FxHashMap<(RegId, u32), Bases>>,
-}
-
-impl Pre<'_> {
-    fn dest(&self, i: InstId) -> Option<RegId> {
-        plain_reg(&self.func.insts[i].operands[0])
-    }
-
-    /// Registers `r` may be an offset from.
-    fn bases(&self, r: RegId, width: u32) -> Bases {
-        if let Some(m) = self.memo.borrow().get(&(r, width)) {
-            return m.clone();
-        }
-        self.memo
-            .borrow_mut()
-            .insert((r, width), Default::default());
-        let mut out = Vec::new();
-        for &(w, wd, f) in self.writers.get(&r).map_or(&[][..], Vec::as_slice) {
-            if wd == width {
-                self.values(w, r, width, f, &mut out);
-            }
-        }
-        let out = std::rc::Rc::new(out);
-        self.memo.borrow_mut().insert((r, width), out.clone());
-        out
-    }
-
-    /// The bases instruction `w` (writing `d`) may compute an offset from,
-    /// into `out`.
-    fn values(&self, w: InstId, d: RegId, width: u32, f: Form, out: &mut Vec<RegId>) {
-        let mut found: Vec<RegId> = Vec::new();
-        match f {
-            Form::AddImm { src, .. } => {
-                if src != d {
-                    found.push(src);
-                }
-                found.extend(self.bases(src, width).iter().copied());
-            }
-            Form::Scale { src, factor } => {
-                for &i in self.bases(src, width).iter() {
-                    for &s in self.scales.get(&(i, factor, width)).into_iter().flatten() {
-                        if s != w {
-                            found.extend(self.dest(s));
-                        }
-                    }
-                }
-            }
-            Form::AddRegs { a, b } => {
-                for (x, y) in [(a, b), (b, a)] {
-                    for &t in self.bases(y, width).iter() {
-                        let (lo, hi) = pair(x, t);
-                        for &s in self.sums.get(&(lo, hi, width)).into_iter().flatten() {
-                            if s != w {
-                                found.extend(self.dest(s));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for r in found {
-            if !out.contains(&r) {
-                out.push(r);
-            }
-        }
-    }
-
-    /// Whether a rule may rewrite instruction `i`.
-    fn may_rewrite(&self, i: InstId, d: RegId, width: u32, f: Form) -> bool {
-        match f {
-            // Its own source is no news: a base found deeper is.
-            Form::AddImm { src, .. } => !self.bases(src, width).is_empty(),
-            _ => {
-                let mut out = Vec::new();
-                self.values(i, d, width, f, &mut out);
-                !out.is_empty()
-            }
-        }
-    }
-}
-
 /// Runs the step on one function (phase `id`).
 pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let forms: Vec<(InstId, RegId, u32, Form)> = input
         .insts_in_order()
         .filter_map(|(i, inst)| form(inst).map(|(d, w, f)| (i, d, w, f)))
         .collect();
+    // Registers that may hold an offset from something: written by an
+    // `add` of an immediate, or by a `shl`/`mul.lo`/sum reading one. A
+    // rewrite needs an instruction reading one; without it (most rounds of
+    // most functions) no facts are built.
+    let slot = |r: RegId| r.into_raw().into_u32() as usize;
+    let mut offset = vec![false; input.regs.len()];
+    let reads_offset = |offset: &[bool], f: &Form| match *f {
+        Form::AddImm { src, .. } | Form::Scale { src, .. } => offset[slot(src)],
+        Form::AddRegs { a, b } => offset[slot(a)] || offset[slot(b)],
+    };
+    for _ in 0..3 {
+        for &(_, d, _, f) in &forms {
+            if matches!(f, Form::AddImm { src, .. } if src != d) || reads_offset(&offset, &f) {
+                offset[slot(d)] = true;
+            }
+        }
+    }
+    let candidates: Vec<(InstId, RegId, u32, Form)> = forms
+        .iter()
+        .copied()
+        .filter(|(_, _, _, f)| reads_offset(&offset, f))
+        .collect();
+    if candidates.is_empty() {
+        return PhaseOutput::unchanged(input);
+    }
     let mut scales: FxHashMap<(RegId, i128, u32), Vec<InstId>> = FxHashMap::default();
     let mut sums: FxHashMap<(RegId, RegId, u32), Vec<InstId>> = FxHashMap::default();
-    let mut writers: FxHashMap<RegId, Vec<(InstId, u32, Form)>> = FxHashMap::default();
-    for &(i, d, w, f) in &forms {
-        writers.entry(d).or_default().push((i, w, f));
+    for &(i, _, w, f) in &forms {
         match f {
             Form::Scale { src, factor } => scales.entry((src, factor, w)).or_default().push(i),
             Form::AddRegs { a, b } => {
@@ -355,24 +282,6 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
             }
             Form::AddImm { .. } => {}
         }
-    }
-    // Which instructions a rule may rewrite, from the forms alone (no
-    // dominance, no facts): most functions have none, and then no facts
-    // are built.
-    let pre = Pre {
-        func: input,
-        writers: &writers,
-        scales: &scales,
-        sums: &sums,
-        memo: Default::default(),
-    };
-    let candidates: Vec<(InstId, RegId, u32, Form)> = forms
-        .iter()
-        .copied()
-        .filter(|&(i, d, w, f)| pre.may_rewrite(i, d, w, f))
-        .collect();
-    if candidates.is_empty() {
-        return PhaseOutput::unchanged(input);
     }
     let facts = crate::phases::version_cache::facts(input);
     let cx = Ctx {

@@ -71,8 +71,8 @@ fn plain_access(inst: &Inst) -> bool {
             .any(|m| m == ".cv" || m.contains("::cluster") || m == ".mmio")
 }
 
-/// The address, type and size in bytes of a plain store (`st`, any
-/// vector width); `None` for anything else.
+/// The address and size in bytes of a plain store (`st`, any vector
+/// width); `None` for anything else.
 fn store_of(inst: &Inst) -> Option<(&Address, u32)> {
     let info = &inst.opcode.info;
     if info.family != FamilyId::St || !info.flags.contains(OpFlags::STORE) || !plain_access(inst) {
@@ -216,8 +216,8 @@ fn find(f: &Function) -> Vec<(InstId, InstId)> {
         }
         let generation = generation as u32;
         // Plain stores since the last instruction that ends what is known:
-        // (position, instruction).
-        let mut stores: Vec<(usize, InstId)> = Vec::new();
+        // (position, instruction, address, bytes).
+        let mut stores: Vec<(usize, InstId, &Address, u32)> = Vec::new();
         for (pos, &k) in f.blocks[b].insts.iter().enumerate() {
             if !f.has_inst(k) {
                 continue;
@@ -229,11 +229,8 @@ fn find(f: &Function) -> Vec<(InstId, InstId)> {
             };
             if let Some((_, addr)) = load_of(inst).filter(|(_, a)| private(inst, a, &local)) {
                 let bytes = inst.opcode.info.ty().map_or(0, |t| t.bits() / 8);
-                for &(spos, s) in stores.iter().rev() {
+                for &(spos, s, saddr, sbytes) in stores.iter().rev() {
                     let st = &f.insts[s];
-                    let Some((saddr, sbytes)) = store_of(st) else {
-                        break;
-                    };
                     if base_reg(addr).is_some_and(|r| written_since(r, spos)) {
                         break;
                     }
@@ -263,8 +260,8 @@ fn find(f: &Function) -> Vec<(InstId, InstId)> {
                 }
             }
             let info = &inst.opcode.info;
-            if store_of(inst).is_some() {
-                stores.push((pos, k));
+            if let Some((saddr, sbytes)) = store_of(inst) {
+                stores.push((pos, k, saddr, sbytes));
             } else if !(inst.is_pure() || info.flags.loads() && plain_access(inst)) {
                 stores.clear();
             }
