@@ -1408,7 +1408,7 @@ fn make_mov(func: &Function, e: &Emit) -> Option<Inst> {
 }
 
 /// An instruction as PTX text, for remarks.
-pub(super) fn inst_text(func: &Function, inst: &Inst) -> String {
+pub(crate) fn inst_text(func: &Function, inst: &Inst) -> String {
     let mut out = String::new();
     if let Some(g) = inst.guard {
         out.push('@');

@@ -20,7 +20,9 @@
 //!   recomputes the value its destination already holds is removed (what
 //!   unrolled copies of a loop-invariant computation leave for LICM);
 //! - [`store_forward`]: the same for loads, a load of what a store earlier
-//!   in the block wrote becomes a `mov` of the stored value;
+//!   in the block wrote becomes a `mov` of the stored value; then
+//!   [`dead_store`]: a store to the function's own stack frame that a later
+//!   store of the block overwrites before anything reads it is removed;
 //! - with `CopyPropAddr` (on): [`offset_fold`], integer values that differ by a constant from one already in a
 //!   register written as that register plus the constant (the copies of an
 //!   unrolled address computation), then [`address_fold`], `add`s of
@@ -65,6 +67,7 @@ use crate::PhaseId;
 
 pub mod address_fold;
 pub mod const_fold;
+pub mod dead_store;
 pub mod offset_fold;
 pub mod redundant_def;
 pub mod store_forward;
@@ -89,6 +92,7 @@ const ADDITIVE: &[&str] = &[
     "addresses folded",
     "offsets reassociated",
     "loads forwarded from stores",
+    "dead stores removed",
 ];
 
 /// The phases that run the bundle.
@@ -112,6 +116,7 @@ fn changes(stats: &[Stat]) -> u64 {
                 || s.name == "addresses folded"
                 || s.name == "offsets reassociated"
                 || s.name == "loads forwarded from stores"
+                || s.name == "dead stores removed"
         })
         .map(|s| s.value)
         .sum()
@@ -139,7 +144,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         }
         _ => (1, None),
     };
-    // Store forwarding and offset reassociation clean up after unrolling:
+    // Store forwarding, dead-store removal and offset reassociation clean up after unrolling:
     // in the bundles right after each unroller (13 after cicc's, 29 after
     // phase 22) and in 58, after LICM, GvnCse and reassociation have
     // exposed the unrolled copies' common parts; phases 37, 46 and 65 skip
@@ -160,16 +165,23 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         } else {
             let folded = const_fold::run(id, &copied.function);
             let recomputed = redundant_def::run(id, &folded.function);
-            let cse = if cleanup {
-                store_forward::run(id, &recomputed.function)
+            let (forwarded, cse) = if cleanup {
+                let forwarded = store_forward::run(id, &recomputed.function);
+                let dse = dead_store::run(id, &forwarded.function);
+                (forwarded, dse)
             } else {
-                PhaseOutput::unchanged(&recomputed.function)
+                (
+                    PhaseOutput::unchanged(&recomputed.function),
+                    PhaseOutput::unchanged(&recomputed.function),
+                )
             };
             let mut remarks = folded.remarks;
             remarks.extend(recomputed.remarks);
+            remarks.extend(forwarded.remarks);
             remarks.extend(cse.remarks);
             let mut stats = folded.stats;
             stats.extend(recomputed.stats);
+            stats.extend(forwarded.stats);
             stats.extend(cse.stats);
             if ctx.bool(knobs::CopyPropAddr) {
                 let offsets = if cleanup {

@@ -53,7 +53,7 @@ use crate::PhaseId;
 /// Whether `inst`'s memory access is weak and plain (no volatile, no
 /// ordering, no `.cv`/`::cluster`/`.mmio`; no side effects but the store's
 /// own write).
-fn plain_access(inst: &Inst) -> bool {
+pub(super) fn plain_access(inst: &Inst) -> bool {
     let info = &inst.opcode.info;
     let effects = if info.family == FamilyId::St {
         OpFlags::ATOMIC.union(OpFlags::VOLATILE)
@@ -73,7 +73,7 @@ fn plain_access(inst: &Inst) -> bool {
 
 /// The address and size in bytes of a plain store (`st`, any vector
 /// width); `None` for anything else.
-fn store_of(inst: &Inst) -> Option<(&Address, u32)> {
+pub(super) fn store_of(inst: &Inst) -> Option<(&Address, u32)> {
     let info = &inst.opcode.info;
     if info.family != FamilyId::St || !info.flags.contains(OpFlags::STORE) || !plain_access(inst) {
         return None;
