@@ -21,7 +21,21 @@
 //!    `.const`, which has none);
 //! 2. `cvta.to.<space>.u64 %s, %g` (the same space) becomes `mov.u64 %s, X`.
 //!
-//! Both apply only when every reader of `%g` is such an access or such a
+//! 3. when an address is made from `%g` by `add`/`sub` (cicc `-O0`'s
+//!    `add.s64 %rd20, %rd6, %rd19` into a shared array; rules 1 and 2 see
+//!    a reader that is not an access and leave everything generic): when
+//!    every register made from `%g` by `add`/`sub` has one definition and
+//!    each reader of `%g` and of those registers is a generic access through
+//!    it, another such `add`/`sub`, or a `cvta.to` of the same space, the
+//!    `cvta` becomes `mov %g, X` (each register made from it then holds the
+//!    space's address of what it held the generic address of, the same
+//!    arithmetic on the window), each access addresses `<space>`, each
+//!    `cvta.to` becomes a `mov`. LLVM's InferAddressSpaces does this in
+//!    cicc before the machine passes; on PTX the peephole is where a `cvta`
+//!    is looked at. ptxas keeps a generic access generic (`LD.E` where
+//!    `ld.shared` gives `LDS`).
+//!
+//! Rules 1 and 2 apply only when every reader of `%g` is such an access or such a
 //! `cvta.to` (the seed: "cvta instructions whose result is used only by
 //! instructions with matching address space qualifiers"), so the `cvta` is
 //! dead afterwards (dead-code elimination removes it) and no register stays
@@ -179,6 +193,52 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             _ => {}
         }
     }
+    // Rule 3: addresses made from a cvta by pointer arithmetic.
+    let mut derived = 0u64;
+    for (w, inst) in input.insts_in_order() {
+        if local_only {
+            break;
+        }
+        let Some(plan) = derived_plan(input, &facts, w, inst) else {
+            continue;
+        };
+        let space = inst.opcode.info.space.expect("a cvta with a space");
+        let text = super::general_optimize::const_fold::inst_text(input, inst);
+        let def = &mut f.insts[w];
+        let ty = def.opcode.info.ty().map_or("u64", |t| t.name()).to_string();
+        def.opcode = Opcode::new("mov", vec![ty]);
+        remarks.push(Remark {
+            phase: id,
+            kind: RemarkKind::Applied,
+            name: "address-space",
+            origin: origin(&f, w),
+            message: format!(
+                "`{text}` is now a `mov`: the {} addresses made from it by `add`/`sub` are read only by {} generic accesses, which now address `.{}`",
+                plan.adds,
+                plan.accesses.len(),
+                space.name()
+            ),
+        });
+        for &a in &plan.accesses {
+            let inst = &mut f.insts[a];
+            let mut mods = vec![format!(".{}", space.name())];
+            mods.extend(inst.opcode.modifiers.iter().cloned());
+            inst.opcode = Opcode::new(&inst.opcode.name.clone(), mods);
+        }
+        for &c in &plan.casts {
+            let inst = &mut f.insts[c];
+            let ty = inst
+                .opcode
+                .info
+                .ty()
+                .map_or("u64", |t| t.name())
+                .to_string();
+            inst.opcode = Opcode::new("mov", vec![ty]);
+        }
+        accesses += plan.accesses.len() as u64;
+        casts += plan.casts.len() as u64;
+        derived += 1;
+    }
     if accesses + casts == 0 {
         let mut out = PhaseOutput::unchanged(input);
         out.remarks = remarks;
@@ -196,6 +256,10 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             Stat {
                 name: "cvta.to pairs removed",
                 value: casts,
+            },
+            Stat {
+                name: "cvtas kept as space addresses",
+                value: derived,
             },
         ],
     }
@@ -310,4 +374,113 @@ fn all_readers_rewritable(f: &Function, facts: &Facts, g: RegId, local_only: boo
             && cvta_source(f, facts, g, r).is_some_and(|(sp, _)| Some(sp) == info.space)
             && (!local_only || info.space == Some(Space::Local))
     })
+}
+
+/// What rule 3 rewrites for one `cvta`: the generic accesses through the
+/// addresses made from it, the `cvta.to`s of those addresses, and how many
+/// additions made them.
+struct DerivedPlan {
+    accesses: Vec<InstId>,
+    casts: Vec<InstId>,
+    adds: usize,
+}
+
+/// The most registers rule 3 follows from one `cvta`.
+const MAX_DERIVED: usize = 64;
+
+/// Rule 3, for `cvta.<space> %g, X` at `w` (not `.local`, unguarded, the
+/// one definition of `%g`) whose rule-1 form does not apply because an
+/// address is made from `%g` by `add`/`sub` (`-O0`'s `%rd20 = %rd6 +
+/// 4*i` into a shared array): when every register made from `%g` that way
+/// has one definition and every reader of each is a generic access through
+/// it (read once, as the base), another such `add`/`sub`, or a `cvta.to` of
+/// the same space, the `cvta` can become `mov %g, X` (`%g` then holds the
+/// space's address, and so does each register made from it) and each
+/// access and `cvta.to` addresses the space: the accesses' plan.
+fn derived_plan(
+    f: &Function,
+    facts: &Facts,
+    w: InstId,
+    inst: &ptx_ir::ir::Inst,
+) -> Option<DerivedPlan> {
+    let info = &inst.opcode.info;
+    if info.family != FamilyId::Cvta
+        || inst.opcode.has_modifier(".to")
+        || inst.guard.is_some()
+        || inst.operands.len() != 2
+    {
+        return None;
+    }
+    let space = info.space?;
+    if !matches!(space, Space::Global | Space::Shared | Space::Const) {
+        return None;
+    }
+    let g = plain_reg(&inst.operands[0])?;
+    if facts.single_writer(g) != Some(w) || all_readers_rewritable(f, facts, g, false) {
+        return None;
+    }
+    let mut plan = DerivedPlan {
+        accesses: Vec::new(),
+        casts: Vec::new(),
+        adds: 0,
+    };
+    let mut members = vec![g];
+    let mut next = 0;
+    while let Some(&d) = members.get(next) {
+        next += 1;
+        for &r in facts.readers(d) {
+            let reader = &f.insts[r];
+            if uses_of(reader, d) != 1 {
+                return None;
+            }
+            let rinfo = &reader.opcode.info;
+            match rinfo.family {
+                FamilyId::Ld | FamilyId::St => {
+                    let store = rinfo.family == FamilyId::St;
+                    let slot = if store { 0 } else { 1 };
+                    let simple = rinfo.space.is_none()
+                        && reader.opcode.modifiers.iter().all(|m| {
+                            matches!(m.as_str(), ".v2" | ".v4" | ".v8")
+                                || ptx_isa::Ty::parse(m).is_some()
+                        });
+                    let through = matches!(
+                        reader.operands.get(slot),
+                        Some(Operand::Address(Address { base: AddressBase::Reg(b), .. })) if *b == d
+                    );
+                    if !simple || !through || (store && space == Space::Const) {
+                        return None;
+                    }
+                    plan.accesses.push(r);
+                }
+                FamilyId::Add | FamilyId::Sub => {
+                    let first = reader.operands.get(1).and_then(plain_reg) == Some(d);
+                    if reader.guard.is_some()
+                        || (rinfo.family == FamilyId::Sub && !first)
+                        || rinfo.ty().map(|t| t.bits()) != info.ty().map(|t| t.bits())
+                    {
+                        return None;
+                    }
+                    let dest = reader.operands.first().and_then(plain_reg)?;
+                    if facts.single_writer(dest) != Some(r)
+                        || members.contains(&dest)
+                        || members.len() >= MAX_DERIVED
+                    {
+                        return None;
+                    }
+                    members.push(dest);
+                    plan.adds += 1;
+                }
+                FamilyId::Cvta
+                    if reader.opcode.has_modifier(".to")
+                        && rinfo.space == Some(space)
+                        && reader.guard.is_none()
+                        && reader.operands.get(1).and_then(plain_reg) == Some(d) =>
+                {
+                    plan.casts.push(r);
+                }
+                _ => return None,
+            }
+        }
+    }
+    (plan.adds > 0).then_some(plan)
 }
