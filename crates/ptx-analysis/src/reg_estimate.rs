@@ -384,8 +384,9 @@ fn weights(func: &Function, uni: &[bool]) -> Vec<u32> {
 /// The 64-bit registers of which ptxas keeps only the low word: every
 /// reader uses the register as the address of a `.shared` access (`LDS`
 /// and `STS` take a 32-bit address; ptxopt's `-O0` output indexes shared
-/// arrays with 64-bit `add`s of a `mul.wide`), or is an `add`, `sub`,
-/// `mul.lo`, `shl` (as the shifted value) or `mov` whose result is again
+/// arrays with 64-bit `add`s of a `mul.wide`), truncates it to 32 bits or
+/// fewer (`cvt` without `.sat`), or is an `add`, `sub`, `mul.lo`, `shl` (as
+/// the shifted value), `and`, `or`, `xor` or `mov` whose result is again
 /// such a register (the low word of the result depends on the low words of
 /// the sources alone).
 fn low_word_only(func: &Function) -> Vec<bool> {
@@ -415,6 +416,14 @@ fn low_word_only(func: &Function) -> Vec<bool> {
                 FamilyId::Add | FamilyId::Sub | FamilyId::Mov => dest_low(),
                 FamilyId::Mul => inst.opcode.has_modifier(".lo") && dest_low(),
                 FamilyId::Shl => dest_low(),
+                FamilyId::And | FamilyId::Or | FamilyId::Xor => dest_low(),
+                // A truncation to 32 bits or fewer reads the low word alone.
+                FamilyId::Cvt => {
+                    let (dst, src) = (info.types.first(), info.types.iter().nth(1));
+                    dst.is_some_and(|t| t.is_int() && t.bits() <= 32)
+                        && src.is_some_and(|t| t.is_int() && t.bits() == 64)
+                        && !inst.opcode.has_modifier(".sat")
+                }
                 _ => false,
             };
             let shared = matches!(info.family, FamilyId::Ld | FamilyId::St)
