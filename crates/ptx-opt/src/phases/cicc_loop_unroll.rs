@@ -166,8 +166,12 @@
 //!   constant folding and the commoning phases see one definition per
 //!   value (counter `registers split off for the copies' values`).
 //! - **Not done.** Peeling (reported only); a runtime check around a
-//!   convergent instruction (`unroll-runtime-convergent` lets cicc rely on
-//!   its waterfall epilogue, which PTX does not give us); a loop that
+//!   convergent instruction when the trip count may differ between the
+//!   threads of a CTA (`unroll-runtime-convergent` lets cicc rely on its
+//!   waterfall epilogue, which PTX does not give us; with the induction
+//!   variable's start and the bound computed from immediates, parameters
+//!   and CTA-uniform special registers every thread takes the same copies,
+//!   [`uniform_trip_count`], and the loop is unrolled); a loop that
 //!   leaves other than at its latch (the transform's shape).
 //!
 //! The reports say what was done (`fully unrolled (N iterations)`,
@@ -2113,6 +2117,116 @@ fn collapse_copy_chains(f: &mut Function, blocks: &[BlockId]) {
     }
 }
 
+/// Whether every thread of a CTA that reaches the loop runs it the same
+/// number of times: the induction variable's one write outside the loop
+/// and the bound are computed, through registers written once, from
+/// immediates, kernel parameters, symbols and the CTA-uniform special
+/// registers (`%ctaid`, `%nctaid`, `%ntid`, cluster ids). Then a runtime
+/// check and remainder loop send every thread through the same copies, and
+/// a barrier (or any convergent instruction) in the body is reached by the
+/// same threads as before: cicc's `unroll-runtime-convergent` relies on its
+/// waterfall epilogue, which PTX does not give; this is the case where no
+/// epilogue is needed (`odd_even_sort`: `for (i = 0; i < blockDim.x; i++)`
+/// around `__syncthreads()`).
+fn uniform_trip_count(f: &Function, l: &Loop, iv: &super::loop_unrolling::decide::Iv) -> bool {
+    use super::loop_unrolling::decide::Limit;
+    let mut writers: HashMap<RegId, Vec<InstId>> = HashMap::default();
+    for (i, inst) in f.insts_in_order() {
+        visit_defs_and_uses(inst, |a, r| {
+            if a == ptx_ir::ir::def_use::Access::Def {
+                writers.entry(r).or_default().push(i);
+            }
+        });
+    }
+    let entry = f.sig.kind == ptx_ir::ir::FunctionKind::Entry;
+    fn uniform_def(
+        f: &Function,
+        writers: &HashMap<RegId, Vec<InstId>>,
+        entry: bool,
+        inst: &ptx_ir::ir::Inst,
+        depth: u32,
+    ) -> bool {
+        if inst.guard.is_some() || depth > 8 {
+            return false;
+        }
+        let info = &inst.opcode.info;
+        let source = |op: &Operand| match op {
+            Operand::Imm(_) | Operand::Symbol { .. } => true,
+            Operand::Special { name, .. } => [
+                "%ctaid",
+                "%nctaid",
+                "%ntid",
+                "%nclusterid",
+                "%clusterid",
+                "%cluster_ctaid",
+            ]
+            .iter()
+            .any(|s| name.starts_with(s)),
+            Operand::Reg {
+                reg,
+                component: None,
+            } => match writers.get(reg).map(Vec::as_slice) {
+                Some([w]) => uniform_def(f, writers, entry, &f.insts[*w], depth + 1),
+                _ => false,
+            },
+            _ => false,
+        };
+        match info.family {
+            FamilyId::Ld => {
+                entry
+                    && info.space == Some(Space::Param)
+                    && matches!(
+                        inst.operands.get(1),
+                        Some(Operand::Address(ptx_ir::ir::Address {
+                            base: ptx_ir::ir::AddressBase::Symbol(_),
+                            ..
+                        }))
+                    )
+            }
+            FamilyId::Mov
+            | FamilyId::Cvt
+            | FamilyId::Add
+            | FamilyId::Sub
+            | FamilyId::Mul
+            | FamilyId::Mad
+            | FamilyId::Shl
+            | FamilyId::Shr
+            | FamilyId::And
+            | FamilyId::Or
+            | FamilyId::Xor
+            | FamilyId::Min
+            | FamilyId::Max => {
+                !info.types.last().is_some_and(|t| t.is_float())
+                    && inst.operands.iter().skip(1).all(source)
+            }
+            _ => false,
+        }
+    }
+    let outside: Vec<InstId> = writers
+        .get(&iv.reg)
+        .map(|ws| {
+            ws.iter()
+                .copied()
+                .filter(|&w| {
+                    f.inst_position(w)
+                        .is_none_or(|(b, _)| !l.blocks.contains(&b))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let [start] = outside.as_slice() else {
+        return false;
+    };
+    let bound = match iv.limit {
+        Limit::Imm(_) => true,
+        Limit::Reg(r) => match writers.get(&r).map(Vec::as_slice) {
+            Some([w]) => uniform_def(f, &writers, entry, &f.insts[*w], 0),
+            _ => false,
+        },
+    };
+    bound && uniform_def(f, &writers, entry, &f.insts[*start], 0)
+}
+
 /// Unrolls the loop at `header` of `f` as `choice` says, with phase 22's
 /// transform (`loop_unrolling::transform::unroll`): rotated first (LLVM's
 /// unroller runs on rotated loops; `-O0` PTX tests at the header), then the
@@ -2203,8 +2317,11 @@ pub fn apply(
                 .iter()
                 .any(|&i| f.insts[i].opcode.info.flags.is_convergent())
         });
-        if convergent {
-            return Err("a runtime check around a convergent instruction".into());
+        if convergent && !uniform_trip_count(f, l, &iv) {
+            return Err(
+                "a runtime check around a convergent instruction, with a trip count that may differ between threads"
+                    .into(),
+            );
         }
         // `stride * (factor - 1)` must fit the IV's signed type.
         let total = iv.stride.unsigned_abs() * (u128::from(factor) - 1);
