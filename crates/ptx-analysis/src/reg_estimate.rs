@@ -316,13 +316,27 @@ pub fn uniform_regs(func: &Function) -> Vec<bool> {
 }
 
 fn def_is_uniform(inst: &Inst, entry: bool, uni: &[bool]) -> bool {
+    uniform_def(inst, entry, &mut |r| {
+        uni.get(idx(r)).copied().unwrap_or(false)
+    })
+}
+
+/// Whether `inst` writes a value that is the same for every thread of a
+/// CTA, given which registers it reads are (`reg_uniform`): unguarded
+/// integer arithmetic, `mov`, `cvt` and `cvta` of immediates, symbols, the
+/// CTA-uniform special registers (`%ctaid`, `%nctaid`, `%ntid`, cluster
+/// ids) and such registers, or (in a kernel, `entry`) an `ld.param`. What
+/// the registers are is the caller's: [`uniform_regs`] takes every write
+/// of a register into account (a model of what ptxas keeps in uniform
+/// registers), a caller that needs a proof follows single definitions.
+pub fn uniform_def(inst: &Inst, entry: bool, reg_uniform: &mut dyn FnMut(RegId) -> bool) -> bool {
     if inst.guard.is_some() {
         return false;
     }
     let info = &inst.opcode.info;
-    let sources_uniform = || {
+    let mut sources_uniform = || {
         inst.operands.iter().skip(1).all(|op| match op {
-            Operand::Reg { reg, .. } => uni.get(idx(*reg)).copied().unwrap_or(false),
+            Operand::Reg { reg, .. } => reg_uniform(*reg),
             Operand::Imm(_) | Operand::Symbol { .. } => true,
             Operand::Special { name, .. } => is_uniform_special(name),
             _ => false,
@@ -336,7 +350,7 @@ fn def_is_uniform(inst: &Inst, entry: bool, uni: &[bool]) -> bool {
                     Some(Operand::Address(a)) => match a.base {
                         AddressBase::Symbol(_) => true,
                         // `mov.b64 %rd, param; ld.param [%rd+16]`
-                        AddressBase::Reg(r) => uni.get(idx(r)).copied().unwrap_or(false),
+                        AddressBase::Reg(r) => reg_uniform(r),
                         AddressBase::Absolute => false,
                     },
                     _ => false,

@@ -2121,7 +2121,7 @@ fn collapse_copy_chains(f: &mut Function, blocks: &[BlockId]) {
 /// number of times: the induction variable's one write outside the loop
 /// and the bound are computed, through registers written once, from
 /// immediates, kernel parameters, symbols and the CTA-uniform special
-/// registers (`%ctaid`, `%nctaid`, `%ntid`, cluster ids). Then a runtime
+/// registers (`ptx_analysis::reg_estimate::uniform_def`). Then a runtime
 /// check and remainder loop send every thread through the same copies, and
 /// a barrier (or any convergent instruction) in the body is reached by the
 /// same threads as before: cicc's `unroll-runtime-convergent` relies on its
@@ -2130,101 +2130,40 @@ fn collapse_copy_chains(f: &mut Function, blocks: &[BlockId]) {
 /// around `__syncthreads()`).
 fn uniform_trip_count(f: &Function, l: &Loop, iv: &super::loop_unrolling::decide::Iv) -> bool {
     use super::loop_unrolling::decide::Limit;
-    let mut writers: HashMap<RegId, Vec<InstId>> = HashMap::default();
-    for (i, inst) in f.insts_in_order() {
-        visit_defs_and_uses(inst, |a, r| {
-            if a == ptx_ir::ir::def_use::Access::Def {
-                writers.entry(r).or_default().push(i);
-            }
-        });
-    }
+    use ptx_analysis::reg_estimate::uniform_def;
+    let acc = super::known::Accesses::new(f);
     let entry = f.sig.kind == ptx_ir::ir::FunctionKind::Entry;
-    fn uniform_def(
+    /// `w`'s value is CTA-uniform, following registers written once.
+    fn proven(
         f: &Function,
-        writers: &HashMap<RegId, Vec<InstId>>,
+        acc: &super::known::Accesses,
         entry: bool,
-        inst: &ptx_ir::ir::Inst,
+        w: InstId,
         depth: u32,
     ) -> bool {
-        if inst.guard.is_some() || depth > 8 {
-            return false;
-        }
-        let info = &inst.opcode.info;
-        let source = |op: &Operand| match op {
-            Operand::Imm(_) | Operand::Symbol { .. } => true,
-            Operand::Special { name, .. } => [
-                "%ctaid",
-                "%nctaid",
-                "%ntid",
-                "%nclusterid",
-                "%clusterid",
-                "%cluster_ctaid",
-            ]
-            .iter()
-            .any(|s| name.starts_with(s)),
-            Operand::Reg {
-                reg,
-                component: None,
-            } => match writers.get(reg).map(Vec::as_slice) {
-                Some([w]) => uniform_def(f, writers, entry, &f.insts[*w], depth + 1),
+        depth <= 8
+            && uniform_def(&f.insts[w], entry, &mut |r| match acc.writers(r) {
+                [one] => proven(f, acc, entry, *one, depth + 1),
                 _ => false,
-            },
-            _ => false,
-        };
-        match info.family {
-            FamilyId::Ld => {
-                entry
-                    && info.space == Some(Space::Param)
-                    && matches!(
-                        inst.operands.get(1),
-                        Some(Operand::Address(ptx_ir::ir::Address {
-                            base: ptx_ir::ir::AddressBase::Symbol(_),
-                            ..
-                        }))
-                    )
-            }
-            FamilyId::Mov
-            | FamilyId::Cvt
-            | FamilyId::Add
-            | FamilyId::Sub
-            | FamilyId::Mul
-            | FamilyId::Mad
-            | FamilyId::Shl
-            | FamilyId::Shr
-            | FamilyId::And
-            | FamilyId::Or
-            | FamilyId::Xor
-            | FamilyId::Min
-            | FamilyId::Max => {
-                !info.types.last().is_some_and(|t| t.is_float())
-                    && inst.operands.iter().skip(1).all(source)
-            }
-            _ => false,
-        }
+            })
     }
-    let outside: Vec<InstId> = writers
-        .get(&iv.reg)
-        .map(|ws| {
-            ws.iter()
-                .copied()
-                .filter(|&w| {
-                    f.inst_position(w)
-                        .is_none_or(|(b, _)| !l.blocks.contains(&b))
-                })
-                .collect()
+    let outside: Vec<InstId> = acc
+        .writers(iv.reg)
+        .iter()
+        .copied()
+        .filter(|&w| {
+            f.inst_position(w)
+                .is_none_or(|(b, _)| !l.blocks.contains(&b))
         })
-        .unwrap_or_default();
+        .collect();
     let [start] = outside.as_slice() else {
         return false;
     };
     let bound = match iv.limit {
         Limit::Imm(_) => true,
-        Limit::Reg(r) => match writers.get(&r).map(Vec::as_slice) {
-            Some([w]) => uniform_def(f, &writers, entry, &f.insts[*w], 0),
-            _ => false,
-        },
+        Limit::Reg(r) => matches!(acc.writers(r), [w] if proven(f, &acc, entry, *w, 0)),
     };
-    bound && uniform_def(f, &writers, entry, &f.insts[*start], 0)
+    bound && proven(f, &acc, entry, *start, 0)
 }
 
 /// Unrolls the loop at `header` of `f` as `choice` says, with phase 22's

@@ -120,10 +120,8 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                     Source::Sym(s, o) => (AddressBase::Symbol(s.clone()), offset + o),
                     Source::Reg(r) => (AddressBase::Reg(*r), offset),
                 };
-                let mut mods = vec![format!(".{}", space.name())];
-                mods.extend(inst.opcode.modifiers.iter().cloned());
                 let inst = &mut f.insts[i];
-                inst.opcode = Opcode::new(&inst.opcode.name.clone(), mods);
+                address_space(inst, space);
                 inst.operands[slot] = Operand::Address(Address { base, offset });
                 accesses += 1;
                 remarks.push(Remark {
@@ -220,10 +218,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             ),
         });
         for &a in &plan.accesses {
-            let inst = &mut f.insts[a];
-            let mut mods = vec![format!(".{}", space.name())];
-            mods.extend(inst.opcode.modifiers.iter().cloned());
-            inst.opcode = Opcode::new(&inst.opcode.name.clone(), mods);
+            address_space(&mut f.insts[a], space);
         }
         for &c in &plan.casts {
             let inst = &mut f.insts[c];
@@ -308,11 +303,16 @@ fn cvta_source(f: &Function, facts: &Facts, g: RegId, at: InstId) -> Option<(Spa
     Some((space, src))
 }
 
-/// A generic `ld`/`st` (vector width and type modifiers only) through a
-/// register `%g` made by `cvta.<space>` (see [`cvta_source`]): the address
-/// operand's slot, `%g`, the space and the source.
-fn generic_access(f: &Function, facts: &Facts, i: InstId) -> Option<(usize, RegId, Space, Source)> {
-    let inst = &f.insts[i];
+/// Makes a generic access address `space` (`ld.f32` -> `ld.shared.f32`).
+fn address_space(inst: &mut ptx_ir::ir::Inst, space: Space) {
+    let mut mods = vec![format!(".{}", space.name())];
+    mods.extend(inst.opcode.modifiers.iter().cloned());
+    inst.opcode = Opcode::new(&inst.opcode.name.clone(), mods);
+}
+
+/// A generic `ld`/`st` with only a vector width and a type for modifiers,
+/// through a register: the address operand's slot and the register.
+fn simple_generic(inst: &ptx_ir::ir::Inst) -> Option<(usize, RegId)> {
     let info = &inst.opcode.info;
     if !matches!(info.family, FamilyId::Ld | FamilyId::St) || info.space.is_some() {
         return None;
@@ -324,22 +324,30 @@ fn generic_access(f: &Function, facts: &Facts, i: InstId) -> Option<(usize, RegI
     if !only_simple {
         return None;
     }
-    let store = info.family == FamilyId::St;
-    let slot = if store { 0 } else { 1 };
-    let Some(Operand::Address(Address {
-        base: AddressBase::Reg(g),
-        ..
-    })) = inst.operands.get(slot)
-    else {
-        return None;
-    };
-    let (space, src) = cvta_source(f, facts, *g, i)?;
+    let slot = if info.family == FamilyId::St { 0 } else { 1 };
+    match inst.operands.get(slot) {
+        Some(Operand::Address(Address {
+            base: AddressBase::Reg(g),
+            ..
+        })) => Some((slot, *g)),
+        _ => None,
+    }
+}
+
+/// A [`simple_generic`] access through a register `%g` made by
+/// `cvta.<space>` (see [`cvta_source`]): the address operand's slot, `%g`,
+/// the space and the source.
+fn generic_access(f: &Function, facts: &Facts, i: InstId) -> Option<(usize, RegId, Space, Source)> {
+    let inst = &f.insts[i];
+    let (slot, g) = simple_generic(inst)?;
+    let (space, src) = cvta_source(f, facts, g, i)?;
     // Stores to `.const` do not exist; stack accesses through `cvta.local`
     // stay generic (see the module documentation).
+    let store = inst.opcode.info.family == FamilyId::St;
     if (store && space == Space::Const) || space == Space::Local {
         return None;
     }
-    Some((slot, *g, space, src))
+    Some((slot, g, space, src))
 }
 
 /// How many times `inst` reads `r`.
@@ -437,17 +445,8 @@ fn derived_plan(
             match rinfo.family {
                 FamilyId::Ld | FamilyId::St => {
                     let store = rinfo.family == FamilyId::St;
-                    let slot = if store { 0 } else { 1 };
-                    let simple = rinfo.space.is_none()
-                        && reader.opcode.modifiers.iter().all(|m| {
-                            matches!(m.as_str(), ".v2" | ".v4" | ".v8")
-                                || ptx_isa::Ty::parse(m).is_some()
-                        });
-                    let through = matches!(
-                        reader.operands.get(slot),
-                        Some(Operand::Address(Address { base: AddressBase::Reg(b), .. })) if *b == d
-                    );
-                    if !simple || !through || (store && space == Space::Const) {
+                    let through = simple_generic(reader).is_some_and(|(_, b)| b == d);
+                    if !through || (store && space == Space::Const) {
                         return None;
                     }
                     plan.accesses.push(r);

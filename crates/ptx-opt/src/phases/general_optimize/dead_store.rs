@@ -26,7 +26,9 @@
 //! a `mov` of such a symbol, or a `mov`/`add`/`sub` of a window register)
 //! and the *generic* ones (every write a `cvta.local` of a window register
 //! or of such a symbol, or a `mov`/`add`/`sub` of a generic one: `-O0`'s
-//! `%SPL` and `%SP` and the slot addresses made from them). The rule runs
+//! `%SPL` and `%SP` and the slot addresses made from them; store
+//! forwarding reads the same analysis, [`Frame::addresses`], to tell the
+//! thread's own accesses). The rule runs
 //! only when those addresses do not escape: every read of such a register
 //! or symbol is the base of a memory operand, or a source of one of the
 //! instructions above whose result is again such a register. Then no other
@@ -51,6 +53,7 @@
 //! register pair of the frame's generic address, measured on the
 //! `gemm_tile8` output of bench-quality), so the rule is ptxopt's own.
 
+use std::ops::Not;
 use std::sync::Arc;
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
@@ -77,7 +80,7 @@ enum Kind {
 /// The frame's symbols (the function's own `.local` variables) and the
 /// kind of each register; `None` when an address into the frame escapes
 /// (see the module documentation).
-struct Frame {
+pub(super) struct Frame {
     symbols: Vec<String>,
     kinds: Vec<Kind>,
 }
@@ -144,6 +147,15 @@ impl Frame {
 
     /// The frame of `f`, when it has one and its addresses do not escape.
     fn of(f: &Function) -> Option<Frame> {
+        let frame = Frame::addresses(f)?;
+        frame.escapes(f).not().then_some(frame)
+    }
+
+    /// The frame's symbols and the registers holding its addresses, when
+    /// `f` declares `.local` variables (whether the addresses escape or
+    /// not: store forwarding needs only to know which accesses are the
+    /// thread's own).
+    pub(super) fn addresses(f: &Function) -> Option<Frame> {
         let symbols: Vec<String> = f
             .locals
             .iter()
@@ -190,9 +202,14 @@ impl Frame {
                 changed = true;
             }
         }
-        // Escapes: a frame register or symbol read other than as a memory
-        // operand's base or by an instruction that keeps it in a frame
-        // register.
+        Some(frame)
+    }
+
+    /// Whether an address into the frame escapes: a frame register or
+    /// symbol read other than as a memory operand's base or by an
+    /// instruction that keeps it in a frame register.
+    fn escapes(&self, f: &Function) -> bool {
+        let frame = self;
         for (_, inst) in f.insts_in_order() {
             let kind = frame.result_kind(inst);
             if kind != Kind::Other {
@@ -219,15 +236,27 @@ impl Frame {
                         base: AddressBase::Reg(r),
                         ..
                     }) if frame.kind(*r) != Kind::Other => as_base += 1,
-                    Operand::Symbol { name, .. } if frame.is_symbol(name) => return None,
+                    Operand::Symbol { name, .. } if frame.is_symbol(name) => return true,
                     _ => {}
                 }
             }
             if frame_uses > as_base {
-                return None;
+                return true;
             }
         }
-        Some(frame)
+        false
+    }
+
+    /// Whether an access of `inst` at `addr` reaches only the thread's own
+    /// memory: the `.local` space, or a generic address into the frame.
+    pub(super) fn private(&self, inst: &Inst, addr: &Address) -> bool {
+        match inst.opcode.info.space {
+            Some(Space::Local) => true,
+            None | Some(Space::Generic) => {
+                matches!(addr.base, AddressBase::Reg(r) if self.kind(r) == Kind::Generic)
+            }
+            _ => false,
+        }
     }
 
     /// Whether a store at `addr` of `inst` writes the frame (a candidate).

@@ -17,8 +17,10 @@
 //!
 //! - the function declares a `.local` variable (its stack frame), and the
 //!   memory is private to the thread: the `.local` space, or a generic
-//!   address whose register only ever holds a `cvta.local` result or an
-//!   `add`/`sub`/`mov` of one (`%SP` and the stack slots of `-O0` code).
+//!   address into the frame (a register whose every write is a
+//!   `cvta.local` of the function's own `.local` symbol, or an
+//!   `add`/`sub`/`mov` of such a register: `%SP` and the stack slots of
+//!   `-O0` code; [`super::dead_store`]'s frame analysis).
 //!   Global and shared memory are left alone: another thread's store to
 //!   the same address may be what the load sees (a warp storing to one
 //!   word and loading it back reads the last lane's value on the hardware
@@ -43,7 +45,7 @@
 use std::sync::Arc;
 
 use ptx_ir::ir::def_use::{visit_defs_and_uses, Access};
-use ptx_ir::ir::{Address, AddressBase, Function, Inst, InstId, LocalDecl, Opcode, Operand, RegId};
+use ptx_ir::ir::{Address, AddressBase, Function, Inst, InstId, Opcode, Operand, RegId};
 use ptx_isa::{FamilyId, OpFlags, Sem, Space};
 
 use crate::origin::origin;
@@ -117,77 +119,6 @@ fn load_of(inst: &Inst) -> Option<(RegId, &Address)> {
     Some((*reg, a))
 }
 
-/// Which registers (by arena index) hold an address into the thread's own
-/// local memory: every write of the register is a `cvta.local` (of
-/// anything), a `mov` of such a register, or an `add`/`sub` with such a
-/// register as its first (or, for `add`, either) source: the `%SP` of
-/// `-O0` code and the addresses of its stack slots.
-fn local_regs(f: &Function) -> Vec<bool> {
-    let slot = |r: RegId| r.into_raw().into_u32() as usize;
-    let mut local: Vec<bool> = vec![true; f.regs.len()];
-    let mut written = vec![false; f.regs.len()];
-    for (_, inst) in f.insts_in_order() {
-        visit_defs_and_uses(inst, |a, r| {
-            if a == Access::Def {
-                written[slot(r)] = true;
-            }
-        });
-    }
-    for (r, w) in written.iter().enumerate() {
-        if !w {
-            local[r] = false;
-        }
-    }
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (_, inst) in f.insts_in_order() {
-            let info = &inst.opcode.info;
-            let is_local = |op: Option<&Operand>| match op {
-                Some(Operand::Reg {
-                    reg,
-                    component: None,
-                }) => local[slot(*reg)],
-                _ => false,
-            };
-            let keeps = inst.guard.is_none()
-                && match info.family {
-                    FamilyId::Cvta => {
-                        info.space == Some(Space::Local) && !inst.opcode.has_modifier(".to")
-                    }
-                    FamilyId::Mov => is_local(inst.operands.get(1)),
-                    FamilyId::Add => {
-                        is_local(inst.operands.get(1)) || is_local(inst.operands.get(2))
-                    }
-                    FamilyId::Sub => is_local(inst.operands.get(1)),
-                    _ => false,
-                };
-            if keeps {
-                continue;
-            }
-            visit_defs_and_uses(inst, |a, r| {
-                if a == Access::Def && local[slot(r)] {
-                    local[slot(r)] = false;
-                    changed = true;
-                }
-            });
-        }
-    }
-    local
-}
-
-/// Whether a load or store of `inst` at `addr` reaches only the thread's
-/// own memory: the `.local` space, or a generic address into it.
-fn private(inst: &Inst, addr: &Address, local: &[bool]) -> bool {
-    match inst.opcode.info.space {
-        Some(Space::Local) => true,
-        None | Some(Space::Generic) => {
-            base_reg(addr).is_some_and(|r| local[r.into_raw().into_u32() as usize])
-        }
-        _ => false,
-    }
-}
-
 /// The register an address reads, if any.
 fn base_reg(a: &Address) -> Option<RegId> {
     match a.base {
@@ -203,9 +134,8 @@ fn disjoint(a: &Address, n: u32, b: &Address, m: u32) -> bool {
 }
 
 /// The loads of `f` to forward, with the store whose value each receives.
-fn find(f: &Function) -> Vec<(InstId, InstId)> {
+fn find(f: &Function, frame: &super::dead_store::Frame) -> Vec<(InstId, InstId)> {
     let mut out = Vec::new();
-    let local = local_regs(f);
     // Per register: the position in the block of its last write (reset per
     // block by a generation stamp).
     let mut written: Vec<(u32, usize)> = vec![(u32::MAX, 0); f.regs.len()];
@@ -227,7 +157,7 @@ fn find(f: &Function) -> Vec<(InstId, InstId)> {
                 let (g, p) = written[slot(r)];
                 g == generation && p > from
             };
-            if let Some((_, addr)) = load_of(inst).filter(|(_, a)| private(inst, a, &local)) {
+            if let Some((_, addr)) = load_of(inst).filter(|(_, a)| frame.private(inst, a)) {
                 let bytes = inst.opcode.info.ty().map_or(0, |t| t.bits() / 8);
                 for &(spos, s, saddr, sbytes) in stores.iter().rev() {
                     let st = &f.insts[s];
@@ -280,14 +210,10 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     // Without a `.local` variable of its own (most kernels) a function has
     // no stack memory to forward from (a module-level `.local` variable is
     // left alone): no scan, no analysis.
-    let has_local = input
-        .locals
-        .iter()
-        .any(|d| matches!(d, LocalDecl::Var(v) if v.space == ".local"));
-    if !has_local {
+    let Some(frame) = super::dead_store::Frame::addresses(input) else {
         return PhaseOutput::unchanged(input);
-    }
-    let found = find(input);
+    };
+    let found = find(input, &frame);
     if found.is_empty() {
         return PhaseOutput::unchanged(input);
     }
