@@ -857,6 +857,8 @@ struct Eval<'a> {
     /// Register lookups left ([`EVAL_BUDGET`]): long chains of arithmetic
     /// would otherwise be walked once per path.
     budget: std::cell::Cell<u32>,
+    /// The successors of every block, when a read needs them.
+    succs: std::cell::OnceCell<la_arena::ArenaMap<BlockId, Vec<BlockId>>>,
 }
 
 /// Register lookups one evaluation may make.
@@ -869,6 +871,7 @@ impl<'a> Eval<'a> {
             defs,
             lp,
             budget: std::cell::Cell::new(EVAL_BUDGET),
+            succs: Default::default(),
         }
     }
 }
@@ -905,15 +908,50 @@ impl Eval<'_> {
             (1, 0) => self.inst(inside[0].0, inside[0].1, depth + 1),
             (1, _) => {
                 let (d, db) = *inside[0];
-                let before = db == block && self.defs.position(&d) < self.defs.position(&at);
-                if before {
+                if db == block {
+                    if self.defs.position(&d) < self.defs.position(&at) {
+                        self.inst(d, db, depth + 1)
+                    } else {
+                        Val::Iv(reg, Vec::new())
+                    }
+                } else if !self.reaches(db, block, None) {
+                    // No path of one iteration runs the definition before
+                    // the read: the value the iteration started with.
+                    Val::Iv(reg, Vec::new())
+                } else if db == self.lp.header || !self.reaches(self.lp.header, block, Some(db)) {
+                    // Every path of the iteration to the read runs the
+                    // definition first (its block dominates the read's): the
+                    // value it wrote (`add %r, %r, 1` in the header, the exit
+                    // test in the latch, as cicc -O3 writes `do`-loops).
                     self.inst(d, db, depth + 1)
                 } else {
-                    Val::Iv(reg, Vec::new())
+                    Val::Unknown
                 }
             }
             _ => Val::Unknown,
         }
+    }
+
+    /// Whether a path within one iteration (blocks of the loop, no edge
+    /// back into the header) leads from `from` to `to`, not passing `avoid`.
+    fn reaches(&self, from: BlockId, to: BlockId, avoid: Option<BlockId>) -> bool {
+        let succs = self.succs.get_or_init(|| self.f.all_successors());
+        let mut seen: rustc_hash::FxHashSet<BlockId> = Default::default();
+        let mut work = vec![from];
+        while let Some(b) = work.pop() {
+            for &s in succs.get(b).map_or(&[][..], Vec::as_slice) {
+                if s == self.lp.header || !self.lp.contains(s) || Some(s) == avoid {
+                    continue;
+                }
+                if s == to {
+                    return true;
+                }
+                if seen.insert(s) {
+                    work.push(s);
+                }
+            }
+        }
+        false
     }
 
     /// A definition outside the loop: constants through `mov`s.
