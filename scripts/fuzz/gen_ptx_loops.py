@@ -182,7 +182,7 @@ class G(PtxWriter):
             self.e("cvt.u32.u64 \t%s, %s;" % (iv32, iv))
         for _ in range(self.r.randint(1, 5)):
             acc = self.ch(*self.accs)
-            k = self.r.randint(0, 13)
+            k = self.r.randint(0, 14)
             if k == 0:
                 self.e("add.s32 \t%s, %s, %s;" % (acc, acc, iv32))
             elif k == 1:
@@ -250,6 +250,16 @@ class G(PtxWriter):
                 self.e("add.s32 \t%s, %s, %s;" % (acc, acc, self.ch(*self.accs)))
             elif k == 12:
                 self.e("mul.lo.s32 \t%s, %s, %s;" % (acc, iv32, iv32))
+            elif k == 14:
+                # low bits of the IV (what an unroll may fix): (iv*c + d) & m,
+                # rem.u by a power of two
+                t, t2 = self.R(), self.R()
+                self.e("mad.lo.s32 \t%s, %s, %d, %d;" % (t, iv32, self.ch(1, 1, 2, 3, 4, -1), self.r.randint(-3, 5)))
+                if self.p(0.5):
+                    self.e("and.b32 \t%s, %s, %d;" % (t2, t, self.ch(1, 3, 7, 2, 6)))
+                else:
+                    self.e("rem.u32 \t%s, %s, %d;" % (t2, t, self.ch(2, 4, 8)))
+                self.e("add.s32 \t%s, %s, %s;" % (acc, acc, t2))
             else:
                 t = self.R()
                 self.e("shr.%s32 \t%s, %s, 1;" % (self.ch("s", "u"), t, acc))

@@ -2455,6 +2455,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             // copies have them.
             webs = super::webs::split(&mut f);
             out.function = Arc::new(f);
+            simplify_after_unroll(id, &mut out);
         }
     } else {
         results = decisions
@@ -2466,6 +2467,28 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     report(id, input, &mut out, results);
     out.stats.extend(super::webs::counter(webs));
     out
+}
+
+/// What LLVM's unroller does to the copies it made before the passes after
+/// it see them (`simplifyLoopAfterUnroll`: the induction variable's users
+/// simplified with what scalar evolution knows, then InstSimplify): an
+/// `and`/`rem.u` of a copy's induction value whose low bits the unroll
+/// fixed becomes a constant
+/// ([`super::general_optimize::congruence`]: `p & 1` in the copies of a
+/// loop unrolled by 4 from 0), and what reads it is folded
+/// ([`super::general_optimize::const_fold`]). Then `early-machinelicm`, which
+/// has no barrier rule, hoists what the copies compute from loop invariants
+/// alone, as cicc -O3's output shows (`odd_even_sort`).
+fn simplify_after_unroll(id: PhaseId, out: &mut PhaseOutput) {
+    let cong = super::general_optimize::congruence::run(id, &out.function);
+    if Arc::ptr_eq(&cong.function, &out.function) {
+        return;
+    }
+    let folded = super::general_optimize::const_fold::run(id, &cong.function);
+    out.function = folded.function;
+    out.remarks.extend(cong.remarks);
+    out.remarks.extend(folded.remarks);
+    out.stats.extend(cong.stats);
 }
 
 /// `// ptxopt: nounroll` (`#pragma unroll 1`) becomes what cicc makes of

@@ -15,7 +15,10 @@
 //! - [`crate::phases::copy_prop`]: OriCopyProp, forward copy propagation
 //!   (and `selp` with a known condition); it makes `mov`s of immediates
 //!   reach the instructions that read them through copies;
-//! - [`const_fold`]: constant folding and algebraic simplification;
+//! - [`const_fold`]: constant folding and algebraic simplification; in the
+//!   bundles after the unrollers (13, 29, 58) then [`congruence`]: an `and`
+//!   with a mask or a `rem.u` by a power of two whose result the low bits
+//!   of its source fix (an unrolled copy's `i & 1`) becomes a constant;
 //! - [`redundant_def`]: the bundle's partial CSE, an instruction that
 //!   recomputes the value its destination already holds is removed (what
 //!   unrolled copies of a loop-invariant computation leave for LICM);
@@ -66,6 +69,7 @@ use crate::PassContext;
 use crate::PhaseId;
 
 pub mod address_fold;
+pub mod congruence;
 pub mod const_fold;
 pub mod dead_store;
 pub mod offset_fold;
@@ -93,6 +97,7 @@ const ADDITIVE: &[&str] = &[
     "offsets reassociated",
     "loads forwarded from stores",
     "dead stores removed",
+    "congruences folded",
 ];
 
 /// The phases that run the bundle.
@@ -117,6 +122,7 @@ fn changes(stats: &[Stat]) -> u64 {
                 || s.name == "offsets reassociated"
                 || s.name == "loads forwarded from stores"
                 || s.name == "dead stores removed"
+                || s.name == "congruences folded"
         })
         .map(|s| s.value)
         .sum()
@@ -163,7 +169,13 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
         let (function, fold_remarks, fold_stats) = if copy_only {
             (copied.function.clone(), Vec::new(), Vec::new())
         } else {
-            let folded = const_fold::run(id, &copied.function);
+            let mut folded = const_fold::run(id, &copied.function);
+            if cleanup {
+                let cong = congruence::run(id, &folded.function);
+                folded.function = cong.function;
+                folded.remarks.extend(cong.remarks);
+                folded.stats.extend(cong.stats);
+            }
             let recomputed = redundant_def::run(id, &folded.function);
             let (forwarded, cse) = if cleanup {
                 let forwarded = store_forward::run(id, &recomputed.function);
