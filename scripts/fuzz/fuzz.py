@@ -183,7 +183,10 @@ def check_ptx(run, args, ptx, rnd, knob_sets):
     if rc != 0:
         failures.append("%s: build %s: %s" % (ptx, " ".join(knobs), describe_rc(rc)))
         return failures, notes, generr
-    target = knobs[knobs.index("--arch") + 1] if "--arch" in knobs else ptx_target(Path(run.cwd) / ptx)
+    # The output keeps the input's `.target` (`--arch` says what to
+    # optimize for, not what to emit): ptxas checks it for that target (an
+    # `--arch sm_75` build of an sm_80 file is still sm_80 PTX).
+    target = ptx_target(Path(run.cwd) / ptx)
     rc, out = run([args.ptxas, "-arch=" + target, opt, "-o", "/dev/null"])
     if rc != 0:
         rc_in, _ = run([args.ptxas, "-arch=" + target, ptx, "-o", "/dev/null"])
