@@ -165,6 +165,20 @@
 //!   their own, as LLVM's SSA copies have them, so that machine-cp,
 //!   constant folding and the commoning phases see one definition per
 //!   value (counter `registers split off for the copies' values`).
+//! - **No-wrap extensions.** LLVM's IV increments carry `nsw`/`nuw` (C's
+//!   signed overflow is undefined), so cicc -O3 addresses the copies'
+//!   elements from one pointer (`[%rd+4]`, `[%rd+8]`); PTX has no such
+//!   flags and `sext(i + 1)` is not `sext(i) + 1` when `i + 1` wraps. The
+//!   unroll itself is the proof: a runtime chunk runs only when its check
+//!   held (`x + K < L`, exact arithmetic, so `x + c` does not wrap for `c`
+//!   up to `K + 1`), and a known trip count was computed with every value
+//!   of the IV in range. In the loop left, each copy's `cvt.s64.s32` or
+//!   `mul.wide.s32` (`.u32` for an unsigned IV) of `x + c` becomes one
+//!   extension of `x` at the header plus `c` ([`widen_offsets`]; counter
+//!   `IV extensions of the copies rebased on the chunk's`); offset
+//!   reassociation and address folding (GeneralOptimize 13) then write
+//!   `ld [%a+4c]`. Then the induction congruences of the copies are folded
+//!   (`simplify_after_unroll`, LLVM's `simplifyLoopAfterUnroll`).
 //! - **Not done.** Peeling (reported only); a runtime check around a
 //!   convergent instruction when the trip count may differ between the
 //!   threads of a CTA (`unroll-runtime-convergent` lets cicc rely on its
@@ -2215,6 +2229,7 @@ pub fn apply(
     header: BlockId,
     choice: Choice,
     origin: Option<InstId>,
+    widened: &mut u64,
 ) -> Result<Applied, String> {
     use super::loop_unrolling::decide::Plan;
     use super::loop_unrolling::transform;
@@ -2373,9 +2388,338 @@ pub fn apply(
             return Err("factor 1".into());
         }
     }
+    // The offsets from the chunk's induction value its copies may extend
+    // to 64 bits without a wrap (see `widen_offsets`).
+    let span = match &plan {
+        Plan::PartialUnknown { factor, iv, .. } => runtime_span(iv, *factor),
+        Plan::PartialKnown { factor, .. } => trip
+            .iv
+            .as_ref()
+            .and_then(|v| transform_iv(f, v))
+            .and_then(|iv| known_span(&iv, *factor)),
+        Plan::Full { .. } => None,
+    };
     let shape = transform::LoopShape::new(f, h, *latch, &l.blocks)?;
-    transform::unroll(f, &shape, &plan, origin)?;
+    let unrolled = transform::unroll(f, &shape, &plan, origin)?;
+    if let (Some(header), Some(span)) = (unrolled.new_header, span) {
+        *widened += widen_offsets(f, header, &span, origin);
+    }
     Ok(applied)
+}
+
+/// The induction register of an unrolled loop, at its header, and the
+/// offsets from it that the loop's copies may add without the sum wrapping
+/// in the IV's signedness: `reg + c` for `c` in `lo..=hi` is exact there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    reg: RegId,
+    width: u32,
+    signed: bool,
+    lo: i128,
+    hi: i128,
+    /// The header is a runtime check (what it holds runs before the check
+    /// proves anything): only the blocks after it are rewritten.
+    checked: bool,
+}
+
+/// A runtime unroll's chunk runs from the IV's value `x` only when its
+/// check held: `x + K < L` (ascending, `K` = [`guard_constant`], exact
+/// arithmetic, `L` at most the type's maximum; `<=`: `x + K <= L`), so
+/// `x + c` does not wrap for `c` in `0..=K+1` (`0..=K`); descending alike
+/// below `x`. A `!=` test is checked in the signed order of the IV's
+/// direction (`transform::emit_stage_limit`).
+///
+/// [`guard_constant`]: super::loop_unrolling::decide::guard_constant
+fn runtime_span(iv: &super::loop_unrolling::decide::Iv, n: u32) -> Option<Span> {
+    use ptx_analysis::trip_count::CmpOp;
+    let k = super::loop_unrolling::decide::guard_constant(iv, n)? as i128;
+    let (ascending, signed, strict) = match iv.op {
+        CmpOp::Lt => (true, iv.signed, true),
+        CmpOp::Le => (true, iv.signed, false),
+        CmpOp::Gt => (false, iv.signed, true),
+        CmpOp::Ge => (false, iv.signed, false),
+        _ => (iv.stride > 0, true, true),
+    };
+    let lim = k + i128::from(strict);
+    let (lo, hi) = if ascending { (0, lim) } else { (-lim, 0) };
+    Some(Span {
+        reg: iv.reg,
+        width: iv.width,
+        signed,
+        lo,
+        hi,
+        checked: true,
+    })
+}
+
+/// A known trip count was computed exactly with every value the IV takes
+/// in range (`ptx_analysis::trip_count::count` refuses a count that needs
+/// it to wrap), so the values of one chunk, `x .. x + (factor - 1) * s`,
+/// are the IV's own values of consecutive iterations: no wrap.
+fn known_span(iv: &super::loop_unrolling::decide::Iv, factor: u32) -> Option<Span> {
+    let span = iv.stride.checked_mul(i128::from(factor) - 1)?;
+    Some(Span {
+        reg: iv.reg,
+        width: iv.width,
+        signed: iv.signed,
+        lo: span.min(0),
+        hi: span.max(0),
+        checked: false,
+    })
+}
+
+/// What [`OffsetCx::offset`] reads: the function, its reaching
+/// definitions, the unrolled loop, whether a definition reaches a read
+/// within one iteration, and the induction register.
+struct OffsetCx<'a> {
+    f: &'a Function,
+    rd: &'a ptx_analysis::reaching_defs::ReachingDefs,
+    lp: &'a Loop,
+    within: &'a dyn Fn(InstId, InstId) -> bool,
+    iv: RegId,
+}
+
+impl OffsetCx<'_> {
+    /// `reg` read at `at` as the IV's value at the header plus a constant:
+    /// the IV itself when every definition reaching the read comes from
+    /// before the loop or around its back edge, else the one definition
+    /// reaching it within the iteration, an unguarded 32-bit `mov`, or
+    /// `add`/`sub` of an immediate, of such a value.
+    fn offset(&self, reg: RegId, at: InstId, depth: u32) -> Option<i128> {
+        if depth > 16 {
+            return None;
+        }
+        let u = self.rd.reaching_use(at, reg)?;
+        if u.from_entry || u.defs.is_empty() {
+            return None;
+        }
+        let inner: Vec<InstId> = u
+            .defs
+            .iter()
+            .map(|&d| self.rd.def(d))
+            .filter(|d| self.lp.contains(d.block) && (self.within)(d.inst, at))
+            .map(|d| d.inst)
+            .collect();
+        match inner[..] {
+            [] if reg == self.iv => Some(0),
+            [d] if u.defs.len() == 1 => {
+                let inst = &self.f.insts[d];
+                let info = &inst.opcode.info;
+                if inst.guard.is_some()
+                    || info.sat
+                    || info
+                        .flags
+                        .intersects(ptx_isa::OpFlags::CARRY_IN.union(ptx_isa::OpFlags::CARRY_OUT))
+                    || !info.ty().is_some_and(|t| t.is_int() && t.bits() == 32)
+                {
+                    return None;
+                }
+                let src = |k: usize| inst.operands.get(k).and_then(super::known::plain_reg);
+                let imm_at = |k: usize| inst.operands.get(k).and_then(imm);
+                let next = |r: RegId| self.offset(r, d, depth + 1);
+                match (info.family, inst.operands.len()) {
+                    (FamilyId::Mov, 2) => next(src(1)?),
+                    (FamilyId::Add, 3) => match (src(1), imm_at(2), src(2), imm_at(1)) {
+                        (Some(r), Some(c), _, _) | (_, _, Some(r), Some(c)) => Some(next(r)? + c),
+                        _ => None,
+                    },
+                    (FamilyId::Sub, 3) => Some(next(src(1)?)? - imm_at(2)?),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// In the loop with header `header` that an unroll left, a copy's
+/// `cvt.s64.s32 %d, %j` or `mul.wide.s32 %d, %j, C` (`.u32` for an
+/// unsigned IV) of `%j = x + c` (the IV's value at the header plus a
+/// constant, through `add`/`sub` of immediates and `mov`s) with `c` in the
+/// span becomes `add.s64 %d, %e, c * C`, where `%e` is the extension of `x`
+/// computed once at the header: `ext(x + c) = ext(x) + c` because `x + c`
+/// does not wrap ([`Span`]). This is what LLVM knows from the `nsw`/`nuw`
+/// flags of the IV's increments and what lets cicc -O3 address the copies'
+/// elements as `[%rd+4]`, `[%rd+8]`, ...: offset reassociation and address
+/// folding (GeneralOptimize 13) then do the same here. PTX has no such
+/// flags; the unroller's own check (or the exact trip count) is the proof.
+/// Returns the number of instructions rewritten.
+fn widen_offsets(f: &mut Function, header: BlockId, span: &Span, origin: Option<InstId>) -> u64 {
+    if span.width != 32 || !f.has_block(header) {
+        return 0;
+    }
+    let g = ptx_analysis::cfg(f);
+    let d = ptx_analysis::dominators(&g);
+    let lf = ptx_analysis::loops(&g, &d);
+    let Some(id) = lf.loop_with_header(header) else {
+        return 0;
+    };
+    let lp = lf.get(id);
+    let rd = ptx_analysis::reaching_defs(f, &g);
+    let succs = f.all_successors();
+    let position = |i: InstId| g.position_of(i);
+    // Whether definition `def` (in the loop) reaches `at` within one
+    // iteration: earlier in its block, or on a path that does not pass the
+    // header.
+    let within = |def: InstId, at: InstId| -> bool {
+        let (Some(db), Some(ub)) = (g.block_of(def), g.block_of(at)) else {
+            return false;
+        };
+        if db == ub && position(def) < position(at) {
+            return true;
+        }
+        let mut seen: rustc_hash::FxHashSet<BlockId> = Default::default();
+        let mut work = vec![db];
+        while let Some(b) = work.pop() {
+            for &s in succs.get(b).map_or(&[][..], Vec::as_slice) {
+                if s == header || !lp.contains(s) {
+                    continue;
+                }
+                if s == ub {
+                    return true;
+                }
+                if seen.insert(s) {
+                    work.push(s);
+                }
+            }
+        }
+        false
+    };
+    let cx = OffsetCx {
+        f,
+        rd: &rd,
+        lp,
+        within: &within,
+        iv: span.reg,
+    };
+    // The candidates: (instruction, source, multiplier).
+    let ext = if span.signed { ".s32" } else { ".u32" };
+    let mut edits: Vec<(InstId, i128, i128, bool)> = Vec::new();
+    for &b in &lp.blocks {
+        if b == header && span.checked {
+            continue;
+        }
+        for &i in &f.blocks[b].insts {
+            let inst = &f.insts[i];
+            let info = &inst.opcode.info;
+            if inst.guard.is_some() || info.vec != 1 {
+                continue;
+            }
+            let wide = info.family == FamilyId::Mul
+                && inst.opcode.has_modifier(".wide")
+                && info.types.first().is_some_and(|t| t.name() == ext)
+                && inst.operands.len() == 3;
+            let cvt = info.family == FamilyId::Cvt
+                && inst.operands.len() == 2
+                && info.types.iter().nth(1).is_some_and(|t| t.name() == ext)
+                && info
+                    .types
+                    .first()
+                    .is_some_and(|t| t.is_int() && t.bits() == 64);
+            if !wide && !cvt {
+                continue;
+            }
+            let Some(j) = inst.operands.get(1).and_then(super::known::plain_reg) else {
+                continue;
+            };
+            let scale = if wide {
+                match inst.operands.get(2).and_then(imm) {
+                    Some(c) => c,
+                    None => continue,
+                }
+            } else {
+                1
+            };
+            let Some(c) = cx.offset(j, i, 0) else {
+                continue;
+            };
+            if c < span.lo || c > span.hi {
+                continue;
+            }
+            let Some(delta) = c.checked_mul(scale).filter(|v| v.unsigned_abs() < 1 << 31) else {
+                continue;
+            };
+            edits.push((i, scale, delta, wide));
+        }
+    }
+    // The first copy's extension (`c` 0) is rebased too when a later copy's
+    // is, so that all of them read the one at the header (offset
+    // reassociation then finds `%e << 2` for each `(%e + c) << 2`).
+    if edits.iter().all(|e| e.2 == 0) {
+        return 0;
+    }
+    // One extension of the header's value per multiplier, at the top of the
+    // header.
+    let mut made: Vec<((i128, bool), RegId)> = Vec::new();
+    let mut count = 0;
+    for (i, scale, delta, wide) in edits {
+        let e = match made.iter().find(|(k, _)| *k == (scale, wide)) {
+            Some(&(_, r)) => r,
+            None => {
+                let r = f.new_reg(".b64", None);
+                let reg_op = |r: RegId| Operand::Reg {
+                    reg: r,
+                    component: None,
+                };
+                let inst = if wide {
+                    Inst {
+                        guard: None,
+                        opcode: Opcode::new("mul", vec![".wide".into(), ext.into()]),
+                        operands: vec![
+                            reg_op(r),
+                            reg_op(span.reg),
+                            Operand::Imm(ptx_ir::ir::Imm::new(ImmValue::Int(scale))),
+                        ],
+                        locs: Default::default(),
+                        range: Default::default(),
+                    }
+                } else {
+                    let to = if span.signed { ".s64" } else { ".u64" };
+                    Inst {
+                        guard: None,
+                        opcode: Opcode::new("cvt", vec![to.into(), ext.into()]),
+                        operands: vec![reg_op(r), reg_op(span.reg)],
+                        locs: Default::default(),
+                        range: Default::default(),
+                    }
+                };
+                let id = f.add_inst(inst, origin);
+                f.blocks[header].insts.insert(0, id);
+                made.push(((scale, wide), r));
+                r
+            }
+        };
+        let old = &f.insts[i];
+        let e_op = Operand::Reg {
+            reg: e,
+            component: None,
+        };
+        let (opcode, operands) = if delta == 0 {
+            (
+                Opcode::new("mov", vec![".b64".into()]),
+                vec![old.operands[0].clone(), e_op],
+            )
+        } else {
+            (
+                Opcode::new("add", vec![".s64".into()]),
+                vec![
+                    old.operands[0].clone(),
+                    e_op,
+                    Operand::Imm(ptx_ir::ir::Imm::new(ImmValue::Int(delta))),
+                ],
+            )
+        };
+        let new = Inst {
+            guard: None,
+            opcode,
+            operands,
+            locs: old.locs.clone(),
+            range: old.range,
+        };
+        f.insts[i] = new;
+        count += 1;
+    }
+    count
 }
 
 /// Runs the phase: the cascade decides every loop, and each loop it
@@ -2400,6 +2744,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     let mut results: Vec<(LoopDecision, Result<Applied, String>)> = Vec::new();
     let mut changed = false;
     let mut webs = 0;
+    let mut widened = 0u64;
     if any {
         // The loops of the input, innermost first (deepest first, then
         // later in the layout first).
@@ -2440,7 +2785,7 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             }
             let origin = input.blocks[h].insts.first().and_then(|&i| input.origin(i));
             let mut g = f.clone();
-            match apply(&mut g, h, d.decision.choice, origin) {
+            match apply(&mut g, h, d.decision.choice, origin, &mut widened) {
                 Ok(a) => {
                     f = g;
                     changed = true;
@@ -2466,6 +2811,12 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
     mark_nounroll_annotations(&mut out);
     report(id, input, &mut out, results);
     out.stats.extend(super::webs::counter(webs));
+    if widened > 0 {
+        out.stats.push(Stat {
+            name: "IV extensions of the copies rebased on the chunk's",
+            value: widened,
+        });
+    }
     out
 }
 
