@@ -1,5 +1,6 @@
-//! Induction congruences, a sub-pass of the GeneralOptimize bundles that
-//! clean up after the unrollers (phases 13, 29 and 58): an `and` of a
+//! Induction congruences, a sub-pass of the GeneralOptimize bundle right
+//! after phase 22's unroller (phase 29, its first round) and of cicc's
+//! loop-unroll right after it unrolls: an `and` of a
 //! register with an immediate mask, or a `rem.u` by a power of two, whose
 //! result is the same on every execution because the register's low bits
 //! are, becomes a `mov` of that result.
@@ -304,6 +305,66 @@ impl Analysis<'_> {
     }
 }
 
+/// For each register, whether some write of it could give a known low
+/// bit under the transfer functions of [`Analysis::transfer`], whatever
+/// reaches where (a least fixed point over every write of the function,
+/// flow-insensitive): a `mov` of an immediate, a `shl` by one, a `mul` or
+/// `mad` by an immediate with a trailing zero bit, or an operation whose
+/// sources may all be known. A register for which this is false has no
+/// known bit in the data flow either: each known bit there is made by one
+/// of these writes from sources that have known bits themselves (in
+/// reachable code, every chain of reads starts at such a write, or at the
+/// function's entry, which knows nothing).
+fn may_know(func: &Function) -> Vec<bool> {
+    let n = func.regs.len();
+    let mut may = vec![false; n];
+    let ix = |r: RegId| r.into_raw().into_u32() as usize;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (_, inst) in func.insts_in_order() {
+            let Some(d) = inst.operands.first().and_then(plain_reg) else {
+                continue;
+            };
+            if may[ix(d)] || int_bits(inst).is_none() {
+                continue;
+            }
+            let info = &inst.opcode.info;
+            let ops = &inst.operands[1..];
+            let known = |op: &Operand| match op {
+                Operand::Imm(_) => true,
+                _ => plain_reg(op).is_some_and(|r| may[ix(r)]),
+            };
+            let tz_imm = |op: &Operand| imm(op, 64).is_some_and(|v| v & 1 == 0);
+            let yes = match info.family {
+                FamilyId::Mov | FamilyId::Neg | FamilyId::Not | FamilyId::Cvt => {
+                    ops.first().is_some_and(known)
+                }
+                FamilyId::Shl => ops.get(1).is_some_and(|op| imm(op, 64).is_some()),
+                FamilyId::Mul | FamilyId::Mad => {
+                    let (a, b) = (ops.first(), ops.get(1));
+                    let product = a.is_some_and(tz_imm)
+                        || b.is_some_and(tz_imm)
+                        || (a.is_some_and(known) && b.is_some_and(known));
+                    product && (info.family == FamilyId::Mul || ops.get(2).is_some_and(known))
+                }
+                FamilyId::Add
+                | FamilyId::Sub
+                | FamilyId::And
+                | FamilyId::Or
+                | FamilyId::Xor
+                | FamilyId::Selp => ops.iter().take(2).all(known),
+                _ => false,
+            };
+            if yes {
+                may[ix(d)] = true;
+                changed = true;
+            }
+        }
+    }
+    may
+}
+
 /// `2^k` as a number (`2^64` written so).
 fn modulus(k: u32) -> String {
     if k >= 64 {
@@ -318,6 +379,17 @@ pub fn run(id: PhaseId, input: &Arc<Function>) -> PhaseOutput {
     let cands: Vec<(InstId, RegId, u64)> = input
         .insts_in_order()
         .filter_map(|(i, inst)| candidate(inst).map(|(r, m, _)| (i, r, m)))
+        .collect();
+    if cands.is_empty() {
+        return PhaseOutput::unchanged(input);
+    }
+    // Most masks are of loaded data or thread ids: before any data flow, a
+    // register-level pass drops the candidates whose source no write could
+    // give a low bit of (see `may_know`).
+    let may = may_know(input);
+    let cands: Vec<(InstId, RegId, u64)> = cands
+        .into_iter()
+        .filter(|&(_, r, _)| may.get(r.into_raw().into_u32() as usize).copied() == Some(true))
         .collect();
     if cands.is_empty() {
         return PhaseOutput::unchanged(input);

@@ -15,10 +15,11 @@
 //! - [`crate::phases::copy_prop`]: OriCopyProp, forward copy propagation
 //!   (and `selp` with a known condition); it makes `mov`s of immediates
 //!   reach the instructions that read them through copies;
-//! - [`const_fold`]: constant folding and algebraic simplification; in the
-//!   bundles after the unrollers (13, 29, 58) then [`congruence`]: an `and`
-//!   with a mask or a `rem.u` by a power of two whose result the low bits
-//!   of its source fix (an unrolled copy's `i & 1`) becomes a constant;
+//! - [`const_fold`]: constant folding and algebraic simplification; in
+//!   the first round of phase 29 (right after phase 22 unrolls) then
+//!   [`congruence`]: an `and` with a mask or a `rem.u` by a power of two
+//!   whose result the low bits of its source fix (an unrolled copy's `i &
+//!   1`) becomes a constant;
 //! - [`redundant_def`]: the bundle's partial CSE, an instruction that
 //!   recomputes the value its destination already holds is removed (what
 //!   unrolled copies of a loop-invariant computation leave for LICM);
@@ -170,7 +171,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
             (copied.function.clone(), Vec::new(), Vec::new())
         } else {
             let mut folded = const_fold::run(id, &copied.function);
-            if cleanup {
+            // Induction congruences: once, in the bundle right after phase
+            // 22 (cicc's unroller simplifies its own copies; elsewhere the
+            // reaching definitions cost 8-12% of a dealii build and found
+            // nothing).
+            if id == PhaseId::GeneralOptimize && round == 0 {
                 let cong = congruence::run(id, &folded.function);
                 folded.function = cong.function;
                 folded.remarks.extend(cong.remarks);
