@@ -950,22 +950,7 @@ impl Eval<'_> {
     /// back into the header) leads from `from` to `to`, not passing `avoid`.
     fn reaches(&self, from: BlockId, to: BlockId, avoid: Option<BlockId>) -> bool {
         let succs = self.succs.get_or_init(|| self.f.all_successors());
-        let mut seen: rustc_hash::FxHashSet<BlockId> = Default::default();
-        let mut work = vec![from];
-        while let Some(b) = work.pop() {
-            for &s in succs.get(b).map_or(&[][..], Vec::as_slice) {
-                if s == self.lp.header || !self.lp.contains(s) || Some(s) == avoid {
-                    continue;
-                }
-                if s == to {
-                    return true;
-                }
-                if seen.insert(s) {
-                    work.push(s);
-                }
-            }
-        }
-        false
+        reaches_in_iteration(succs, self.lp, from, to, avoid)
     }
 
     /// A definition outside the loop: constants through `mov`s.
@@ -2468,6 +2453,33 @@ fn known_span(iv: &super::loop_unrolling::decide::Iv, factor: u32) -> Option<Spa
     })
 }
 
+/// Whether a path within one iteration of `lp` (its blocks, no edge back
+/// into its header) leads from `from` to `to` without entering `avoid`.
+fn reaches_in_iteration(
+    succs: &la_arena::ArenaMap<BlockId, Vec<BlockId>>,
+    lp: &Loop,
+    from: BlockId,
+    to: BlockId,
+    avoid: Option<BlockId>,
+) -> bool {
+    let mut seen: HashSet<BlockId> = Default::default();
+    let mut work = vec![from];
+    while let Some(b) = work.pop() {
+        for &s in succs.get(b).map_or(&[][..], Vec::as_slice) {
+            if s == lp.header || !lp.contains(s) || Some(s) == avoid {
+                continue;
+            }
+            if s == to {
+                return true;
+            }
+            if seen.insert(s) {
+                work.push(s);
+            }
+        }
+    }
+    false
+}
+
 /// What [`OffsetCx::offset`] reads: the function, its reaching
 /// definitions, the unrolled loop, whether a definition reaches a read
 /// within one iteration, and the induction register.
@@ -2568,22 +2580,7 @@ fn widen_offsets(f: &mut Function, header: BlockId, span: &Span, origin: Option<
         if db == ub && position(def) < position(at) {
             return true;
         }
-        let mut seen: rustc_hash::FxHashSet<BlockId> = Default::default();
-        let mut work = vec![db];
-        while let Some(b) = work.pop() {
-            for &s in succs.get(b).map_or(&[][..], Vec::as_slice) {
-                if s == header || !lp.contains(s) {
-                    continue;
-                }
-                if s == ub {
-                    return true;
-                }
-                if seen.insert(s) {
-                    work.push(s);
-                }
-            }
-        }
-        false
+        reaches_in_iteration(&succs, lp, db, ub, None)
     };
     let cx = OffsetCx {
         f,
