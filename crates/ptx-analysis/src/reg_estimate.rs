@@ -148,6 +148,10 @@
 //!   loops are mostly not unrolled by ptxas; their extra registers come
 //!   from hoisted loads. Counting the body's own peak instead of all its
 //!   values: +0.2 points, not kept. Loops with no IV unrolled: -7 points.
+//! - Registers written more than once (loop counters) not uniform, as
+//!   ptxas keeps a uniform loop's counter in an R register
+//!   (`with_call` -O0: `R5`): within ±10% 303 -> 288 of 571; the other
+//!   uniform values of such loops then count too much.
 //! - Division floors: float 12-16 and integer 10-14 tried, the measured 16
 //!   and 12 stay; a separate `sqrt` floor (8) rests on one kernel, not kept.
 //! - Calls: `func_ptr` (a function's address taken, 24 registers) is the
