@@ -950,7 +950,8 @@ impl Eval<'_> {
     /// back into the header) leads from `from` to `to`, not passing `avoid`.
     fn reaches(&self, from: BlockId, to: BlockId, avoid: Option<BlockId>) -> bool {
         let succs = self.succs.get_or_init(|| self.f.all_successors());
-        reaches_in_iteration(succs, self.lp, from, to, avoid)
+        let succ = |b: BlockId| succs.get(b).map_or(&[][..], Vec::as_slice);
+        reaches_in_iteration(&succ, self.lp, from, to, avoid)
     }
 
     /// A definition outside the loop: constants through `mov`s.
@@ -2188,10 +2189,7 @@ fn uniform_trip_count(f: &Function, l: &Loop, iv: &super::loop_unrolling::decide
         .writers(iv.reg)
         .iter()
         .copied()
-        .filter(|&w| {
-            f.inst_position(w)
-                .is_none_or(|(b, _)| !l.blocks.contains(&b))
-        })
+        .filter(|&w| f.inst_position(w).is_none_or(|(b, _)| !l.contains(b)))
         .collect();
     let [start] = outside.as_slice() else {
         return false;
@@ -2455,8 +2453,8 @@ fn known_span(iv: &super::loop_unrolling::decide::Iv, factor: u32) -> Option<Spa
 
 /// Whether a path within one iteration of `lp` (its blocks, no edge back
 /// into its header) leads from `from` to `to` without entering `avoid`.
-fn reaches_in_iteration(
-    succs: &la_arena::ArenaMap<BlockId, Vec<BlockId>>,
+fn reaches_in_iteration<'s>(
+    succs: &dyn Fn(BlockId) -> &'s [BlockId],
     lp: &Loop,
     from: BlockId,
     to: BlockId,
@@ -2465,7 +2463,7 @@ fn reaches_in_iteration(
     let mut seen: HashSet<BlockId> = Default::default();
     let mut work = vec![from];
     while let Some(b) = work.pop() {
-        for &s in succs.get(b).map_or(&[][..], Vec::as_slice) {
+        for &s in succs(b) {
             if s == lp.header || !lp.contains(s) || Some(s) == avoid {
                 continue;
             }
@@ -2568,7 +2566,6 @@ fn widen_offsets(f: &mut Function, header: BlockId, span: &Span, origin: Option<
     };
     let lp = lf.get(id);
     let rd = ptx_analysis::reaching_defs(f, &g);
-    let succs = f.all_successors();
     let position = |i: InstId| g.position_of(i);
     // Whether definition `def` (in the loop) reaches `at` within one
     // iteration: earlier in its block, or on a path that does not pass the
@@ -2580,7 +2577,7 @@ fn widen_offsets(f: &mut Function, header: BlockId, span: &Span, origin: Option<
         if db == ub && position(def) < position(at) {
             return true;
         }
-        reaches_in_iteration(&succs, lp, db, ub, None)
+        reaches_in_iteration(&|b| g.succs(b), lp, db, ub, None)
     };
     let cx = OffsetCx {
         f,
