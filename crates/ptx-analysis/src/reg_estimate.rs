@@ -418,75 +418,97 @@ fn low_word_only(func: &Function) -> Vec<bool> {
         .map(|(_, reg)| reg.class == RegClass::R64 && reg.vector.is_none())
         .collect();
     let mut read = vec![false; n];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (_, inst) in func.insts_in_order() {
-            let info = &inst.opcode.info;
-            // A reader that keeps the low word: a `.shared` access through
-            // the register (as the base only), or arithmetic into a
-            // low-word register.
-            let dest_low = || match inst.operands.first() {
-                Some(Operand::Reg {
+    // One walk classifies every read: kept low unconditionally (a `.shared`
+    // base, a truncating `cvt`), kept low if the destination is (arithmetic:
+    // an edge destination -> source), or not (the source loses the low-word
+    // rule at once). Then losses spread from destinations to their
+    // arithmetic sources over the edges, with a worklist: the greatest fixed
+    // point, in time linear in the reads (a walk per step of the longest
+    // chain before, 54% of an estimate of dealii's largest function).
+    let mut sources_of: Vec<Vec<RegId>> = vec![Vec::new(); n];
+    let mut lost: Vec<RegId> = Vec::new();
+    let mut good: Vec<RegId> = Vec::new();
+    let mut conditional: Vec<(RegId, Option<RegId>)> = Vec::new();
+    for (_, inst) in func.insts_in_order() {
+        let info = &inst.opcode.info;
+        // A reader that keeps the low word: a `.shared` access through the
+        // register (as the base only), or arithmetic into a low-word register.
+        let dest = match inst.operands.first() {
+            Some(Operand::Reg {
+                reg,
+                component: None,
+            }) => Some(*reg),
+            _ => None,
+        };
+        // `Some(None)`: the reads keep the low word; `Some(Some(d))`: they do
+        // if `d` does; `None`: not arithmetic that keeps it.
+        let arith: Option<Option<RegId>> = match info.family {
+            FamilyId::Add | FamilyId::Sub | FamilyId::Mov => dest.map(Some),
+            FamilyId::Mul if inst.opcode.has_modifier(".lo") => dest.map(Some),
+            FamilyId::Shl => dest.map(Some),
+            FamilyId::And | FamilyId::Or | FamilyId::Xor => dest.map(Some),
+            // A truncation to 32 bits or fewer reads the low word alone.
+            FamilyId::Cvt => {
+                let (dst, src) = (info.types.first(), info.types.iter().nth(1));
+                (dst.is_some_and(|t| t.is_int() && t.bits() <= 32)
+                    && src.is_some_and(|t| t.is_int() && t.bits() == 64)
+                    && !inst.opcode.has_modifier(".sat"))
+                .then_some(None)
+            }
+            _ => None,
+        };
+        let shared =
+            matches!(info.family, FamilyId::Ld | FamilyId::St) && info.space == Some(Space::Shared);
+        // Reads that may keep the low word (each with its condition), then
+        // every read: a register read more often than it is read well loses.
+        good.clear();
+        conditional.clear();
+        for (k, op) in inst.operands.iter().enumerate() {
+            match op {
+                Operand::Address(a) if shared => {
+                    if let AddressBase::Reg(r) = a.base {
+                        good.push(r);
+                        conditional.push((r, None));
+                    }
+                }
+                Operand::Reg {
                     reg,
                     component: None,
-                }) => low[idx(*reg)],
-                _ => false,
-            };
-            let arith = match info.family {
-                FamilyId::Add | FamilyId::Sub | FamilyId::Mov => dest_low(),
-                FamilyId::Mul => inst.opcode.has_modifier(".lo") && dest_low(),
-                FamilyId::Shl => dest_low(),
-                FamilyId::And | FamilyId::Or | FamilyId::Xor => dest_low(),
-                // A truncation to 32 bits or fewer reads the low word alone.
-                FamilyId::Cvt => {
-                    let (dst, src) = (info.types.first(), info.types.iter().nth(1));
-                    dst.is_some_and(|t| t.is_int() && t.bits() <= 32)
-                        && src.is_some_and(|t| t.is_int() && t.bits() == 64)
-                        && !inst.opcode.has_modifier(".sat")
-                }
-                _ => false,
-            };
-            let shared = matches!(info.family, FamilyId::Ld | FamilyId::St)
-                && info.space == Some(Space::Shared);
-            // Reads that keep the low word, then every read: a register
-            // read more often than it is read well is `bad`.
-            let mut good: Vec<RegId> = Vec::new();
-            for (k, op) in inst.operands.iter().enumerate() {
-                match op {
-                    Operand::Address(a) if shared => {
-                        if let AddressBase::Reg(r) = a.base {
-                            good.push(r);
-                        }
+                } if k > 0 && !(info.family == FamilyId::Shl && k == 2) => {
+                    if let Some(cond) = arith {
+                        good.push(*reg);
+                        conditional.push((*reg, cond));
                     }
-                    Operand::Reg {
-                        reg,
-                        component: None,
-                    } if arith && k > 0 && !(info.family == FamilyId::Shl && k == 2) => {
-                        good.push(*reg)
-                    }
-                    _ => {}
                 }
+                _ => {}
             }
-            let mut bad: Vec<RegId> = Vec::new();
-            visit_defs_and_uses(inst, |a, r| {
-                if a != Access::Use {
-                    return;
-                }
-                read[idx(r)] = true;
-                match good.iter().position(|&g| g == r) {
-                    Some(p) => {
-                        good.swap_remove(p);
-                    }
-                    None => bad.push(r),
-                }
-            });
-            for r in bad {
-                if low[idx(r)] {
-                    low[idx(r)] = false;
-                    changed = true;
-                }
+        }
+        visit_defs_and_uses(inst, |a, r| {
+            if a != Access::Use {
+                return;
             }
+            read[idx(r)] = true;
+            match good.iter().position(|&g| g == r) {
+                Some(p) => {
+                    good.swap_remove(p);
+                }
+                None => lost.push(r),
+            }
+        });
+        // The matched reads: the same register may appear both as a kept
+        // read and a lost one (two reads); the loss wins in the worklist.
+        for &(r, cond) in &conditional {
+            match cond {
+                // `low` holds the initial candidates until the walk ends.
+                Some(d) if low[idx(d)] => sources_of[idx(d)].push(r),
+                Some(_) => lost.push(r),
+                None => {}
+            }
+        }
+    }
+    while let Some(r) = lost.pop() {
+        if std::mem::replace(&mut low[idx(r)], false) {
+            lost.extend(sources_of[idx(r)].iter().copied());
         }
     }
     for (l, r) in low.iter_mut().zip(&read) {
@@ -915,8 +937,11 @@ pub fn estimate_function_known(
         unrolls,
     };
     let dead = dead_insts(func);
-    let mut f = func.clone();
+    // The function as ptxas keeps it, copied only when something differs
+    // (a copy of a large function costs as much as its liveness).
+    let mut f = std::borrow::Cow::Borrowed(func);
     if !dead.is_empty() {
+        let f = f.to_mut();
         for &b in &func.layout {
             f.blocks[b].insts.retain(|i| !dead.contains(i));
         }
@@ -924,15 +949,17 @@ pub fn estimate_function_known(
     let (g, lv) = cfg_and_liveness(&f);
     let mut plain = estimate_prepared(&f, &g, &lv, &blocks, target, max_regs, callees);
     // Under the count that keeps full occupancy, ptxas issues loads early.
-    let mut h = f.clone();
-    if plain.registers < LOOP_CEILING && hoist_loads(&mut h) {
-        let (hg, hlv) = cfg_and_liveness(&h);
-        let hoisted = estimate_prepared(&h, &hg, &hlv, &blocks, target, max_regs, callees);
-        let registers = hoisted.registers.min(LOOP_CEILING);
-        if registers > plain.registers {
-            plain.registers = registers;
-            plain.rule = "loads";
-            plain.occupancy.warps_per_sm = target.occupancy(registers);
+    if plain.registers < LOOP_CEILING {
+        let mut h = f.clone().into_owned();
+        if hoist_loads(&mut h) {
+            let (hg, hlv) = cfg_and_liveness(&h);
+            let hoisted = estimate_prepared(&h, &hg, &hlv, &blocks, target, max_regs, callees);
+            let registers = hoisted.registers.min(LOOP_CEILING);
+            if registers > plain.registers {
+                plain.registers = registers;
+                plain.rule = "loads";
+                plain.occupancy.warps_per_sm = target.occupancy(registers);
+            }
         }
     }
     let threshold = LOOP_CEILING;
@@ -942,6 +969,7 @@ pub fn estimate_function_known(
     if plain.registers <= threshold {
         return plain;
     }
+    let mut f = f.into_owned();
     sink(&mut f, &g, &lv);
     let (sg, slv) = cfg_and_liveness(&f);
     let sunk = estimate_prepared(&f, &sg, &slv, &blocks, target, max_regs, callees);

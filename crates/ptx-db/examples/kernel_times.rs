@@ -84,5 +84,7 @@ fn main() {
         time("latency", || a::latency(&db, k).clone());
         time("loop_mii", || a::loop_mii(&db, k).clone());
         time("value_numbers", || a::value_numbers(&db, k).clone());
+        time("ptxas_unrolls", || a::ptxas_unrolls(&db, k).len());
+        time("reg_est_source", || *a::reg_estimate_source(&db, k));
     }
 }

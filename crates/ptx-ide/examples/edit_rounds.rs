@@ -2,7 +2,7 @@
 //! without LSP: set the text, the file's diagnostics, the inlay hints of the
 //! edited function. Prints each round's time, per step, so the first edit of
 //! a function can be told from the later ones:
-//! `cargo run --release -p ptx-ide --example edit_rounds FILE [ROUNDS]`.
+//! `cargo run --release -p ptx-ide --example edit_rounds FILE [ROUNDS [LINE]]`.
 
 use std::path::Path;
 use std::time::Instant;
@@ -22,25 +22,49 @@ fn main() {
     // The digit of the first `add.s32 ..., N;` of a few functions.
     let mut edits = Vec::new();
     let mut from = 0;
-    while let Some(at) = text[from..]
-        .find(".entry ")
-        .or_else(|| text[from..].find(".func "))
+    while let Some(at) = [".entry ", ".func "]
+        .iter()
+        .filter_map(|k| text[from..].find(k))
+        .min()
     {
         let start = from + at;
         let end = text[start..].find("\n}").map_or(text.len(), |e| start + e);
-        if let Some(add) = text[start..end].find("add.s32") {
-            let semi = start + add + text[start + add..].find(';').unwrap();
-            if text.as_bytes()[semi - 1].is_ascii_digit() {
+        // The last digit of the first `add`/`mov` ending in a decimal
+        // immediate (as `cargo xtask bench-lsp` picks its edits).
+        let mut line_start = start;
+        for line in text[start..end].split_inclusive('\n') {
+            let code = line.trim_start();
+            let semi = line.find(';');
+            if ["add.s32", "add.u32", "mov.u32", "add.s64", "mov.u64"]
+                .iter()
+                .any(|op| code.starts_with(op))
+                && semi.is_some_and(|s| s > 0 && line.as_bytes()[s - 1].is_ascii_digit())
+            {
                 edits.push((
-                    semi - 1,
+                    line_start + semi.unwrap() - 1,
                     TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32)),
                 ));
+                break;
             }
+            line_start += line.len();
         }
         from = end;
     }
     edits.sort_by_key(|(_, r)| std::cmp::Reverse(r.len()));
     edits.truncate(4);
+    // `LINE` (1-based): edit only the last digit before the `;` of that line
+    // (the hints asked for that line's function).
+    if let Some(line) = args.next() {
+        let line: usize = line.parse().expect("LINE");
+        let start: usize = text
+            .split_inclusive('\n')
+            .take(line - 1)
+            .map(str::len)
+            .sum();
+        let semi = start + text[start..].find(';').expect("a `;` on LINE");
+        let range = TextRange::new(TextSize::from(start as u32), TextSize::from(semi as u32));
+        edits = vec![(semi - 1, range)];
+    }
     let mut host = AnalysisHost::new();
     let t = Instant::now();
     host.set_file_text(path, text.clone());
@@ -91,5 +115,8 @@ fn round_steps(host: &mut AnalysisHost, path: &Path, text: &str, range: TextRang
     let t3 = Instant::now();
     a.inlay_hints_in(path, range).unwrap();
     let t4 = Instant::now();
+    if std::env::var_os("EDIT_ROUNDS_LENSES").is_some() {
+        a.code_lenses(path).unwrap();
+    }
     [t0, t1, t2, t3, t4]
 }

@@ -1,6 +1,16 @@
 //! The main loop: one thread owns the database and the documents and selects
 //! over client messages and worker results; requests run on a pool of worker
 //! threads, each on its own database snapshot.
+//!
+//! Work is foreground or background. Foreground: what the user waits for
+//! while typing (requests, the problems of a new version, a document's first
+//! code lenses). Background: the phase pipeline behind refreshed code lenses
+//! and the optimization remarks, which after an edit of a large function
+//! costs several times the foreground's work. Background jobs wait until no
+//! foreground job is queued or running ([`State::deferred`]), then run on a
+//! worker of their own at a lower OS priority (nice +10 on Linux, see
+//! [`lower_priority`]), so on a two-core machine the pipeline refresh of one
+//! edit no longer takes the core the next keystroke's hints need.
 
 use std::collections::{HashMap, HashSet};
 use std::thread;
@@ -96,6 +106,22 @@ enum Task {
         reply_to: Option<RequestId>,
         why: Cancelled,
     },
+    /// A foreground job finished (after the task it sent, if any).
+    ForegroundDone,
+}
+
+/// Background work waiting for the foreground to finish: what to start, not
+/// a job holding a snapshot (a snapshot held while waiting would block the
+/// next edit, which waits for every snapshot to be dropped).
+enum Deferred {
+    /// Refresh the code lenses of this version under this settings generation.
+    Lenses {
+        uri: lsp::Uri,
+        version: i32,
+        settings: u64,
+    },
+    /// Publish the remarks of this version.
+    Remarks { uri: lsp::Uri, version: i32 },
 }
 
 /// The last code lenses computed for a document: which version and settings
@@ -119,7 +145,14 @@ struct State {
     sender: Sender<Message>,
     host: AnalysisHost,
     docs: HashMap<lsp::Uri, Document>,
+    /// The foreground workers' queue.
     jobs: Sender<Job>,
+    /// The background worker's queue.
+    background: Sender<Job>,
+    /// Foreground jobs sent and not yet finished.
+    foreground: usize,
+    /// Background work held back while `foreground > 0`.
+    deferred: Vec<Deferred>,
     tasks: Sender<Task>,
     /// Requests running on workers, with the token that cancels each.
     in_flight: HashMap<RequestId, CancellationToken>,
@@ -161,13 +194,26 @@ pub(crate) fn main_loop(
                     }
                 })
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     drop(job_rx);
+    let (background_tx, background_rx) = unbounded::<Job>();
+    let background = thread::Builder::new()
+        .name("ptx-lsp-background".to_string())
+        .stack_size(8 << 20)
+        .spawn(move || {
+            lower_priority();
+            for job in background_rx {
+                job();
+            }
+        })?;
     let mut state = State {
         sender: connection.sender.clone(),
         host: AnalysisHost::new(),
         docs: HashMap::new(),
         jobs: job_tx,
+        background: background_tx,
+        foreground: 0,
+        deferred: Vec::new(),
         tasks: task_tx,
         in_flight: HashMap::new(),
         lens_refresh: params
@@ -187,10 +233,27 @@ pub(crate) fn main_loop(
     }
     let result = state.run(&connection, &task_rx);
     drop(state);
-    for h in handles {
+    for h in handles.into_iter().chain([background]) {
         let _ = h.join();
     }
     result
+}
+
+/// Lowers the calling thread's scheduling priority (nice +10): under
+/// contention Linux's scheduler then gives a nice-0 thread about nine times
+/// its share. Linux keeps a nice value per thread, and `setpriority` with
+/// the thread's id sets only that thread's; std has no call for it, hence
+/// `libc`. Elsewhere the thread keeps the default priority (the deferral of
+/// [`State::deferred`] still applies).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` has no preconditions; `setpriority` only reads its
+    // arguments, and a failure (say, a sandbox forbidding it) leaves the
+    // priority as it was, which is harmless.
+    unsafe {
+        let tid = libc::gettid();
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
 }
 
 impl State {
@@ -280,7 +343,7 @@ impl State {
             }
             Task::RemarksDue { uri, version } => {
                 if self.docs.get(&uri).is_some_and(|d| d.version == version) {
-                    self.publish_remarks(uri, version);
+                    self.defer(Deferred::Remarks { uri, version });
                 }
             }
             Task::Lenses {
@@ -336,6 +399,14 @@ impl State {
                     self.on_task(Task::Cancelled(id, why))?;
                 }
             }
+            Task::ForegroundDone => {
+                self.foreground -= 1;
+                if self.foreground == 0 {
+                    for work in std::mem::take(&mut self.deferred) {
+                        self.start_background(work);
+                    }
+                }
+            }
         }
         Ok(())
     }
@@ -387,17 +458,39 @@ impl State {
         }
     }
 
-    /// Computes the lenses of `uri` on a worker (see [`Task::Lenses`]).
+    /// Computes the lenses of `uri` (see [`Task::Lenses`]): in the
+    /// foreground when `reply_to` waits for them, else as background work.
     fn start_lens_job(&mut self, uri: lsp::Uri, version: i32, reply_to: Option<RequestId>) {
         let settings = self.settings_generation;
+        self.lens_jobs.insert((uri.clone(), version, settings));
+        match reply_to {
+            Some(id) => {
+                let job = self.lens_job(uri, version, settings, Some(id));
+                self.spawn_foreground(job);
+            }
+            None => self.defer(Deferred::Lenses {
+                uri,
+                version,
+                settings,
+            }),
+        }
+    }
+
+    /// The job computing the lenses of `uri` on a snapshot taken now.
+    fn lens_job(
+        &mut self,
+        uri: lsp::Uri,
+        version: i32,
+        settings: u64,
+        reply_to: Option<RequestId>,
+    ) -> Job {
         let analysis = self.host.analysis();
         if let Some(id) = &reply_to {
             self.in_flight
                 .insert(id.clone(), analysis.cancellation_token());
         }
-        self.lens_jobs.insert((uri.clone(), version, settings));
         let tasks = self.tasks.clone();
-        let _ = self.jobs.send(Box::new(move || {
+        Box::new(move || {
             let task = match handlers::code_lenses(&analysis, &uri) {
                 Ok(lenses) => Task::Lenses {
                     uri,
@@ -416,7 +509,62 @@ impl State {
             };
             drop(analysis);
             let _ = tasks.send(task);
+        })
+    }
+
+    /// Sends a foreground job to the workers and counts it until it has
+    /// finished (or unwound: the count must not stay up, or the background
+    /// would wait forever).
+    fn spawn_foreground(&mut self, job: Job) {
+        struct Done(Sender<Task>);
+        impl Drop for Done {
+            fn drop(&mut self) {
+                let _ = self.0.send(Task::ForegroundDone);
+            }
+        }
+        self.foreground += 1;
+        let done = Done(self.tasks.clone());
+        let _ = self.jobs.send(Box::new(move || {
+            let _done = done;
+            job();
         }));
+    }
+
+    /// Starts background work now when no foreground job is pending, else
+    /// once the last one has finished.
+    fn defer(&mut self, work: Deferred) {
+        if self.foreground == 0 {
+            self.start_background(work);
+        } else {
+            self.deferred.push(work);
+        }
+    }
+
+    /// Sends background work to the background worker, on a snapshot taken
+    /// now, unless a newer version or settings change made it moot.
+    fn start_background(&mut self, work: Deferred) {
+        match work {
+            Deferred::Lenses {
+                uri,
+                version,
+                settings,
+            } => {
+                let current = self.docs.get(&uri).is_some_and(|d| d.version == version)
+                    && settings == self.settings_generation;
+                if !current {
+                    self.lens_jobs.remove(&(uri, version, settings));
+                    return;
+                }
+                let job = self.lens_job(uri, version, settings, None);
+                let _ = self.background.send(job);
+            }
+            Deferred::Remarks { uri, version } => {
+                if self.docs.get(&uri).is_some_and(|d| d.version == version) {
+                    let job = self.remarks_job(uri, version);
+                    let _ = self.background.send(job);
+                }
+            }
+        }
     }
 
     /// Moves the cached lenses of `uri` with an edit of `range` (positions of
@@ -542,7 +690,7 @@ impl State {
         self.docs.insert(uri.clone(), Document { version });
         let analysis = self.host.analysis();
         let tasks = self.tasks.clone();
-        let _ = self.jobs.send(Box::new(move || {
+        self.spawn_foreground(Box::new(move || {
             let path = convert::path_of(&uri);
             // The line index is a query: built once per revision, on a worker,
             // and shared with the requests on this revision.
@@ -572,13 +720,13 @@ impl State {
         }));
     }
 
-    /// Publishes the problems of a document with its optimization remarks as
-    /// hints (see `convert::remark`), computed on a worker; nothing when it
-    /// has no remarks (the problems alone are published already).
-    fn publish_remarks(&mut self, uri: lsp::Uri, version: i32) {
+    /// The job publishing the problems of a document with its optimization
+    /// remarks as hints (see `convert::remark`); nothing when it has no
+    /// remarks (the problems alone are published already).
+    fn remarks_job(&mut self, uri: lsp::Uri, version: i32) -> Job {
         let analysis = self.host.analysis();
         let tasks = self.tasks.clone();
-        let _ = self.jobs.send(Box::new(move || {
+        Box::new(move || {
             let path = convert::path_of(&uri);
             let published = analysis.line_index(&path).and_then(|index| {
                 let remarks = analysis.remarks(&path)?;
@@ -601,7 +749,7 @@ impl State {
                     diagnostics,
                 });
             }
-        }));
+        })
     }
 
     fn on_request(&mut self, req: Request) {
@@ -621,7 +769,7 @@ impl State {
         };
         self.in_flight.insert(id.clone(), token);
         let tasks = self.tasks.clone();
-        let _ = self.jobs.send(Box::new(move || {
+        self.spawn_foreground(Box::new(move || {
             let task = match job(&analysis) {
                 Ok(Ok(value)) => Task::Response(Response::new_ok(id, value)),
                 Ok(Err(message)) => Task::Response(Response::new_err(
