@@ -222,8 +222,12 @@ fn assemble(ptxas: &Path, path: &Path, root: &Path) -> Result<Assembled, String>
         .iter()
         .map(|f| {
             let g = ptx_analysis::cfg(f);
-            let forest = ptx_analysis::loops(&g, &ptx_analysis::dominators(&g));
-            ptx_opt::ptxas_view::unroll_factors(&ctx, f, &forest)
+            let dom = ptx_analysis::dominators(&g);
+            let forest = ptx_analysis::loops(&g, &dom);
+            // As the database gives them (`ptx_db::analysis::ptxas_unrolls`).
+            let rd = ptx_analysis::reaching_defs(f, &g);
+            let trips = ptx_analysis::trip_counts(f, &g, &dom, &forest, &rd);
+            ptx_opt::ptxas_view::unroll_factors(&ctx, f, &forest, Some(&trips))
         })
         .collect();
     Ok(Assembled {

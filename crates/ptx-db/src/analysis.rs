@@ -246,7 +246,13 @@ pub fn ptxas_unrolls<'db>(
         db,
         file: kernel.file(db),
     };
-    ptx_opt::ptxas_view::unroll_factors(&ctx, kernel_ir(db, kernel), loops(db, kernel)).into()
+    ptx_opt::ptxas_view::unroll_factors(
+        &ctx,
+        kernel_ir(db, kernel),
+        loops(db, kernel),
+        Some(trip_counts(db, kernel)),
+    )
+    .into()
 }
 
 /// The estimated registers of `kernel`, its calls not looked at (what a

@@ -2,7 +2,7 @@
 //! without LSP: set the text, the file's diagnostics, the inlay hints of the
 //! edited function. Prints each round's time, per step, so the first edit of
 //! a function can be told from the later ones:
-//! `cargo run --release -p ptx-ide --example edit_rounds FILE [ROUNDS [LINE]]`.
+//! `cargo run --release -p ptx-ide --example edit_rounds FILE [ROUNDS [LINE...]]`.
 
 use std::path::Path;
 use std::time::Instant;
@@ -52,10 +52,13 @@ fn main() {
     }
     edits.sort_by_key(|(_, r)| std::cmp::Reverse(r.len()));
     edits.truncate(4);
-    // `LINE` (1-based): edit only the last digit before the `;` of that line
-    // (the hints asked for that line's function).
-    if let Some(line) = args.next() {
-        let line: usize = line.parse().expect("LINE");
+    // `LINE...` (1-based): edit, in turn, the last digit before the `;` of
+    // each line (the hints asked for that line's function).
+    let lines: Vec<usize> = args.map(|l| l.parse().expect("LINE")).collect();
+    if !lines.is_empty() {
+        edits.clear();
+    }
+    for line in lines {
         let start: usize = text
             .split_inclusive('\n')
             .take(line - 1)
@@ -63,7 +66,7 @@ fn main() {
             .sum();
         let semi = start + text[start..].find(';').expect("a `;` on LINE");
         let range = TextRange::new(TextSize::from(start as u32), TextSize::from(semi as u32));
-        edits = vec![(semi - 1, range)];
+        edits.push((semi - 1, range));
     }
     let mut host = AnalysisHost::new();
     let t = Instant::now();

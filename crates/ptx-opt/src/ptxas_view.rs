@@ -128,10 +128,14 @@ pub const FULL: u32 = u32::MAX;
 /// hints time of `cargo xtask bench-lsp` on dealii (p50 3 -> 12 ms) for no
 /// change in the estimate (`cargo xtask pressure`: the same 297 of 565
 /// functions within ±10% either way).
+///
+/// `trips`: the trip counts of `func`'s loops when the caller has them
+/// (else phase 22 computes them).
 pub fn unroll_factors(
     ctx: &dyn PassContext,
     func: &Function,
     forest: &LoopForest,
+    trips: Option<&ptx_analysis::TripCounts>,
 ) -> Vec<(BlockId, u32)> {
     if forest.loops.is_empty() {
         return Vec::new();
@@ -141,7 +145,7 @@ pub fn unroll_factors(
     for i in ids {
         own.set_origin(i, Some(i));
     }
-    let reports = run_phase(PhaseId::OriLoopUnrolling, ctx, &Arc::new(own)).loops;
+    let reports = crate::phases::loop_unrolling::run_with_trips(ctx, &Arc::new(own), trips).loops;
     let mut out: Vec<(BlockId, u32)> = Vec::new();
     for (r, at) in reports.iter().zip(loops_of_reports(func, forest, &reports)) {
         let (Some(u), Some(id)) = (&r.unroll, at) else {

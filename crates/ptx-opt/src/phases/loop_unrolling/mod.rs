@@ -273,6 +273,19 @@ use super::loop_common::LoopInfo;
 
 /// Runs phase 22 on one function.
 pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
+    run_with_trips(ctx, input, None)
+}
+
+/// [`run`], given the trip counts of `input`'s loops when the caller has
+/// them (the register estimate's `ptxas_view::unroll_factors`, whose
+/// database holds them for the function as written: the same instructions
+/// and loops, only the origins differ), so that the first decisions do not
+/// compute reaching definitions and trip counts a second time.
+pub fn run_with_trips(
+    ctx: &dyn PassContext,
+    input: &Arc<Function>,
+    trips: Option<&ptx_analysis::TripCounts>,
+) -> PhaseOutput {
     // The entry guards: the loops are still reported, with the guard that
     // stopped the phase as the reason (no code: the seed returns early).
     if !ctx.bool(knobs::LoopUnroll) {
@@ -339,8 +352,13 @@ pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
             } else {
                 first.clone()
             };
-            let rd = reaching_defs(&f, &li.cfg);
-            let tc = trip_counts(&f, &li.cfg, &li.dom, &li.forest, &rd);
+            let tc = match trips {
+                Some(tc) if !changed && tc.loops.len() == li.forest.loops.len() => tc.clone(),
+                _ => {
+                    let rd = reaching_defs(&f, &li.cfg);
+                    trip_counts(&f, &li.cfg, &li.dom, &li.forest, &rd)
+                }
+            };
             ((*li.forest).clone(), tc, std::cell::OnceCell::new())
         });
         let Some(id) = lf.loop_with_header(h) else {
