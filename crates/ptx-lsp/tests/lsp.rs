@@ -844,6 +844,77 @@ fn code_lenses_after_an_edit_come_stale_then_refreshed() {
     assert!(!fresh.contains("trip count 16"), "{fresh}");
 }
 
+/// Two edits in a row, each followed by a lens request: the refresh the
+/// first one started (background work, deferred while the edit's problems
+/// are computed) is moot once the second edit is in, and a refresh brings
+/// the lenses of the last version.
+#[test]
+fn code_lens_refresh_after_two_quick_edits_is_the_last_versions() {
+    let mut c = Client::with_params(lsp::InitializeParams {
+        capabilities: lsp::ClientCapabilities {
+            workspace: Some(lsp::WorkspaceClientCapabilities {
+                code_lens: Some(lsp::CodeLensWorkspaceClientCapabilities {
+                    refresh_support: Some(true),
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    c.open(URI, LOOP);
+    c.diagnostics();
+    let first = lenses(&mut c);
+    assert!(first.contains("trip count 16"), "{first}");
+    let setp = LOOP
+        .lines()
+        .position(|l| l.contains("setp.lt.s32"))
+        .unwrap() as u32;
+    let col = LOOP.lines().nth(setp as usize).unwrap().find("16").unwrap() as u32;
+    // 16 -> 12, then 12 -> " 8" (both two characters wide).
+    for (version, from, to) in [(2, "16", "12"), (3, "12", " 8")] {
+        assert_eq!(from.len(), to.len());
+        c.notify::<n::DidChangeTextDocument>(lsp::DidChangeTextDocumentParams {
+            text_document: lsp::VersionedTextDocumentIdentifier::new(URI.parse().unwrap(), version),
+            content_changes: vec![lsp::TextDocumentContentChangeEvent {
+                range: Some(lsp::Range::new(
+                    lsp::Position::new(setp, col),
+                    lsp::Position::new(setp, col + 2),
+                )),
+                range_length: None,
+                text: to.into(),
+            }],
+        });
+        // Answered at once from the cache: the lenses of the first version.
+        let stale = lenses(&mut c);
+        assert!(stale.contains("trip count 16"), "{stale}");
+    }
+    // The first version's refresh may come in before the second edit (a
+    // small file's pipeline is quick): then its lenses are answered once,
+    // and the last version's refresh follows.
+    for _ in 0..2 {
+        loop {
+            match c.conn.receiver.recv().expect("server alive") {
+                Message::Request(req) => {
+                    assert_eq!(req.method, "workspace/codeLens/refresh");
+                    let resp = lsp_server::Response::new_ok(req.id, Value::Null);
+                    c.conn.sender.send(resp.into()).unwrap();
+                    break;
+                }
+                Message::Notification(not) => c.notifications.push_back(not),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        let fresh = lenses(&mut c);
+        if fresh.contains("trip count 8") {
+            assert!(!fresh.contains("trip count 12"), "{fresh}");
+            return;
+        }
+        assert!(fresh.contains("trip count 12"), "{fresh}");
+    }
+    panic!("no refresh brought the last version's lenses");
+}
+
 #[test]
 fn semantic_tokens_folding_and_rename() {
     let text = ".version 8.5\n.target sm_80\n.address_size 64\n// one\n// two\n.visible .entry e(\n\t.param .u64 p\n)\n{\n\t.reg .b32 %v;\nL1:\n\tmov.u32 %v, %tid.x;\n\tbra L1;\n}\n";
