@@ -152,6 +152,16 @@
 //!   ptxas keeps a uniform loop's counter in an R register
 //!   (`with_call` -O0: `R5`): within ±10% 303 -> 288 of 571; the other
 //!   uniform values of such loops then count too much.
+//! - Loops on sm_90 (session 26; sm_90 functions are under by more than
+//!   10% on 107 of 269, sm_80 on 18 of 111): the uniform address bases a
+//!   loop reads counted over the whole loop (ptxas loads them above it,
+//!   `LDC.64 R6, c[0x0][0x210]` in `grid_stride`) instead of per block
+//!   between their uses: 5 functions into ±10%, 4 out (304 -> 305 of 571);
+//!   plus the global-memory descriptor pair the same kernel keeps over its
+//!   loop (`LDC.64 R14, c[0x0][0x208]`, `R2UR` into `desc[UR]`): 297, as
+//!   `histogram` -O3 keeps base and descriptor in uniform registers
+//!   (`ULDC.64 UR8`) over a loop of the same shape; neither kept. A flat
+//!   overhead of 6-8 instead of 5 on sm_90: 292 / 277 / 267.
 //! - Division floors: float 12-16 and integer 10-14 tried, the measured 16
 //!   and 12 stay; a separate `sqrt` floor (8) rests on one kernel, not kept.
 //! - Calls: `func_ptr` (a function's address taken, 24 registers) is the
