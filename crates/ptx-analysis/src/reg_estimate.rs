@@ -925,17 +925,23 @@ pub fn estimate_function_with(
     let loops = crate::loops::loops(&g, &dom);
     let rd = crate::reaching_defs::reaching_defs(func, &g);
     let trips = crate::trip_count::trip_counts(func, &g, &dom, &loops, &rd);
-    estimate_function_known(func, &loops, &trips, target, max_regs, callees, unrolls)
+    estimate_function_known(
+        func, &loops, &trips, None, target, max_regs, callees, unrolls,
+    )
 }
 
 /// [`estimate_function_with`] given the loops and trip counts of `func`
 /// (memoized by the database for the function as written): the estimate
 /// reads them for `func` and for its variants (dead code dropped, loads
-/// hoisted, values sunk), which have the same block graph and loops.
+/// hoisted, values sunk), which have the same block graph and loops; and,
+/// when the caller has them, `func`'s CFG and liveness (`cfg_live`), used
+/// when no dead code is dropped (the function estimated is then `func`).
+#[allow(clippy::too_many_arguments)]
 pub fn estimate_function_known(
     func: &Function,
     loops: &LoopForest,
     trips: &crate::trip_count::TripCounts,
+    cfg_live: Option<(&Cfg, &Liveness)>,
     target: &Target,
     max_regs: Option<u32>,
     callees: Option<&Callees<'_>>,
@@ -956,8 +962,15 @@ pub fn estimate_function_known(
             f.blocks[b].insts.retain(|i| !dead.contains(i));
         }
     }
-    let (g, lv) = cfg_and_liveness(&f);
-    let mut plain = estimate_prepared(&f, &g, &lv, &blocks, target, max_regs, callees);
+    let computed;
+    let (g, lv) = match cfg_live {
+        Some(given) if dead.is_empty() => given,
+        _ => {
+            computed = cfg_and_liveness(&f);
+            (&computed.0, &computed.1)
+        }
+    };
+    let mut plain = estimate_prepared(&f, g, lv, &blocks, target, max_regs, callees);
     // Under the count that keeps full occupancy, ptxas issues loads early.
     if plain.registers < LOOP_CEILING {
         let mut h = f.clone().into_owned();
@@ -980,7 +993,7 @@ pub fn estimate_function_known(
         return plain;
     }
     let mut f = f.into_owned();
-    sink(&mut f, &g, &lv);
+    sink(&mut f, g, lv);
     let (sg, slv) = cfg_and_liveness(&f);
     let sunk = estimate_prepared(&f, &sg, &slv, &blocks, target, max_regs, callees);
     if sunk.registers < plain.registers {

@@ -221,8 +221,12 @@ pub fn reg_estimate<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelEsti
             .find(|k| k.name(db) == name)
             .map(|&k| *reg_estimate_alone(db, k))
     };
-    let estimate = ptx_analysis::reg_estimate::estimate_function_with(
+    // The analyses of `kernel_ir` hold for `func` (only the origins differ).
+    let estimate = ptx_analysis::reg_estimate::estimate_function_known(
         &func,
+        loops(db, kernel),
+        trip_counts(db, kernel),
+        Some((cfg(db, kernel), liveness(db, kernel))),
         target,
         max_regs(db),
         Some(&callees),
@@ -260,8 +264,11 @@ pub fn ptxas_unrolls<'db>(
 #[salsa::tracked]
 pub fn reg_estimate_alone<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
     let target = target_profile(db, kernel.file(db));
-    ptx_analysis::reg_estimate::estimate_function_with(
+    ptx_analysis::reg_estimate::estimate_function_known(
         kernel_ir(db, kernel),
+        loops(db, kernel),
+        trip_counts(db, kernel),
+        Some((cfg(db, kernel), liveness(db, kernel))),
         target,
         max_regs(db),
         None,
@@ -289,6 +296,7 @@ pub fn reg_estimate_source<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
         kernel_ir(db, kernel),
         loops(db, kernel),
         trip_counts(db, kernel),
+        Some((cfg(db, kernel), liveness(db, kernel))),
         target,
         max_regs(db),
         Some(&callees),
