@@ -571,8 +571,8 @@ fn peak(
     cfg: &Cfg,
     live: &Liveness,
     uni: &[bool],
+    w: &[u32],
 ) -> (u32, Option<(InstId, BlockId)>) {
-    let w = weights(func, uni);
     let full: Vec<u32> = func
         .regs
         .iter()
@@ -681,10 +681,10 @@ fn regs_at(
     func: &Function,
     live: &Liveness,
     uni: &[bool],
+    w: &[u32],
     inst: InstId,
     block: BlockId,
 ) -> Vec<RegId> {
-    let w = weights(func, uni);
     let mut out: Vec<RegId> = Vec::new();
     let push = |r: RegId, out: &mut Vec<RegId>| {
         if !out.contains(&r) {
@@ -742,7 +742,10 @@ fn estimate_registers(
         unrolls,
     } = *facts;
     let uni = uniform_regs(func);
-    let (peak, at) = peak(func, cfg, live, &uni);
+    // Units per register, once per estimate (peak, loops, calls, the peak's
+    // registers).
+    let w = weights(func, &uni);
+    let (peak, at) = peak(func, cfg, live, &uni, &w);
     let over = overhead(target);
     // Nothing live: R1 alone (the bank spreading needs values to spread).
     let mut registers = if peak == 0 {
@@ -771,7 +774,6 @@ fn estimate_registers(
     // times. Each copy keeps its own values of one iteration (those defined
     // in the body and not carried around the back edge); more than `UNROLL`
     // copies add nothing (the ceiling is reached before).
-    let w = weights(func, &uni);
     for (li, l) in loops.loops.iter().enumerate() {
         if !l.children.is_empty() {
             continue;
@@ -883,7 +885,7 @@ fn estimate_registers(
         rule = "maxrregcount";
     }
     let peak_regs = match at {
-        Some((i, b)) => regs_at(func, live, &uni, i, b),
+        Some((i, b)) => regs_at(func, live, &uni, &w, i, b),
         None => Vec::new(),
     };
     RegEstimate {
