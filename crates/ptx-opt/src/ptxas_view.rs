@@ -145,7 +145,8 @@ pub fn unroll_factors(
     for i in ids {
         own.set_origin(i, Some(i));
     }
-    let reports = crate::phases::loop_unrolling::run_with_trips(ctx, &Arc::new(own), trips).loops;
+    let reports =
+        crate::phases::loop_unrolling::run_with_trips(ctx, &Arc::new(own), trips, true).loops;
     let mut out: Vec<(BlockId, u32)> = Vec::new();
     for (r, at) in reports.iter().zip(loops_of_reports(func, forest, &reports)) {
         let (Some(u), Some(id)) = (&r.unroll, at) else {

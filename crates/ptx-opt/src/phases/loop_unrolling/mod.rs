@@ -273,18 +273,23 @@ use super::loop_common::LoopInfo;
 
 /// Runs phase 22 on one function.
 pub fn run(ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOutput {
-    run_with_trips(ctx, input, None)
+    run_with_trips(ctx, input, None, false)
 }
 
 /// [`run`], given the trip counts of `input`'s loops when the caller has
 /// them (the register estimate's `ptxas_view::unroll_factors`, whose
 /// database holds them for the function as written: the same instructions
 /// and loops, only the origins differ), so that the first decisions do not
-/// compute reaching definitions and trip counts a second time.
+/// compute reaching definitions and trip counts a second time. With
+/// `reports_only`, the output's function is the input: the unrolls are
+/// made (a loop's decision reads the code the unrolls of the loops nested
+/// in it left), but not the clean-up after the last one (straight-line
+/// merges, webs), which no report depends on.
 pub fn run_with_trips(
     ctx: &dyn PassContext,
     input: &Arc<Function>,
     trips: Option<&ptx_analysis::TripCounts>,
+    reports_only: bool,
 ) -> PhaseOutput {
     // The entry guards: the loops are still reported, with the guard that
     // stopped the phase as the reason (no code: the seed returns early).
@@ -422,7 +427,7 @@ pub fn run_with_trips(
             value: full,
         },
     ];
-    if changed {
+    if changed && !reports_only {
         // A fully unrolled loop leaves its header as a straight-line block
         // nothing branches to: merged into its predecessor here (phase 15's
         // rule 6), else the next build of this output would merge it and the
