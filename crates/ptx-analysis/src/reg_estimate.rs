@@ -437,8 +437,9 @@ fn low_word_only(func: &Function) -> Vec<bool> {
     // chain before, 54% of an estimate of dealii's largest function).
     let mut sources_of: Vec<Vec<RegId>> = vec![Vec::new(); n];
     let mut lost: Vec<RegId> = Vec::new();
-    let mut good: Vec<RegId> = Vec::new();
-    let mut conditional: Vec<(RegId, Option<RegId>)> = Vec::new();
+    // The reads of one instruction that may keep the low word, each with
+    // its condition (`None`: always; `Some(d)`: if `d` keeps it).
+    let mut kept: Vec<(RegId, Option<RegId>)> = Vec::new();
     for (_, inst) in func.insts_in_order() {
         let info = &inst.opcode.info;
         // A reader that keeps the low word: a `.shared` access through the
@@ -469,16 +470,14 @@ fn low_word_only(func: &Function) -> Vec<bool> {
         };
         let shared =
             matches!(info.family, FamilyId::Ld | FamilyId::St) && info.space == Some(Space::Shared);
-        // Reads that may keep the low word (each with its condition), then
-        // every read: a register read more often than it is read well loses.
-        good.clear();
-        conditional.clear();
+        // Those reads, then every read: a register read more often than it
+        // is read well loses.
+        kept.clear();
         for (k, op) in inst.operands.iter().enumerate() {
             match op {
                 Operand::Address(a) if shared => {
                     if let AddressBase::Reg(r) = a.base {
-                        good.push(r);
-                        conditional.push((r, None));
+                        kept.push((r, None));
                     }
                 }
                 Operand::Reg {
@@ -486,8 +485,7 @@ fn low_word_only(func: &Function) -> Vec<bool> {
                     component: None,
                 } if k > 0 && !(info.family == FamilyId::Shl && k == 2) => {
                     if let Some(cond) = arith {
-                        good.push(*reg);
-                        conditional.push((*reg, cond));
+                        kept.push((*reg, cond));
                     }
                 }
                 _ => {}
@@ -498,23 +496,16 @@ fn low_word_only(func: &Function) -> Vec<bool> {
                 return;
             }
             read[idx(r)] = true;
-            match good.iter().position(|&g| g == r) {
-                Some(p) => {
-                    good.swap_remove(p);
-                }
+            match kept.iter().position(|&(k, _)| k == r) {
+                Some(p) => match kept.swap_remove(p).1 {
+                    // `low` holds the initial candidates until the walk ends.
+                    Some(d) if low[idx(d)] => sources_of[idx(d)].push(r),
+                    Some(_) => lost.push(r),
+                    None => {}
+                },
                 None => lost.push(r),
             }
         });
-        // The matched reads: the same register may appear both as a kept
-        // read and a lost one (two reads); the loss wins in the worklist.
-        for &(r, cond) in &conditional {
-            match cond {
-                // `low` holds the initial candidates until the walk ends.
-                Some(d) if low[idx(d)] => sources_of[idx(d)].push(r),
-                Some(_) => lost.push(r),
-                None => {}
-            }
-        }
     }
     while let Some(r) = lost.pop() {
         if std::mem::replace(&mut low[idx(r)], false) {
