@@ -90,9 +90,24 @@
 //! 7. Loads issued early: under [`LOOP_CEILING`], steps 1-6 are made again
 //!    on the function reordered as ptxas's scheduler issues loads (see
 //!    `hoist_loads`): in each stretch of a block between instructions with
-//!    effects that holds at least [`HOIST_MIN_LOADS`] loads, the address
-//!    computations of the loads first, then the loads, then the rest; the
-//!    larger count wins, at most [`LOOP_CEILING`] (rule `loads`). An
+//!    effects (a warp exchange that touches no memory, `shfl.sync`, `vote`,
+//!    `match`, `redux`, does not end one: loads move above it, so
+//!    `shfl_scan` -O3, a load and a shuffle per iteration unrolled by 4,
+//!    is estimated 20 instead of 12, ptxas 26; no function moved into ±10%)
+//!    that holds at least [`HOIST_MIN_LOADS`] loads, the address
+//!    computations of the loads first, then the loads, then the warp
+//!    exchanges, then the rest, as far as the registers allow (a read never
+//!    goes above the write it reads, a write never above a read of the
+//!    value it replaces: `order_by_group`; until session 27 the groups were
+//!    concatenated, which put a load whose address another load returns
+//!    above that load); the
+//!    larger count wins, at most [`LOOP_CEILING`] (rule `loads`). Before
+//!    that, the variant takes a run of short conditional sides that load
+//!    (`if (in range) acc += w * in[i + k]`, at most [`TRIANGLE_SIDE`]
+//!    instructions each) as ptxas predicates them, straight-line guarded
+//!    code (`linearize_load_triangles`): `stencil1d` -O3, seven such sides,
+//!    12 -> 20, ptxas 19; sides of 3 and more lost 8-13 functions within
+//!    ±10% (shared-memory reductions and scans, whose sides ptxas keeps). An
 //!    unrolled `-O3` loop body with 4-8 independent loads keeps all their
 //!    addresses and results live at once (`loop_strided_invariant`: 28 where
 //!    the plain peak said 14); with one or two loads the reordering costs
@@ -224,6 +239,9 @@ pub const UNROLL: u32 = 4;
 pub const HOIST_MIN_LOADS: usize = 3;
 /// Floor when the function divides floats (IEEE), or takes `sqrt`/`rcp`.
 pub const FLOAT_DIV_FLOOR: u32 = 16;
+/// The most instructions of a conditional side, a load among them, that
+/// [`linearize_load_triangles`] takes as predicated by ptxas.
+pub const TRIANGLE_SIDE: usize = 2;
 /// Floor when the function divides integers.
 pub const INT_DIV_FLOOR: u32 = 12;
 /// Floor when the function calls through the ABI (`vprintf`,
@@ -967,7 +985,8 @@ pub fn estimate_function_known(
     // Under the count that keeps full occupancy, ptxas issues loads early.
     if plain.registers < LOOP_CEILING {
         let mut h = f.clone().into_owned();
-        if hoist_loads(&mut h) {
+        let linear = linearize_load_triangles(&mut h);
+        if hoist_loads(&mut h) || linear {
             let (hg, hlv) = cfg_and_liveness(&h);
             let hoisted = estimate_prepared(&h, &hg, &hlv, &blocks, target, max_regs, callees);
             let registers = hoisted.registers.min(LOOP_CEILING);
@@ -1197,6 +1216,118 @@ fn sink(func: &mut Function, g: &Cfg, lv: &Liveness) {
     }
 }
 
+/// A warp-level exchange that touches no memory (`shfl.sync`, `vote`,
+/// `match`, `redux`, `activemask`): loads move above it.
+fn warp_exchange(f: ptx_isa::opinfo::OpFlags) -> bool {
+    f.is_convergent()
+        && !f.loads()
+        && !f.stores()
+        && !f.is_atomic()
+        && !f.is_barrier()
+        && !f.is_fence()
+        && !f.is_call()
+        && !f.is_volatile()
+}
+
+/// ptxas predicates short conditional sides itself (its phase 63), loads
+/// included, and then issues the guarded loads of a run of such sides
+/// together (`stencil1d`: seven `if (in range) acc += w * in[i + k]`).
+/// Here, for the load-hoisting variant only: a block `A` ending with `@g bra
+/// T`, followed in the layout by a block `S` that only `A` enters and that
+/// falls through to `T`, where `S` holds at most [`TRIANGLE_SIDE`]
+/// unguarded instructions, at least one of them a load and none that
+/// synchronizes or exchanges values between threads (which threads take
+/// part would change), calls, or is volatile or atomic: `S`'s
+/// instructions move to the end of `A` guarded by `!g`, the branch goes,
+/// and when nothing else enters `T`, `T`'s instructions follow them (the
+/// emptied blocks stay in the layout and fall through). A run of such
+/// triangles becomes one block. Returns whether anything changed.
+fn linearize_load_triangles(func: &mut Function) -> bool {
+    let mut g = crate::cfg::block_graph(func);
+    let mut changed = false;
+    let mut pos = 0;
+    while pos + 2 < func.layout.len() {
+        let (a, s, t) = (func.layout[pos], func.layout[pos + 1], func.layout[pos + 2]);
+        let Some(guard) = load_triangle(func, &g, a, s, t) else {
+            pos += 1;
+            continue;
+        };
+        let side = std::mem::take(&mut func.blocks[s].insts);
+        for &i in &side {
+            func.insts[i].guard = Some(ptx_ir::ir::Guard {
+                reg: guard.reg,
+                negated: !guard.negated,
+            });
+        }
+        func.blocks[a].insts.pop();
+        func.blocks[a].insts.extend(side);
+        let rest = std::mem::take(&mut func.blocks[t].insts);
+        func.blocks[a].insts.extend(rest);
+        // `S` and `T` are empty and nothing else entered them: they leave
+        // the layout, and `A`, which now ends as `T` did, may head the next
+        // triangle.
+        func.layout.drain(pos + 1..pos + 3);
+        g = crate::cfg::block_graph(func);
+        changed = true;
+    }
+    changed
+}
+
+/// The guard of `A`'s branch when `A`, `S`, `T` (consecutive in the layout)
+/// are a triangle [`linearize_load_triangles`] linearizes.
+fn load_triangle(
+    func: &Function,
+    g: &Cfg,
+    a: BlockId,
+    s: BlockId,
+    t: BlockId,
+) -> Option<ptx_ir::ir::Guard> {
+    let &last = func.blocks[a].insts.last()?;
+    let branch = &func.insts[last];
+    let guard = branch.guard?;
+    if branch.opcode.info.family != FamilyId::Bra
+        || func.branch_targets_of(branch) != [t]
+        || g.preds(s) != [a]
+        || g.succs(s) != [t]
+        || g.preds(t).len() != 2
+        || !func.blocks[s].pragmas.is_empty()
+        || !func.blocks[t].pragmas.is_empty()
+    {
+        return None;
+    }
+    let side = &func.blocks[s].insts;
+    if side.is_empty() || side.len() > TRIANGLE_SIDE {
+        return None;
+    }
+    let mut loads = false;
+    for &i in side {
+        let inst = &func.insts[i];
+        let f = inst.opcode.info.flags;
+        if inst.guard.is_some()
+            || inst.is_terminator()
+            || f.is_convergent()
+            || f.is_call()
+            || f.is_barrier()
+            || f.is_fence()
+            || f.is_atomic()
+            || f.is_volatile()
+            || (f.has_side_effects() && !f.stores())
+        {
+            return None;
+        }
+        // The guard is read after each of them: none may write it.
+        let mut writes_guard = false;
+        visit_defs_and_uses(inst, |a, r| {
+            writes_guard |= a == Access::Def && r == guard.reg
+        });
+        if writes_guard {
+            return None;
+        }
+        loads |= f.loads();
+    }
+    loads.then_some(guard)
+}
+
 /// ptxas's scheduler issues a block's loads early, ahead of the arithmetic
 /// that consumes them (the latency of a load is hundreds of cycles): in each
 /// stretch of a block between instructions with effects (stores, atomics,
@@ -1222,7 +1353,8 @@ fn hoist_loads(func: &mut Function) -> bool {
                             && !f.stores()
                             && !f.is_atomic()
                             && !f.has_side_effects()
-                            && !f.is_volatile()))
+                            && !f.is_volatile())
+                        || warp_exchange(f))
             } {
                 end += 1;
             }
@@ -1236,8 +1368,9 @@ fn hoist_loads(func: &mut Function) -> bool {
             let mut needed: rustc_hash::FxHashSet<RegId> = rustc_hash::FxHashSet::default();
             for k in (0..seg.len()).rev() {
                 let inst = &func.insts[seg[k]];
-                let mut take =
-                    inst.opcode.info.flags.loads() && inst.opcode.info.space != Some(Space::Param);
+                let mut take = (inst.opcode.info.flags.loads()
+                    && inst.opcode.info.space != Some(Space::Param))
+                    || warp_exchange(inst.opcode.info.flags);
                 if !take {
                     visit_defs_and_uses(inst, |a, r| {
                         take |= a == Access::Def && needed.contains(&r);
@@ -1274,10 +1407,28 @@ fn hoist_loads(func: &mut Function) -> bool {
                 .count();
             let before = out.len();
             if ok && nloads >= HOIST_MIN_LOADS {
-                let is_load = |i: &InstId| func.insts[*i].opcode.info.flags.loads();
-                let taken = seg.iter().zip(&in_s).filter(|x| *x.1).map(|x| *x.0);
-                out.extend(taken.clone().filter(|i| !is_load(i)));
-                out.extend(taken.filter(is_load));
+                // The address computations, then the loads, then the warp
+                // exchanges (which mostly read what the loads return), each
+                // group in its order, as far as the reads allow: a read
+                // never goes before its write (a load whose address another
+                // load returns waits for it).
+                let group = |i: InstId| {
+                    let f = func.insts[i].opcode.info.flags;
+                    if f.loads() {
+                        1
+                    } else if warp_exchange(f) {
+                        2
+                    } else {
+                        0
+                    }
+                };
+                let taken: Vec<InstId> = seg
+                    .iter()
+                    .zip(&in_s)
+                    .filter(|x| *x.1)
+                    .map(|x| *x.0)
+                    .collect();
+                out.extend(order_by_group(func, &taken, group));
                 out.extend(seg.iter().zip(&in_s).filter(|x| !*x.1).map(|x| *x.0));
                 moved |= out[before..] != *seg;
             } else {
@@ -1291,6 +1442,60 @@ fn hoist_loads(func: &mut Function) -> bool {
         func.blocks[b].insts = out;
     }
     moved
+}
+
+/// `insts` (one stretch's, in their order) reordered by `group` (lowest
+/// first, each group in its order) as far as their registers allow: each
+/// instruction goes after the writes it reads, and a write after the reads
+/// and the write of the value it replaces. A list schedule: each step
+/// takes the ready instruction of the lowest group, the earliest of it.
+fn order_by_group(func: &Function, insts: &[InstId], group: impl Fn(InstId) -> u8) -> Vec<InstId> {
+    let mut writer: rustc_hash::FxHashMap<RegId, usize> = rustc_hash::FxHashMap::default();
+    let mut read_since: rustc_hash::FxHashMap<RegId, Vec<usize>> = rustc_hash::FxHashMap::default();
+    // For each instruction, how many of those that must go before it are
+    // not placed yet, and which ones each one holds back.
+    let mut waiting = vec![0u32; insts.len()];
+    let mut held: Vec<Vec<usize>> = vec![Vec::new(); insts.len()];
+    for (k, &i) in insts.iter().enumerate() {
+        let mut before: Vec<usize> = Vec::new();
+        visit_defs_and_uses(&func.insts[i], |a, r| match a {
+            Access::Use => before.extend(writer.get(&r).copied()),
+            Access::Def => {
+                before.extend(writer.get(&r).copied());
+                before.extend(read_since.get(&r).into_iter().flatten().copied());
+            }
+        });
+        before.sort_unstable();
+        before.dedup();
+        before.retain(|&b| b != k);
+        for &b in &before {
+            held[b].push(k);
+        }
+        waiting[k] = before.len() as u32;
+        visit_defs_and_uses(&func.insts[i], |a, r| match a {
+            Access::Use => read_since.entry(r).or_default().push(k),
+            Access::Def => {
+                writer.insert(r, k);
+                read_since.remove(&r);
+            }
+        });
+    }
+    let groups: Vec<u8> = insts.iter().map(|&i| group(i)).collect();
+    let mut ready: std::collections::BTreeSet<(u8, usize)> = (0..insts.len())
+        .filter(|&k| waiting[k] == 0)
+        .map(|k| (groups[k], k))
+        .collect();
+    let mut order = Vec::with_capacity(insts.len());
+    while let Some((_, k)) = ready.pop_first() {
+        order.push(insts[k]);
+        for &r in &held[k] {
+            waiting[r] -= 1;
+            if waiting[r] == 0 {
+                ready.insert((groups[r], r));
+            }
+        }
+    }
+    order
 }
 
 /// Gives each write in `seg` (one stretch of a block) but the last one of
@@ -1484,6 +1689,106 @@ mod tests {
 
     fn est(body: &str, target: &Target) -> RegEstimate {
         estimate_function(&func(body), target, None)
+    }
+
+    /// What each block of the layout holds, as opcode names, `!` before a
+    /// negated guard's.
+    fn shape(f: &Function) -> Vec<String> {
+        f.layout
+            .iter()
+            .map(|&b| {
+                f.blocks[b]
+                    .insts
+                    .iter()
+                    .map(|&i| {
+                        let inst = &f.insts[i];
+                        let g = match inst.guard {
+                            Some(g) if g.negated => "!",
+                            Some(_) => "@",
+                            None => "",
+                        };
+                        format!("{g}{}", inst.opcode.info.family.name().unwrap_or("?"))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_run_of_load_triangles_is_one_block_of_guarded_loads() {
+        let mut f = func(
+            "ld.param.u64 %rd1, [p];
+             mov.u32 %r1, %tid.x;
+             setp.lt.s32 %p1, %r1, 1;
+             @%p1 bra L1;
+             ld.global.f32 %f1, [%rd1];
+             add.f32 %f0, %f0, %f1;
+             L1:
+             setp.lt.s32 %p2, %r1, 2;
+             @%p2 bra L2;
+             ld.global.f32 %f2, [%rd1+4];
+             add.f32 %f0, %f0, %f2;
+             L2:
+             setp.lt.s32 %p3, %r1, 3;
+             @%p3 bra L3;
+             ld.global.f32 %f3, [%rd1+8];
+             add.f32 %f0, %f0, %f3;
+             L3:
+             setp.lt.s32 %p4, %r1, 4;
+             @%p4 bra L4;
+             ld.global.f32 %f4, [%rd1+12];
+             add.f32 %f0, %f0, %f4;
+             bar.sync 0;
+             L4:
+             st.global.f32 [%rd1], %f0;
+             ret;",
+        );
+        assert!(linearize_load_triangles(&mut f));
+        // The fourth side holds three instructions (and a barrier): kept.
+        expect_test::expect![[r#"
+            [
+                "ld mov setp !ld !add setp !ld !add setp !ld !add setp @bra",
+                "ld add bar",
+                "st ret",
+            ]
+        "#]]
+        .assert_debug_eq(&shape(&f));
+        // The loads of the linear block are then issued together.
+        assert!(hoist_loads(&mut f));
+        expect_test::expect![[r#"
+            [
+                "mov setp setp setp ld !ld !ld !ld !add !add !add setp @bra",
+                "ld add bar",
+                "st ret",
+            ]
+        "#]]
+        .assert_debug_eq(&shape(&f));
+    }
+
+    #[test]
+    fn loads_go_up_only_after_the_writes_they_read() {
+        // The second load's address is what the first returns, and the
+        // shuffle reads the second's value: neither may go before it.
+        let mut f = func(
+            "ld.param.u64 %rd1, [p];
+             ld.global.u64 %rd2, [%rd1];
+             add.s64 %rd3, %rd2, 8;
+             ld.global.u32 %r1, [%rd3];
+             shfl.sync.bfly.b32 %r2, %r1, 1, 31, -1;
+             add.u32 %r3, %r2, 1;
+             ld.global.u32 %r4, [%rd1+16];
+             add.u32 %r5, %r3, %r4;
+             st.global.u32 [%rd1], %r5;
+             ret;",
+        );
+        assert!(hoist_loads(&mut f));
+        expect_test::expect![[r#"
+            [
+                "ld ld add ld ld shfl.sync add add st ret",
+            ]
+        "#]]
+        .assert_debug_eq(&shape(&f));
     }
 
     #[test]
