@@ -46,6 +46,7 @@ pub struct Cfg {
 /// Builds the CFG of `func`.
 pub fn cfg(func: &Function) -> Cfg {
     let mut g = block_graph(func);
+    g.reserve_positions(func);
     g.renumber(func, &func.layout);
     g
 }
@@ -72,6 +73,7 @@ pub fn cfg_if_same_graph(func: &Function, old: &Cfg) -> Option<Cfg> {
         }
     }
     let mut g = old.without_positions();
+    g.reserve_positions(func);
     g.renumber(func, &func.layout);
     Some(g)
 }
@@ -183,6 +185,13 @@ impl Cfg {
     /// changing any block's terminator or the layout (LICM into an existing
     /// preheader): the block graph, and everything computed from it, stays
     /// valid, so the CFG need not be built again.
+    /// Room in the (empty) position maps for every instruction of `func`:
+    /// they grow to the highest index inserted, a slot at a time otherwise.
+    fn reserve_positions(&mut self, func: &Function) {
+        self.inst_block.reserve(func.insts.len());
+        self.inst_pos.reserve(func.insts.len());
+    }
+
     pub fn renumber(&mut self, func: &Function, blocks: &[BlockId]) {
         for &b in blocks {
             for (pos, &i) in func.blocks[b].insts.iter().enumerate() {
