@@ -91,34 +91,35 @@
 //!    on the function reordered as ptxas's scheduler issues loads (see
 //!    `hoist_loads`): in each stretch of a block between instructions with
 //!    effects (a warp exchange that touches no memory, `shfl.sync`, `vote`,
-//!    `match`, `redux`, does not end one: loads move above it, so
-//!    `shfl_scan` -O3, a load and a shuffle per iteration unrolled by 4,
-//!    is estimated 20 instead of 12, ptxas 26; no function moved into ±10%)
-//!    that holds at least [`HOIST_MIN_LOADS`] loads, the address
-//!    computations of the loads first, then the loads, then the warp
-//!    exchanges, then the rest, as far as the registers allow (a read never
-//!    goes above the write it reads, a write never above a read of the
-//!    value it replaces: `order_by_group`; until session 27 the groups were
+//!    `match`, `redux`, does not end one) that holds at least
+//!    [`HOIST_MIN_LOADS`] loads, the address computations of the loads
+//!    first, then the loads, then the warp exchanges, then the rest, as far
+//!    as the registers allow (a read never goes above the write it reads, a
+//!    write never above a read of the value it replaces: `order_by_group`).
+//!    Before that, the variant takes a run of short conditional sides that
+//!    load (`if (in range) acc += w * in[i + k]`, at most [`TRIANGLE_SIDE`]
+//!    instructions each) as ptxas predicates them: straight-line guarded
+//!    code (`linearize_load_triangles`). When the variant's count is the
+//!    larger, it wins, times [`LOADS_SCALE_PERCENT`], at most
+//!    [`LOOP_CEILING`] (rule `loads`). An unrolled `-O3` loop body with 4-8
+//!    independent loads keeps all their addresses and results live at once
+//!    (`loop_strided_invariant`: 28 where the plain peak said 14); with one
+//!    or two loads the reordering costs registers ptxas does not spend.
+//!    Within a stretch, each write but a register's last gets a register of
+//!    its own first (`rename_in_segment`: ptxas's code is SSA), so the
+//!    copies of a body that an unroller (ours, or `-O0` code) made with the
+//!    same registers are reordered like cicc's: on the bench-quality kernels
+//!    ptxopt has built, 6 more within ±10% (`ldg_sum` O3: 16 -> 28, ptxas
+//!    31), none fewer. Session 27 (`cargo xtask pressure`, 571 functions):
+//!    the conditional sides (`stencil1d` -O3 12 -> 20, ptxas 19; sides of 3
+//!    and more lost 8-13 functions within ±10%: shared-memory reductions and
+//!    scans, whose sides ptxas keeps), the exchanges (`shfl_scan` -O3 12 ->
+//!    20, ptxas 26) and the dependence-checked order (the groups were
 //!    concatenated, which put a load whose address another load returns
-//!    above that load); the
-//!    larger count, the variant's times [`LOADS_SCALE_PERCENT`] (fitted:
-//!    within ±10% 306 -> 314 of 571, exact 235 -> 241), wins, at most
-//!    [`LOOP_CEILING`] (rule `loads`). Before
-//!    that, the variant takes a run of short conditional sides that load
-//!    (`if (in range) acc += w * in[i + k]`, at most [`TRIANGLE_SIDE`]
-//!    instructions each) as ptxas predicates them, straight-line guarded
-//!    code (`linearize_load_triangles`): `stencil1d` -O3, seven such sides,
-//!    12 -> 20, ptxas 19; sides of 3 and more lost 8-13 functions within
-//!    ±10% (shared-memory reductions and scans, whose sides ptxas keeps). An
-//!    unrolled `-O3` loop body with 4-8 independent loads keeps all their
-//!    addresses and results live at once (`loop_strided_invariant`: 28 where
-//!    the plain peak said 14); with one or two loads the reordering costs
-//!    registers ptxas does not spend. Within a stretch, each write but a
-//!    register's last gets a register of its own first (`rename_in_segment`:
-//!    ptxas's code is SSA), so the copies of a body that an unroller
-//!    (ours, or `-O0` code) made with the same registers are reordered like
-//!    cicc's: on the bench-quality kernels ptxopt has built, 6 more within
-//!    ±10% (`ldg_sum` O3: 16 -> 28, ptxas 31), none fewer.
+//!    above it) took within ±10% from 304 to 306 of 571, the scale to 314,
+//!    ordering the whole stretch (a stretch where a move crossed a register
+//!    of the rest was left alone: `gemm_naive` -O3 18 -> 32, ptxas 32) to
+//!    315; exact 235 -> 243.
 //! 8. Above [`LOOP_CEILING`], steps 1-6 are made again on the function with
 //!    each pure single-use value moved next to its use when that grows no
 //!    more units of sources than it saves (`sink`); the smaller wins.
@@ -248,7 +249,7 @@ pub const FLOAT_DIV_FLOOR: u32 = 16;
 /// gave 310/314/314/313 functions within ±10% of 571, against 306).
 pub const LOADS_SCALE_PERCENT: u32 = 120;
 /// The most instructions of a conditional side, a load among them, that
-/// [`linearize_load_triangles`] takes as predicated by ptxas.
+/// `linearize_load_triangles` takes as predicated by ptxas.
 pub const TRIANGLE_SIDE: usize = 2;
 /// Floor when the function divides integers.
 pub const INT_DIV_FLOOR: u32 = 12;
