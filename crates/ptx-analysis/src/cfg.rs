@@ -37,8 +37,9 @@ pub struct Cfg {
     /// Reachable blocks with no successor (`ret`, `exit`, unguarded `trap`, or
     /// the last block of the layout), in layout order.
     pub exits: Vec<BlockId>,
-    inst_block: ArenaMap<InstId, BlockId>,
-    inst_pos: ArenaMap<InstId, u32>,
+    /// Each placed instruction's block and position in it (one map: a
+    /// CFG's positions are made for every version a phase is given).
+    inst_at: ArenaMap<InstId, (BlockId, u32)>,
     /// The number of blocks of the function's arena (laid out or not).
     block_count: usize,
 }
@@ -156,8 +157,7 @@ pub fn block_graph(func: &Function) -> Cfg {
         rpo_index,
         unreachable,
         exits,
-        inst_block: ArenaMap::default(),
-        inst_pos: ArenaMap::default(),
+        inst_at: ArenaMap::default(),
         block_count: nb,
     }
 }
@@ -174,10 +174,15 @@ impl Cfg {
             rpo_index: self.rpo_index.clone(),
             unreachable: self.unreachable.clone(),
             exits: self.exits.clone(),
-            inst_block: ArenaMap::default(),
-            inst_pos: ArenaMap::default(),
+            inst_at: ArenaMap::default(),
             block_count: self.block_count,
         }
+    }
+
+    /// Room in the (empty) position map for every instruction of `func`:
+    /// it grows to the highest index inserted, a slot at a time otherwise.
+    fn reserve_positions(&mut self, func: &Function) {
+        self.inst_at.reserve(func.insts.len());
     }
 
     /// Brings the block and position of every instruction of `blocks` up
@@ -185,18 +190,10 @@ impl Cfg {
     /// changing any block's terminator or the layout (LICM into an existing
     /// preheader): the block graph, and everything computed from it, stays
     /// valid, so the CFG need not be built again.
-    /// Room in the (empty) position maps for every instruction of `func`:
-    /// they grow to the highest index inserted, a slot at a time otherwise.
-    fn reserve_positions(&mut self, func: &Function) {
-        self.inst_block.reserve(func.insts.len());
-        self.inst_pos.reserve(func.insts.len());
-    }
-
     pub fn renumber(&mut self, func: &Function, blocks: &[BlockId]) {
         for &b in blocks {
             for (pos, &i) in func.blocks[b].insts.iter().enumerate() {
-                self.inst_block.insert(i, b);
-                self.inst_pos.insert(i, pos as u32);
+                self.inst_at.insert(i, (b, pos as u32));
             }
         }
     }
@@ -223,12 +220,12 @@ impl Cfg {
 
     /// The block an instruction of the layout is in.
     pub fn block_of(&self, inst: InstId) -> Option<BlockId> {
-        self.inst_block.get(inst).copied()
+        self.inst_at.get(inst).map(|&(b, _)| b)
     }
 
     /// The position of an instruction in its block.
     pub fn position_of(&self, inst: InstId) -> Option<u32> {
-        self.inst_pos.get(inst).copied()
+        self.inst_at.get(inst).map(|&(_, pos)| pos)
     }
 
     /// Whether `from -> to` is an edge.
