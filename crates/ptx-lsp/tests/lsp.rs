@@ -300,14 +300,7 @@ fn diagnostics_on_open_change_and_fix() {
     let pos = at(LOOP, "add.s32 %r1, %r1, 1", 0, 13);
     let edit = |version: i32, text: &str| lsp::DidChangeTextDocumentParams {
         text_document: lsp::VersionedTextDocumentIdentifier::new(uri(), version),
-        content_changes: vec![lsp::TextDocumentContentChangeEvent {
-            range: Some(lsp::Range::new(
-                pos,
-                lsp::Position::new(pos.line, pos.character + 3),
-            )),
-            range_length: None,
-            text: text.into(),
-        }],
+        content_changes: vec![change(pos.line, pos.character, pos.character + 3, text)],
     };
     c.notify::<n::DidChangeTextDocument>(edit(2, "%r9"));
     check(
@@ -814,6 +807,28 @@ fn code_lenses_follow_the_target_setting() {
     );
 }
 
+/// The line of `LOOP`'s exit test and the column of its bound (`16`).
+fn loop_bound() -> (u32, u32) {
+    let line = LOOP
+        .lines()
+        .position(|l| l.contains("setp.lt.s32"))
+        .unwrap();
+    let col = LOOP.lines().nth(line).unwrap().find("16").unwrap();
+    (line as u32, col as u32)
+}
+
+/// The change that puts `text` in place of columns `from..to` of `line`.
+fn change(line: u32, from: u32, to: u32, text: &str) -> lsp::TextDocumentContentChangeEvent {
+    lsp::TextDocumentContentChangeEvent {
+        range: Some(lsp::Range::new(
+            lsp::Position::new(line, from),
+            lsp::Position::new(line, to),
+        )),
+        range_length: None,
+        text: text.into(),
+    }
+}
+
 /// A client that supports `workspace/codeLens/refresh` gets the previous
 /// lenses at once after an edit (their lines moved with it), then a refresh
 /// request, then the new lenses.
@@ -831,19 +846,7 @@ fn code_lenses_after_an_edit_come_stale_then_refreshed() {
     assert_eq!(lenses(&mut c), first);
     // One notification: a line inserted at the top, then the loop bound
     // 16 -> 8 (positions after the first change).
-    let setp = LOOP
-        .lines()
-        .position(|l| l.contains("setp.lt.s32"))
-        .unwrap() as u32;
-    let col = LOOP.lines().nth(setp as usize).unwrap().find("16").unwrap() as u32;
-    let change = |line: u32, from: u32, to: u32, text: &str| lsp::TextDocumentContentChangeEvent {
-        range: Some(lsp::Range::new(
-            lsp::Position::new(line, from),
-            lsp::Position::new(line, to),
-        )),
-        range_length: None,
-        text: text.into(),
-    };
+    let (setp, col) = loop_bound();
     c.notify::<n::DidChangeTextDocument>(lsp::DidChangeTextDocumentParams {
         text_document: lsp::VersionedTextDocumentIdentifier::new(URI.parse().unwrap(), 2),
         content_changes: vec![
@@ -877,24 +880,13 @@ fn code_lens_refresh_after_two_quick_edits_is_the_last_versions() {
     c.diagnostics();
     let first = lenses(&mut c);
     assert!(first.contains("trip count 16"), "{first}");
-    let setp = LOOP
-        .lines()
-        .position(|l| l.contains("setp.lt.s32"))
-        .unwrap() as u32;
-    let col = LOOP.lines().nth(setp as usize).unwrap().find("16").unwrap() as u32;
+    let (setp, col) = loop_bound();
     // 16 -> 12, then 12 -> " 8" (both two characters wide).
     let mut asked = Vec::new();
     for (version, to) in [(2, "12"), (3, " 8")] {
         c.notify::<n::DidChangeTextDocument>(lsp::DidChangeTextDocumentParams {
             text_document: lsp::VersionedTextDocumentIdentifier::new(URI.parse().unwrap(), version),
-            content_changes: vec![lsp::TextDocumentContentChangeEvent {
-                range: Some(lsp::Range::new(
-                    lsp::Position::new(setp, col),
-                    lsp::Position::new(setp, col + 2),
-                )),
-                range_length: None,
-                text: to.into(),
-            }],
+            content_changes: vec![change(setp, col, col + 2, to)],
         });
         asked.push(c.send_request::<r::CodeLensRequest>(lsp::CodeLensParams {
             text_document: doc(),
