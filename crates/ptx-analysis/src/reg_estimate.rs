@@ -1231,6 +1231,12 @@ fn sink(func: &mut Function, g: &Cfg, lv: &Liveness) {
     }
 }
 
+/// A load ptxas issues from memory (not a parameter: those are constant-bank
+/// operands), which [`hoist_loads`] moves up and counts.
+fn issued_load(inst: &Inst) -> bool {
+    inst.opcode.info.flags.loads() && inst.opcode.info.space != Some(Space::Param)
+}
+
 /// A warp-level exchange that touches no memory (`shfl.sync`, `vote`,
 /// `match`, `redux`, `activemask`): loads move above it.
 fn warp_exchange(f: ptx_isa::opinfo::OpFlags) -> bool {
@@ -1254,9 +1260,9 @@ fn warp_exchange(f: ptx_isa::opinfo::OpFlags) -> bool {
 /// synchronizes or exchanges values between threads (which threads take
 /// part would change), calls, or is volatile or atomic: `S`'s
 /// instructions move to the end of `A` guarded by `!g`, the branch goes,
-/// and when nothing else enters `T`, `T`'s instructions follow them (the
-/// emptied blocks stay in the layout and fall through). A run of such
-/// triangles becomes one block. Returns whether anything changed.
+/// and, as nothing else enters `T`, `T`'s instructions follow them; the
+/// emptied `S` and `T` leave the layout. A run of such triangles becomes
+/// one block. Returns whether anything changed.
 fn linearize_load_triangles(func: &mut Function) -> bool {
     let mut g = crate::cfg::block_graph(func);
     let mut changed = false;
@@ -1385,9 +1391,7 @@ fn hoist_loads(func: &mut Function) -> bool {
             let mut needed: rustc_hash::FxHashSet<RegId> = rustc_hash::FxHashSet::default();
             for k in (0..seg.len()).rev() {
                 let inst = &func.insts[seg[k]];
-                let mut take = (inst.opcode.info.flags.loads()
-                    && inst.opcode.info.space != Some(Space::Param))
-                    || warp_exchange(inst.opcode.info.flags);
+                let mut take = issued_load(inst) || warp_exchange(inst.opcode.info.flags);
                 if !take {
                     visit_defs_and_uses(inst, |a, r| {
                         take |= a == Access::Def && needed.contains(&r);
@@ -1402,13 +1406,7 @@ fn hoist_loads(func: &mut Function) -> bool {
                     });
                 }
             }
-            let nloads = seg
-                .iter()
-                .filter(|&&i| {
-                    let inst = &func.insts[i];
-                    inst.opcode.info.flags.loads() && inst.opcode.info.space != Some(Space::Param)
-                })
-                .count();
+            let nloads = seg.iter().filter(|&&i| issued_load(&func.insts[i])).count();
             let before = out.len();
             if nloads >= HOIST_MIN_LOADS {
                 // The address computations, then the loads, then the warp
@@ -1418,25 +1416,23 @@ fn hoist_loads(func: &mut Function) -> bool {
                 // load returns waits for it; an instruction of the rest
                 // that writes a register an address computation reads
                 // stays after it).
-                let taken: rustc_hash::FxHashSet<InstId> = seg
+                let groups: Vec<u8> = seg
                     .iter()
                     .zip(&in_s)
-                    .filter(|x| *x.1)
-                    .map(|x| *x.0)
+                    .map(|(&i, &taken)| {
+                        let f = func.insts[i].opcode.info.flags;
+                        if !taken {
+                            3
+                        } else if f.loads() {
+                            1
+                        } else if warp_exchange(f) {
+                            2
+                        } else {
+                            0
+                        }
+                    })
                     .collect();
-                let group = |i: InstId| {
-                    let f = func.insts[i].opcode.info.flags;
-                    if !taken.contains(&i) {
-                        3
-                    } else if f.loads() {
-                        1
-                    } else if warp_exchange(f) {
-                        2
-                    } else {
-                        0
-                    }
-                };
-                out.extend(order_by_group(func, seg, group));
+                out.extend(order_by_group(func, seg, &groups));
                 moved |= out[before..] != *seg;
             } else {
                 out.extend_from_slice(seg);
@@ -1451,12 +1447,13 @@ fn hoist_loads(func: &mut Function) -> bool {
     moved
 }
 
-/// `insts` (one stretch's, in their order) reordered by `group` (lowest
+/// `insts` (one stretch's, in their order) reordered by `groups` (one per
+/// instruction, lowest
 /// first, each group in its order) as far as their registers allow: each
 /// instruction goes after the writes it reads, and a write after the reads
 /// and the write of the value it replaces. A list schedule: each step
 /// takes the ready instruction of the lowest group, the earliest of it.
-fn order_by_group(func: &Function, insts: &[InstId], group: impl Fn(InstId) -> u8) -> Vec<InstId> {
+fn order_by_group(func: &Function, insts: &[InstId], groups: &[u8]) -> Vec<InstId> {
     let mut writer: rustc_hash::FxHashMap<RegId, usize> = rustc_hash::FxHashMap::default();
     let mut read_since: rustc_hash::FxHashMap<RegId, Vec<usize>> = rustc_hash::FxHashMap::default();
     // For each instruction, how many of those that must go before it are
@@ -1487,7 +1484,6 @@ fn order_by_group(func: &Function, insts: &[InstId], group: impl Fn(InstId) -> u
             }
         });
     }
-    let groups: Vec<u8> = insts.iter().map(|&i| group(i)).collect();
     let mut ready: std::collections::BTreeSet<(u8, usize)> = (0..insts.len())
         .filter(|&k| waiting[k] == 0)
         .map(|k| (groups[k], k))
