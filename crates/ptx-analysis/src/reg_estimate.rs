@@ -947,28 +947,42 @@ pub fn estimate_function_with(
     let loops = crate::loops::loops(&g, &dom);
     let rd = crate::reaching_defs::reaching_defs(func, &g);
     let trips = crate::trip_count::trip_counts(func, &g, &dom, &loops, &rd);
-    estimate_function_known(
-        func, &loops, &trips, None, target, max_regs, callees, unrolls,
-    )
+    let known = Known {
+        loops: &loops,
+        trips: &trips,
+        cfg_live: None,
+    };
+    estimate_function_known(func, known, target, max_regs, callees, unrolls)
+}
+
+/// What a caller already holds of the function it asks about (the
+/// database's memos for the function as written).
+#[derive(Clone, Copy)]
+pub struct Known<'a> {
+    pub loops: &'a LoopForest,
+    pub trips: &'a crate::trip_count::TripCounts,
+    /// Its CFG and liveness; `None`: made here.
+    pub cfg_live: Option<(&'a Cfg, &'a Liveness)>,
 }
 
 /// [`estimate_function_with`] given the loops and trip counts of `func`
-/// (memoized by the database for the function as written): the estimate
-/// reads them for `func` and for its variants (dead code dropped, loads
-/// hoisted, values sunk), which have the same block graph and loops; and,
-/// when the caller has them, `func`'s CFG and liveness (`cfg_live`), used
+/// (`known`): the estimate reads them for `func` and for its variants
+/// (dead code dropped, loads hoisted, values sunk), which have the same
+/// block graph and loops; and, when given, `func`'s CFG and liveness, used
 /// when no dead code is dropped (the function estimated is then `func`).
-#[allow(clippy::too_many_arguments)]
 pub fn estimate_function_known(
     func: &Function,
-    loops: &LoopForest,
-    trips: &crate::trip_count::TripCounts,
-    cfg_live: Option<(&Cfg, &Liveness)>,
+    known: Known<'_>,
     target: &Target,
     max_regs: Option<u32>,
     callees: Option<&Callees<'_>>,
     unrolls: Option<Unrolls<'_>>,
 ) -> RegEstimate {
+    let Known {
+        loops,
+        trips,
+        cfg_live,
+    } = known;
     let blocks = BlockFacts {
         loops,
         trips,

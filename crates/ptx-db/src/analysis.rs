@@ -214,7 +214,6 @@ pub fn reg_estimate<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelEsti
     }
     let func = Arc::new(own);
     let file = kernel.file(db);
-    let target = target_profile(db, file);
     let callees = |name: &str| {
         kernels(db, file)
             .iter()
@@ -222,17 +221,32 @@ pub fn reg_estimate<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> Arc<KernelEsti
             .map(|&k| *reg_estimate_alone(db, k))
     };
     // The analyses of `kernel_ir` hold for `func` (only the origins differ).
-    let estimate = ptx_analysis::reg_estimate::estimate_function_known(
-        &func,
-        loops(db, kernel),
-        trip_counts(db, kernel),
-        Some((cfg(db, kernel), liveness(db, kernel))),
-        target,
-        max_regs(db),
-        Some(&callees),
-        Some(ptxas_unrolls(db, kernel)),
-    );
+    let estimate = estimate_with_memos(db, kernel, &func, Some(&callees));
     Arc::new(KernelEstimate { func, estimate })
+}
+
+/// The estimate of `func` (`kernel_ir` of `kernel`, or a copy with the
+/// same instructions) with the database's memos of `kernel`: its loops,
+/// trip counts, CFG, liveness and phase 22's unroll decisions.
+fn estimate_with_memos(
+    db: &dyn Db,
+    kernel: Kernel<'_>,
+    func: &ptx_ir::ir::Function,
+    callees: Option<&ptx_analysis::reg_estimate::Callees<'_>>,
+) -> ptx_analysis::reg_estimate::RegEstimate {
+    let known = ptx_analysis::reg_estimate::Known {
+        loops: loops(db, kernel),
+        trips: trip_counts(db, kernel),
+        cfg_live: Some((cfg(db, kernel), liveness(db, kernel))),
+    };
+    ptx_analysis::reg_estimate::estimate_function_known(
+        func,
+        known,
+        target_profile(db, kernel.file(db)),
+        max_regs(db),
+        callees,
+        Some(ptxas_unrolls(db, kernel)),
+    )
 }
 
 /// How ptxas's phase 22 will unroll each loop of `kernel` as written
@@ -263,18 +277,7 @@ pub fn ptxas_unrolls<'db>(
 /// caller's [`reg_estimate`] reads of its callee).
 #[salsa::tracked]
 pub fn reg_estimate_alone<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
-    let target = target_profile(db, kernel.file(db));
-    ptx_analysis::reg_estimate::estimate_function_known(
-        kernel_ir(db, kernel),
-        loops(db, kernel),
-        trip_counts(db, kernel),
-        Some((cfg(db, kernel), liveness(db, kernel))),
-        target,
-        max_regs(db),
-        None,
-        Some(ptxas_unrolls(db, kernel)),
-    )
-    .registers
+    estimate_with_memos(db, kernel, kernel_ir(db, kernel), None).registers
 }
 
 /// The estimated registers of `kernel` as written (`kernel_ir`, no
@@ -285,24 +288,13 @@ pub fn reg_estimate_alone<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
 #[salsa::tracked]
 pub fn reg_estimate_source<'db>(db: &'db dyn Db, kernel: Kernel<'db>) -> u32 {
     let file = kernel.file(db);
-    let target = target_profile(db, file);
     let callees = |name: &str| {
         kernels(db, file)
             .iter()
             .any(|k| k.name(db) == name)
             .then_some(ptx_analysis::reg_estimate::MIN_REGISTERS)
     };
-    ptx_analysis::reg_estimate::estimate_function_known(
-        kernel_ir(db, kernel),
-        loops(db, kernel),
-        trip_counts(db, kernel),
-        Some((cfg(db, kernel), liveness(db, kernel))),
-        target,
-        max_regs(db),
-        Some(&callees),
-        Some(ptxas_unrolls(db, kernel)),
-    )
-    .registers
+    estimate_with_memos(db, kernel, kernel_ir(db, kernel), Some(&callees)).registers
 }
 
 /// Computes every analysis of one kernel (for benchmarks and warm-up).
