@@ -18,7 +18,8 @@
 //! share within ±10%, median ratio), then lists the worst estimates.
 //!
 //! Every compared function is also written to `target/pressure.tsv` (module,
-//! function, ptxas, estimate, the estimate's rule, its peak, the SM), the
+//! function, ptxas, estimate, the estimate's rule, its peak, the SM, the
+//! low and high ends of the estimate's likely range), the
 //! data the estimate is calibrated on. ptxas's output per file text and
 //! arch is kept in `target/pressure-cache`, so a second run assembles
 //! nothing.
@@ -126,8 +127,16 @@ pub fn run() -> Result<(), String> {
         .filter_map(|r| {
             r.ptxas.map(|p| {
                 format!(
-                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
-                    r.module, r.function, p, r.estimate, r.rule, r.peak, r.sm
+                    "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                    r.module,
+                    r.function,
+                    p,
+                    r.estimate,
+                    r.rule,
+                    r.peak,
+                    r.sm,
+                    r.likely.0,
+                    r.likely.1
                 )
             })
         })

@@ -304,6 +304,9 @@ pub struct PressureRow {
     pub peak: u32,
     /// The target's SM number the estimate was made for.
     pub sm: u32,
+    /// The range ptxas's count is likely to fall in
+    /// ([`crate::reg_estimate::likely_range`]).
+    pub likely: (u32, u32),
 }
 
 impl PressureRow {
@@ -376,6 +379,7 @@ impl PressureReport {
                 rule: est.rule,
                 peak: est.peak,
                 sm: target.sm,
+                likely: est.likely_range(target.max_regs_per_thread),
             });
         }
     }
@@ -412,6 +416,20 @@ impl PressureReport {
             n.0 += 1;
             n.1 += usize::from(r.estimate == p);
             n.2 += usize::from(r.estimate.abs_diff(p) as f64 <= 0.1 * p as f64);
+        }
+        n
+    }
+
+    /// The estimate's likely range against ptxas: (compared, ptxas inside
+    /// the range).
+    pub fn likely_counts(&self) -> (usize, usize) {
+        let mut n = (0, 0);
+        for r in &self.rows {
+            let Some(p) = r.ptxas.filter(|&p| p > 0) else {
+                continue;
+            };
+            n.0 += 1;
+            n.1 += usize::from((r.likely.0..=r.likely.1).contains(&p));
         }
         n
     }
@@ -508,6 +526,13 @@ impl fmt::Display for PressureReport {
             self.estimate_median_ratio()
                 .map_or("-".to_string(), |m| format!("{m:.2}")),
         )?;
+        let (compared, inside) = self.likely_counts();
+        writeln!(
+            f,
+            "estimate's likely range: holds ptxas's count on {} of {compared} functions ({})",
+            inside,
+            share(inside),
+        )?;
         let compared = self.ratios().len();
         write!(
             f,
@@ -567,8 +592,12 @@ mod tests {
                 rule: "pressure",
                 peak: ours,
                 sm: 80,
+                likely: crate::reg_estimate::likely_range(ours, 255),
             });
         }
+        // ptxas 10 is in 10's range (8..=15) and 12's (9..=17), not in
+        // 20's (15..=25) nor 5's (5..=7).
+        assert_eq!(r.likely_counts(), (4, 2));
         assert_eq!(r.median_ratio(), Some(1.1));
         assert_eq!(r.share_within_20_percent(), Some(0.5));
         assert_eq!(r.estimate_counts(), (4, 1, 1));

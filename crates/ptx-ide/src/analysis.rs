@@ -227,6 +227,9 @@ pub(crate) fn kernel_at<'db>(
 pub struct EstimateFacts {
     /// What `ptxas -v` is expected to report.
     pub registers: u32,
+    /// The range ptxas's count is likely to fall in (about 8 times in 10:
+    /// `ptx_analysis::reg_estimate::likely_range`).
+    pub likely: (u32, u32),
     /// The rule that set it (`pressure`, `loop`, `float-div`, ...).
     pub rule: &'static str,
     pub max_regs: Option<u32>,
@@ -257,8 +260,10 @@ pub fn kernel_estimate(db: &RootDatabase, kernel: Kernel<'_>) -> EstimateFacts {
     let ke = queries::reg_estimate(db, kernel);
     let e = &ke.estimate;
     let origin = |i: InstId| ke.func.origin(i);
+    let target_max = queries::target_profile(db, kernel.file(db)).max_regs_per_thread;
     EstimateFacts {
         registers: e.registers,
+        likely: e.likely_range(target_max),
         rule: e.rule,
         max_regs: e.max_regs,
         warps_per_sm: e.occupancy.warps_per_sm,
@@ -284,15 +289,29 @@ pub fn kernel_estimate(db: &RootDatabase, kernel: Kernel<'_>) -> EstimateFacts {
 }
 
 impl EstimateFacts {
-    /// `≈ 38 registers after ptxas, 6 warps/SM lost to registers` (the code
-    /// lens and hover wording).
+    /// `≈ 38 registers after ptxas (likely 31-46), 6 warps/SM lost to
+    /// registers` (the code lens and hover wording).
     pub fn summary(&self) -> String {
-        let cap = self
-            .max_regs
-            .map_or_else(String::new, |n| format!(" (--maxrregcount {n})"));
+        let mut notes = Vec::new();
+        if let Some(text) = self.likely_text() {
+            notes.push(text);
+        }
+        if let Some(n) = self.max_regs {
+            notes.push(format!("--maxrregcount {n}"));
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join(", "))
+        };
         format!(
-            "≈ {} registers after ptxas{cap}, {} warps/SM lost to registers",
+            "≈ {} registers after ptxas{notes}, {} warps/SM lost to registers",
             self.registers, self.lost_warps
         )
+    }
+
+    /// `likely 31-46`, or `None` when the range is the estimate alone.
+    pub fn likely_text(&self) -> Option<String> {
+        ptx_analysis::reg_estimate::likely_text(self.registers, self.likely)
     }
 }

@@ -24,7 +24,8 @@
 //!              "unroll": {"factor": N, "full": B, "code": N|null, "reason": S,
 //!                         "by": "ptxas"|"cicc"}|null}],
 //!   "latency_classes": {"6": N, ...},
-//!   "estimated_registers": N, "estimate_rule": "pressure",
+//!   "estimated_registers": N, "estimated_registers_likely": [LOW, HIGH],
+//!   "estimate_rule": "pressure",
 //!   "occupancy": {"warps_per_sm": N, "max_warps_per_sm": N,
 //!                 "lost_to_registers": N, "maxrregcount": N|null},
 //!   "peak": {"units": N, "line": N, "registers": [{"name": "%r1", "units": N,
@@ -139,6 +140,9 @@ pub struct FunctionAnalysis {
 pub struct EstimateAnalysis {
     /// What `ptxas -v` is expected to report.
     pub registers: u32,
+    /// The range ptxas's count is likely to fall in
+    /// (`ptx_analysis::reg_estimate::likely_range`).
+    pub likely: (u32, u32),
     /// The rule that set it (`pressure`, `loop`, `float-div`, ...).
     pub rule: &'static str,
     pub max_regs: Option<u32>,
@@ -419,6 +423,8 @@ fn analyze_kernel(
         };
         EstimateAnalysis {
             registers: e.registers,
+            likely: e
+                .likely_range(analysis::target_profile(db, kernel.file(db)).max_regs_per_thread),
             rule: e.rule,
             max_regs: e.max_regs,
             warps_per_sm: e.occupancy.warps_per_sm,
@@ -514,9 +520,11 @@ pub fn render_text(report: &FileAnalysis, peak: bool) -> String {
         let e = &f.estimate;
         let _ = writeln!(
             out,
-            "  estimate: ≈ {} registers after ptxas ({}{}), {}/{} warps/SM, {} lost to registers",
+            "  estimate: ≈ {} registers after ptxas ({}{}{}), {}/{} warps/SM, {} lost to registers",
             e.registers,
             e.rule,
+            ptx_analysis::reg_estimate::likely_text(e.registers, e.likely)
+                .map_or_else(String::new, |t| format!(", {t}")),
             e.max_regs
                 .map_or_else(String::new, |n| format!(", --maxrregcount {n}")),
             e.warps_per_sm,
@@ -652,10 +660,12 @@ pub fn render_json(report: &FileAnalysis) -> String {
         let e = &f.estimate;
         let _ = write!(
             out,
-            "}},\"estimated_registers\":{},\"estimate_rule\":\"{}\",\"occupancy\":{{\"warps_per_sm\":{},\
+            "}},\"estimated_registers\":{},\"estimated_registers_likely\":[{},{}],\"estimate_rule\":\"{}\",\"occupancy\":{{\"warps_per_sm\":{},\
              \"max_warps_per_sm\":{},\"lost_to_registers\":{},\"maxrregcount\":{}}},\
              \"peak\":{{\"units\":{},\"line\":{},\"registers\":[",
             e.registers,
+            e.likely.0,
+            e.likely.1,
             e.rule,
             e.warps_per_sm,
             e.max_warps_per_sm,

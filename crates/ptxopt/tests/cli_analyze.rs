@@ -116,7 +116,9 @@ fn peak_and_maxrregcount() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let json = stdout(&out);
     assert!(
-        json.contains("\"estimated_registers\":16,\"estimate_rule\":\"maxrregcount\""),
+        json.contains(
+            "\"estimated_registers\":16,\"estimated_registers_likely\":[12,16],\"estimate_rule\":\"maxrregcount\""
+        ),
         "{json}"
     );
     assert!(json.contains("\"maxrregcount\":16"), "{json}");
