@@ -439,7 +439,7 @@ pub(crate) fn known_pred(
     }
 }
 
-fn int_imm(op: &Operand) -> Option<i128> {
+pub(crate) fn int_imm(op: &Operand) -> Option<i128> {
     match op {
         Operand::Imm(imm) => match imm.value {
             ImmValue::Int(v) => Some(v),
@@ -451,7 +451,7 @@ fn int_imm(op: &Operand) -> Option<i128> {
 
 /// `a cmp b` for integer type `ty` (the immediates truncated to its width
 /// as PTX does); `None` for float types and comparisons that need them.
-fn compare(cmp: Cmp, ty: Ty, a: i128, b: i128) -> Option<bool> {
+pub(crate) fn compare(cmp: Cmp, ty: Ty, a: i128, b: i128) -> Option<bool> {
     if !ty.is_int() && !matches!(ty, Ty::B16 | Ty::B32 | Ty::B64 | Ty::B8) {
         return None;
     }

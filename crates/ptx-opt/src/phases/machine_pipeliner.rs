@@ -90,6 +90,17 @@
 //! - Profitability: code is generated for a schedule with overlapped
 //!   iterations (`numStages >= 1`, so II is below the length of one
 //!   iteration); `numStages == 0` is the seed's "No need to pipeline".
+//!   ptxopt's own rule (not in the seed, no knob): a loop that never runs
+//!   more than `numStages` iterations per entry is not rewritten, since
+//!   the prologue (which tests the exit after each step) and the epilogue
+//!   would run all of them and the kernel never: the code grows and
+//!   nothing overlaps more than in the loop as it was. The bound comes
+//!   from [`max_trips`]: the remainder loop of a runtime unroll by `k`
+//!   (`n mod k` iterations, at most `k - 1`). Of the bench-quality
+//!   kernels, it changes `dsum` at -O3 (its remainder loop had been
+//!   pipelined: PTX 104 -> 47 instructions, SASS 131 -> 66, the same
+//!   dynamic count); the other remainder loops find no schedule (barriers,
+//!   too many stages) or one that raises the register peak.
 //!
 //! # Relation to phase 24 (OriPipelining)
 //!
@@ -105,9 +116,10 @@ use std::sync::Arc;
 
 use ptx_analysis::Target;
 use ptx_ir::ir::def_use::defs_and_uses;
-use ptx_ir::ir::{BlockId, Function, InstId, Operand};
-use ptx_isa::FamilyId;
+use ptx_ir::ir::{BlockId, Function, InstId, Operand, RegId};
+use ptx_isa::{Cmp, FamilyId};
 
+use super::known::{compare, int_imm, plain_reg, Accesses};
 use super::modulo::{self, Ddg, DepKinds, Edge, Mrt};
 use crate::remark::{PhaseOutput, Remark, RemarkKind, Stat};
 use crate::{knobs, PassContext, PhaseId};
@@ -234,7 +246,33 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                             s.num_stages,
                             s.num_stages + 1
                         );
-                        if cfg.annotate_only {
+                        // A loop that never runs more iterations than the
+                        // schedule has stages after the first would run them
+                        // all in the prologue and epilogue: code, no overlap.
+                        let bound = max_trips(
+                            input,
+                            &super::version_cache::accesses(input),
+                            &entry_exclusions(
+                                input,
+                                &super::version_cache::cfg_of(input),
+                                &super::version_cache::accesses(input),
+                                header,
+                                &shape.body,
+                            ),
+                            &shape,
+                        )
+                        .filter(|&(most, _)| most <= s.num_stages as u64);
+                        if let Some((most, why)) = bound {
+                            report.facts.push(("most trips", most.to_string()));
+                            (
+                                RemarkKind::Missed,
+                                format!(
+                                    "schedule found but not applied: the loop runs at most {most} time{} per entry ({why}), \
+                                     no more than numStages: its iterations would all run in the prologue and epilogue, the kernel never: {numbers}",
+                                    if most == 1 { "" } else { "s" }
+                                ),
+                            )
+                        } else if cfg.annotate_only {
                             (
                                 RemarkKind::Missed,
                                 format!("schedule found, code not generated (pipeliner-annotate-for-testing): {numbers}"),
@@ -938,4 +976,322 @@ fn try_ii(ddg: &Ddg, control: &[usize], target: &Target, ii: u32) -> Result<Vec<
         return Err(());
     }
     Ok(times.iter().map(|&t| (t - first) as u32).collect())
+}
+
+/// The most iterations the single-block loop `header` (of `shape`) can run
+/// per entry, when it is a remainder loop: its exit test compares a counter
+/// stepped by an immediate with an immediate, and the counter starts from a
+/// value of a small known range: `and` with a mask, `rem.u` by an
+/// immediate, through `mov`, `neg`, an `add` of an immediate and widening
+/// `cvt` (how cicc's runtime unrolling writes the loop that runs the
+/// `n mod k` leftover iterations, `neg.s64 %rd29, %rd2` of `and.b64 %rd2,
+/// %rd16, 3`). A value the block that enters the loop is guarded against
+/// (`setp.eq %p, %rd2, 0; @%p bra` around it) is left out of the range.
+/// Each start of the range is run through the exit test, with the
+/// counter's width; `None` when any start does not leave within
+/// [`TRIP_BOUND_CAP`] iterations, or nothing above applies. With the
+/// counter written in the preheader, the text says where the count comes
+/// from.
+fn max_trips(
+    func: &Function,
+    acc: &Accesses,
+    excluded: &[(RegId, i128)],
+    shape: &Shape,
+) -> Option<(u64, String)> {
+    let branch = &func.insts[shape.branch];
+    let guard = branch.guard?;
+    let in_body = |i: InstId| shape.body.contains(&i);
+    // The exit test: one unguarded `setp` of the counter and an immediate.
+    let &[setp] = acc.writers(guard.reg) else {
+        return None;
+    };
+    let cmp_pos = shape.body.iter().position(|&i| i == setp)?;
+    let s = &func.insts[setp];
+    let info = &s.opcode.info;
+    if info.family != FamilyId::Setp || s.guard.is_some() || s.operands.len() != 3 {
+        return None;
+    }
+    let (cmp, ty) = (info.cmp?, info.ty()?);
+    let (iv, limit, iv_left) = match (
+        plain_reg(&s.operands[1]),
+        int_imm(&s.operands[2]),
+        int_imm(&s.operands[1]),
+        plain_reg(&s.operands[2]),
+    ) {
+        (Some(r), Some(l), _, _) => (r, l, true),
+        (_, _, Some(l), Some(r)) => (r, l, false),
+        _ => return None,
+    };
+    // The counter: written in the body only by `add`/`sub` of an immediate,
+    // and once outside it.
+    let writers = acc.writers(iv);
+    let (inside, outside): (Vec<InstId>, Vec<InstId>) = writers.iter().partition(|&&i| in_body(i));
+    let (&[step], &[init]) = (&inside[..], &outside[..]) else {
+        return None;
+    };
+    let st = &func.insts[step];
+    if st.guard.is_some() || st.operands.len() != 3 || plain_reg(&st.operands[1]) != Some(iv) {
+        return None;
+    }
+    let stride = match st.opcode.info.family {
+        FamilyId::Add => int_imm(&st.operands[2])?,
+        FamilyId::Sub => -int_imm(&st.operands[2])?,
+        _ => return None,
+    };
+    let step_pos = shape.body.iter().position(|&i| i == step)?;
+    // The compare reads the counter after this iteration's step.
+    let after_step = step_pos < cmp_pos;
+    let (mut lo, mut hi, origin) = value_range(func, acc, excluded, init, 0)?;
+    // The counter itself tested on the way in.
+    for &(x, c) in excluded {
+        if x == iv && c == lo {
+            lo += 1;
+        } else if x == iv && c == hi {
+            hi -= 1;
+        }
+    }
+    if lo > hi {
+        return None;
+    }
+    if hi - lo > 256 {
+        return None;
+    }
+    let mut most = 0u64;
+    for start in lo..=hi {
+        let mut trips = 0u64;
+        loop {
+            trips += 1;
+            if trips > TRIP_BOUND_CAP {
+                return None;
+            }
+            let value = start + stride * (trips as i128 - i128::from(!after_step));
+            let (a, b) = if iv_left {
+                (value, limit)
+            } else {
+                (limit, value)
+            };
+            if compare(cmp, ty, a, b)? == guard.negated {
+                break;
+            }
+        }
+        most = most.max(trips);
+    }
+    Some((
+        most,
+        format!(
+            "its counter starts at {lo}..={hi}, from `{}`, and steps by {stride} to {limit}",
+            func.insts[origin].opcode.text()
+        ),
+    ))
+}
+
+/// Iterations [`max_trips`] runs a start through the exit test before it
+/// gives up on a bound.
+const TRIP_BOUND_CAP: u64 = 1024;
+
+/// The range `[lo, hi]` of the value `inst` writes, and the instruction
+/// the range comes from (the mask or the remainder), as [`max_trips`]
+/// describes; `excluded` holds the values registers cannot have where the
+/// loop is entered ([`entry_exclusions`]).
+fn value_range(
+    func: &Function,
+    acc: &Accesses,
+    excluded: &[(RegId, i128)],
+    inst: InstId,
+    depth: u32,
+) -> Option<(i128, i128, InstId)> {
+    if depth > 6 {
+        return None;
+    }
+    let i = &func.insts[inst];
+    if i.guard.is_some() {
+        return None;
+    }
+    let info = &i.opcode.info;
+    let ops = &i.operands;
+    // The range of the register operand `k`, through its one writer.
+    let source = |k: usize| -> Option<(i128, i128, InstId)> {
+        let r = plain_reg(ops.get(k)?)?;
+        let &[w] = acc.writers(r) else {
+            return None;
+        };
+        let (mut lo, mut hi, origin) = value_range(func, acc, excluded, w, depth + 1)?;
+        // A test on the way into the loop that leaves a value out.
+        for &(x, c) in excluded {
+            if x == r && c == lo {
+                lo += 1;
+            } else if x == r && c == hi {
+                hi -= 1;
+            }
+        }
+        (lo <= hi).then_some((lo, hi, origin))
+    };
+    match info.family {
+        FamilyId::And if ops.len() == 3 => {
+            let mask = int_imm(&ops[2]).or_else(|| int_imm(&ops[1]))?;
+            (0..=1 << 16).contains(&mask).then_some((0, mask, inst))
+        }
+        FamilyId::Rem if ops.len() == 3 && !info.ty()?.is_signed() => {
+            let d = int_imm(&ops[2])?;
+            (d > 0 && d <= 1 << 16).then_some((0, d - 1, inst))
+        }
+        FamilyId::Mov | FamilyId::Cvt if ops.len() == 2 => {
+            if let Some(v) = int_imm(&ops[1]) {
+                return Some((v, v, inst));
+            }
+            // A widening or same-width integer `cvt` keeps a range of
+            // non-negative values.
+            let (lo, hi, origin) = source(1)?;
+            (info.family == FamilyId::Mov || lo >= 0).then_some((lo, hi, origin))
+        }
+        FamilyId::Neg if ops.len() == 2 && info.ty()?.is_signed() => {
+            let (lo, hi, origin) = source(1)?;
+            Some((-hi, -lo, origin))
+        }
+        FamilyId::Add if ops.len() == 3 => {
+            let c = int_imm(&ops[2])?;
+            let (lo, hi, origin) = source(1)?;
+            Some((lo + c, hi + c, origin))
+        }
+        _ => None,
+    }
+}
+
+/// The values registers cannot have where the loop `header` is entered:
+/// walking back from the header through single predecessors (at most 8
+/// blocks), each conditional branch passed whose predicate is a `setp.eq`
+/// (`setp.ne`) of a register and an immediate, on the side where the
+/// compare is false (true), says the register is not that immediate there
+/// (`setp.eq.s64 %p4, %rd2, 0; @%p4 bra $L__BB13_7;` falling through to
+/// the loop: `%rd2` is not 0). A register is kept when the value the test
+/// read is the one the loop sees: it is written once (and not after the
+/// test on the way), or it is the loop's counter (`body` writes it) written
+/// once outside, before the test in the test's block.
+fn entry_exclusions(
+    func: &Function,
+    cfg: &ptx_analysis::Cfg,
+    acc: &Accesses,
+    header: BlockId,
+    body: &[InstId],
+) -> Vec<(RegId, i128)> {
+    let mut out = Vec::new();
+    let mut cur = header;
+    // The blocks between the test's block and the header.
+    let mut after_test: Vec<BlockId> = Vec::new();
+    for _ in 0..8 {
+        let preds: Vec<BlockId> = cfg
+            .preds(cur)
+            .iter()
+            .copied()
+            .filter(|&p| p != header)
+            .collect();
+        let [pred] = preds[..] else {
+            break;
+        };
+        if let Some(&last) = func.blocks[pred].insts.last() {
+            let b = &func.insts[last];
+            if let (FamilyId::Bra, Some(g)) = (b.opcode.info.family, b.guard) {
+                // Taken when the guard holds (is false for `@!p`).
+                let taken = b.operands.first() == Some(&Operand::Label(cur));
+                let pred_holds = taken != g.negated;
+                if let &[setp] = acc.writers(g.reg) {
+                    let s = &func.insts[setp];
+                    let cmp = s.opcode.info.cmp;
+                    if s.opcode.info.family == FamilyId::Setp
+                        && s.guard.is_none()
+                        && s.operands.len() == 3
+                    {
+                        let not_equal = match cmp {
+                            Some(Cmp::Eq) => !pred_holds,
+                            Some(Cmp::Ne) => pred_holds,
+                            _ => false,
+                        };
+                        if let (true, Some(x), Some(c)) = (
+                            not_equal,
+                            plain_reg(&s.operands[1]),
+                            int_imm(&s.operands[2]),
+                        ) {
+                            let insts = &func.blocks[pred].insts;
+                            let before_test = |w: InstId| {
+                                let pos = |i| insts.iter().position(|&k| k == i);
+                                matches!((pos(w), pos(setp)), (Some(a), Some(b)) if a < b)
+                            };
+                            let outside: Vec<InstId> = acc
+                                .writers(x)
+                                .iter()
+                                .copied()
+                                .filter(|i| !body.contains(i))
+                                .collect();
+                            let written_inside = outside.len() < acc.writers(x).len();
+                            let kept = match outside[..] {
+                                [w] if !written_inside => {
+                                    !after_test
+                                        .iter()
+                                        .any(|&b| func.blocks[b].insts.contains(&w))
+                                        && (!insts.contains(&w) || before_test(w))
+                                }
+                                [w] => before_test(w),
+                                _ => false,
+                            };
+                            if kept {
+                                out.push((x, c));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if cur != header {
+            after_test.push(cur);
+        }
+        cur = pred;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bound of the last single-block loop of a kernel whose body is
+    /// `body` (registers `%r0..%r39`, `%p0..%p7`, `%rd0..%rd9`; `%r1` holds
+    /// a parameter).
+    fn bound(body: &str) -> Option<u64> {
+        let src = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 n, .param .u64 a)\n{{\n.reg .pred %p<8>;\n.reg .b32 %r<40>;\n.reg .b64 %rd<10>;\nld.param.u32 %r1, [n];\nld.param.u64 %rd1, [a];\n{body}\nret;\n}}\n"
+        );
+        let (module, errors) = ptx_ir::lower_module(&ptx_syntax::parse(&src));
+        assert!(errors.is_empty(), "{errors:?}");
+        let func = Arc::new(module.functions.into_iter().next().expect("one function"));
+        let li = super::super::version_cache::loop_info(&func);
+        let header = li.forest.loops.last().expect("a loop").header;
+        let shape = shape(&func, header).expect("a single-block loop");
+        let acc = super::super::version_cache::accesses(&func);
+        let cfg = super::super::version_cache::cfg_of(&func);
+        let excluded = entry_exclusions(&func, &cfg, &acc, header, &shape.body);
+        max_trips(&func, &acc, &excluded, &shape).map(|(n, _)| n)
+    }
+
+    #[test]
+    fn remainder_loops_are_bounded_by_their_mask() {
+        // Counting down from `n & 3` to 0, the zero case skipped: 3.
+        let down = "and.b32 %r2, %r1, 3;\nsetp.eq.s32 %p1, %r2, 0;\n@%p1 bra $DONE;\n$L:\nst.global.u32 [%rd1], %r2;\nadd.s32 %r2, %r2, -1;\nsetp.ne.s32 %p2, %r2, 0;\n@%p2 bra $L;\n$DONE:";
+        assert_eq!(bound(down), Some(3));
+        // Without the test before it, a start of 0 wraps around: no bound.
+        let unguarded = "and.b32 %r2, %r1, 3;\n$L:\nst.global.u32 [%rd1], %r2;\nadd.s32 %r2, %r2, -1;\nsetp.ne.s32 %p2, %r2, 0;\n@%p2 bra $L;";
+        assert_eq!(bound(unguarded), None);
+        // `@!%p` leaving the loop, the compare before the step: from
+        // `rem.u32 n, 5` (0..=4), the bottom test sees start, start + 1, ..
+        // and leaves after the body that saw 7: 8 - start runs, at most 8.
+        let lt = "rem.u32 %r2, %r1, 5;\n$L:\nst.global.u32 [%rd1], %r2;\nsetp.ge.u32 %p2, %r2, 7;\nadd.s32 %r2, %r2, 1;\n@!%p2 bra $L;";
+        assert_eq!(bound(lt), Some(8));
+        // Up from -(n & 7) through `neg` and a widening `cvt`.
+        let neg = "and.b32 %r2, %r1, 7;\ncvt.u64.u32 %rd2, %r2;\nsetp.eq.s64 %p1, %rd2, 0;\n@%p1 bra $DONE;\nneg.s64 %rd3, %rd2;\n$L:\nst.global.u64 [%rd1], %rd3;\nadd.s64 %rd3, %rd3, 1;\nsetp.ne.s64 %p2, %rd3, 0;\n@%p2 bra $L;\n$DONE:";
+        assert_eq!(bound(neg), Some(7));
+        // A start read from memory, or a limit in a register: no bound.
+        let loaded = "ld.global.u32 %r2, [%rd1];\n$L:\nst.global.u32 [%rd1], %r2;\nadd.s32 %r2, %r2, -1;\nsetp.ne.s32 %p2, %r2, 0;\n@%p2 bra $L;";
+        assert_eq!(bound(loaded), None);
+        let reg_limit = "and.b32 %r2, %r1, 3;\n$L:\nst.global.u32 [%rd1], %r2;\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p2, %r2, %r1;\n@%p2 bra $L;";
+        assert_eq!(bound(reg_limit), None);
+    }
 }
