@@ -98,7 +98,21 @@
 //!   smallest count of their tests. A step computed from `%ntid`/`%nctaid`
 //!   (block- and grid-stride loops, written to run about once per thread)
 //!   makes `computeRuntimeTripCount`'s estimate 1, below
-//!   `flat-loop-tripcount-threshold`.
+//!   `flat-loop-tripcount-threshold`. Not modelled (probed on cicc 13.0
+//!   -O3 in session 28, `for (i = tid.x; i < N; i += S)`): with S written
+//!   in the loop (`ntid.x`, `ntid.y`, `nctaid.x`, `2 * ntid.x`, `ntid.x +
+//!   1`, `ntid.x * nctaid.x`, `ntid.x * ntid.y (* ntid.z)`) cicc leaves
+//!   the loop rolled, at the top of a kernel or inside an outer loop; with
+//!   S read into a variable before the loop (`int s = blockDim.x;`) it
+//!   runtime-unrolls by 4 at the top of a kernel (N a parameter, from 0),
+//!   inside `for (t = 0; t < n; ++t)` and inside a grid-stride loop over a
+//!   tile of 256 (`transpose_shared`, the two misses of `cargo xtask
+//!   unroll-fidelity`), yet leaves `histogram`'s `i += stride` (a hoisted
+//!   `blockDim.x * gridDim.x`, from the global thread index) and
+//!   `gemm_tile8`'s `e += threads` over a tile of 64 rolled. "Flat only
+//!   when the size is read in the loop" fixes the first two and breaks the
+//!   last two (71/76 either way), so the estimate likely reads the start
+//!   and the bound too; which way is left open.
 //! - **TTI values.** `Threshold` 300, `PartialThreshold` 75 and the other
 //!   knobs are the registry's (seed 004's NVIDIA defaults);
 //!   `DefaultUnrollCount` is [`DEFAULT_UNROLL_COUNT`] = 4, what nvcc
