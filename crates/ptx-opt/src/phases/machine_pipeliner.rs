@@ -1041,18 +1041,9 @@ fn max_trips(
     let step_pos = shape.body.iter().position(|&i| i == step)?;
     // The compare reads the counter after this iteration's step.
     let after_step = step_pos < cmp_pos;
-    let (mut lo, mut hi, origin) = value_range(func, acc, excluded, init, 0)?;
+    let (lo, hi, origin) = value_range(func, acc, excluded, init, 0)?;
     // The counter itself tested on the way in.
-    for &(x, c) in excluded {
-        if x == iv && c == lo {
-            lo += 1;
-        } else if x == iv && c == hi {
-            hi -= 1;
-        }
-    }
-    if lo > hi {
-        return None;
-    }
+    let (lo, hi) = narrowed(lo, hi, iv, excluded)?;
     if hi - lo > 256 {
         return None;
     }
@@ -1085,6 +1076,24 @@ fn max_trips(
     ))
 }
 
+/// `lo..=hi`, the range of `r`, less the ends `excluded` says `r` is not
+/// where the loop is entered; `None` when nothing is left.
+fn narrowed(
+    mut lo: i128,
+    mut hi: i128,
+    r: RegId,
+    excluded: &[(RegId, i128)],
+) -> Option<(i128, i128)> {
+    for &(x, c) in excluded {
+        if x == r && c == lo {
+            lo += 1;
+        } else if x == r && c == hi {
+            hi -= 1;
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
 /// Iterations [`max_trips`] runs a start through the exit test before it
 /// gives up on a bound.
 const TRIP_BOUND_CAP: u64 = 1024;
@@ -1115,16 +1124,10 @@ fn value_range(
         let &[w] = acc.writers(r) else {
             return None;
         };
-        let (mut lo, mut hi, origin) = value_range(func, acc, excluded, w, depth + 1)?;
+        let (lo, hi, origin) = value_range(func, acc, excluded, w, depth + 1)?;
         // A test on the way into the loop that leaves a value out.
-        for &(x, c) in excluded {
-            if x == r && c == lo {
-                lo += 1;
-            } else if x == r && c == hi {
-                hi -= 1;
-            }
-        }
-        (lo <= hi).then_some((lo, hi, origin))
+        let (lo, hi) = narrowed(lo, hi, r, excluded)?;
+        Some((lo, hi, origin))
     };
     match info.family {
         FamilyId::And if ops.len() == 3 => {
