@@ -978,20 +978,19 @@ fn try_ii(ddg: &Ddg, control: &[usize], target: &Target, ii: u32) -> Result<Vec<
     Ok(times.iter().map(|&t| (t - first) as u32).collect())
 }
 
-/// The most iterations the single-block loop `header` (of `shape`) can run
-/// per entry, when it is a remainder loop: its exit test compares a counter
+/// The most iterations the single-block loop `shape` can run per entry,
+/// when it is a remainder loop: its exit test compares a counter
 /// stepped by an immediate with an immediate, and the counter starts from a
 /// value of a small known range: `and` with a mask, `rem.u` by an
 /// immediate, through `mov`, `neg`, an `add` of an immediate and widening
 /// `cvt` (how cicc's runtime unrolling writes the loop that runs the
 /// `n mod k` leftover iterations, `neg.s64 %rd29, %rd2` of `and.b64 %rd2,
-/// %rd16, 3`). A value the block that enters the loop is guarded against
-/// (`setp.eq %p, %rd2, 0; @%p bra` around it) is left out of the range.
-/// Each start of the range is run through the exit test, with the
-/// counter's width; `None` when any start does not leave within
-/// [`TRIP_BOUND_CAP`] iterations, or nothing above applies. With the
-/// counter written in the preheader, the text says where the count comes
-/// from.
+/// %rd16, 3`). A value the way into the loop tests against (`excluded`,
+/// [`entry_exclusions`]: `setp.eq %p, %rd2, 0; @%p bra` around it) is left
+/// out of the range. Each start of the range is run through the exit test,
+/// with the counter's width; `None` when any start does not leave within
+/// [`TRIP_BOUND_CAP`] iterations, or nothing above applies. With the bound,
+/// a text saying where it comes from (for the remark).
 fn max_trips(
     func: &Function,
     acc: &Accesses,
