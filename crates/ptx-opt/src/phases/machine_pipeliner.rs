@@ -249,19 +249,11 @@ pub fn run(id: PhaseId, ctx: &dyn PassContext, input: &Arc<Function>) -> PhaseOu
                         // A loop that never runs more iterations than the
                         // schedule has stages after the first would run them
                         // all in the prologue and epilogue: code, no overlap.
-                        let bound = max_trips(
-                            input,
-                            &super::version_cache::accesses(input),
-                            &entry_exclusions(
-                                input,
-                                &super::version_cache::cfg_of(input),
-                                &super::version_cache::accesses(input),
-                                header,
-                                &shape.body,
-                            ),
-                            &shape,
-                        )
-                        .filter(|&(most, _)| most <= s.num_stages as u64);
+                        let acc = super::version_cache::accesses(input);
+                        let cfg_in = super::version_cache::cfg_of(input);
+                        let excluded = entry_exclusions(input, &cfg_in, &acc, header, &shape.body);
+                        let bound = max_trips(input, &acc, &excluded, &shape)
+                            .filter(|&(most, _)| most <= s.num_stages as u64);
                         if let Some((most, why)) = bound {
                             report.facts.push(("most trips", most.to_string()));
                             (
